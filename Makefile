@@ -1,0 +1,114 @@
+# cudalab: `make` builds every exercise into bin/; `make check` prints every score
+# table (needs a GPU); `make check_<exercise>` one of them; `make test` runs the
+# tests (GPU tests are skipped without a GPU); `make clean`.
+#
+# Architecture: the GPU present (nvidia-smi's compute capability), else a fat
+# binary (sm_75, sm_80, sm_90 + PTX); `make ARCH=sm_90` overrides.
+# An exercise is a directory with main.c, gold.c, <name>.cu, <name>.h and an
+# exercise.mk naming the libraries it links (see mk/rules.mk).
+
+.DEFAULT_GOAL := all
+NO_TOOLKIT_GOALS := clean format lint
+ifneq ($(filter-out $(NO_TOOLKIT_GOALS),$(or $(MAKECMDGOALS),all)),)
+NEED_TOOLKIT := 1
+endif
+
+# --- CUDA toolkit -------------------------------------------------------------
+NVCC_ON_PATH := $(shell command -v nvcc 2>/dev/null)
+CUDA_HOME ?= $(if $(NVCC_ON_PATH),$(patsubst %/bin/nvcc,%,$(realpath $(NVCC_ON_PATH))),/usr/local/cuda)
+NVCC := $(CUDA_HOME)/bin/nvcc
+ifdef NEED_TOOLKIT
+ifeq ($(wildcard $(NVCC)),)
+$(error cudalab needs the CUDA toolkit (>= 12): no nvcc on PATH and none at $(NVCC); install it or set CUDA_HOME)
+endif
+endif
+
+ifeq ($(origin ARCH),undefined)
+GPU_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | grep -E '^[0-9]+\.[0-9]+$$' | head -n 1 | tr -d .)
+ARCH := $(if $(GPU_CC),sm_$(GPU_CC),fat)
+endif
+ifeq ($(ARCH),fat)
+GENCODE := -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 \
+           -gencode arch=compute_90,code=[sm_90,compute_90]
+else
+GENCODE := -arch=$(ARCH)
+endif
+
+# --- flags --------------------------------------------------------------------
+PNG_LIBS := $(shell pkg-config --libs libpng 2>/dev/null)
+PNG_CFLAGS := $(if $(PNG_LIBS),-DCL_HAVE_PNG $(shell pkg-config --cflags libpng))
+
+CC := gcc
+CFLAGS ?= -O2
+CFLAGS += -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -fopenmp -Icommon -isystem $(CUDA_HOME)/include \
+          $(PNG_CFLAGS) -MMD -MP
+NVCCFLAGS ?= -O3
+NVCCFLAGS += -std=c++17 $(GENCODE) -lineinfo -Icommon -Xcompiler -Wall,-Wextra -MMD -MP \
+             $(if $(PTXAS_VERBOSE),-Xptxas -v)
+LDLIBS := -Xcompiler -fopenmp $(PNG_LIBS) -lm -Xlinker -rpath=$(CUDA_HOME)/lib64
+
+# Objects depend on this stamp, rewritten only when the flags change (e.g. ARCH),
+# so a rebuild with nothing changed does nothing.
+FLAGS_STAMP := build/flags.stamp
+FLAGS_LINE := $(CC) $(CFLAGS) | $(NVCC) $(NVCCFLAGS) | $(LDLIBS)
+ifdef NEED_TOOLKIT
+$(shell mkdir -p build && (echo '$(FLAGS_LINE)' | cmp -s - $(FLAGS_STAMP) || echo '$(FLAGS_LINE)' > $(FLAGS_STAMP)))
+endif
+
+# --- common/ ------------------------------------------------------------------
+COMMON_SRC := $(wildcard common/*.c) $(wildcard common/*.cu)
+COMMON_OBJ := $(patsubst %,build/%.o,$(basename $(COMMON_SRC)))
+LIBCUDALAB := build/libcudalab.a
+
+$(LIBCUDALAB): $(COMMON_OBJ)
+	ar rcs $@ $^
+
+build/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+build/%.o: %.cu $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+# --- exercises ----------------------------------------------------------------
+EXERCISES := $(patsubst %/exercise.mk,%,$(wildcard */exercise.mk))
+include mk/rules.mk
+$(foreach ex,$(EXERCISES),$(eval include $(ex)/exercise.mk)$(eval $(call exercise_rules,$(ex))))
+
+# --- tests --------------------------------------------------------------------
+# tests/test_common.c tests common/; tests/test_<exercise>.c tests that exercise's gold.
+UNIT_TESTS := bin/tests/test_common $(foreach ex,$(EXERCISES),$(if $(wildcard tests/test_$(ex).c),bin/tests/test_$(ex)))
+
+bin/tests/test_common: build/tests/test_common.o $(LIBCUDALAB)
+	@mkdir -p $(@D)
+	$(NVCC) $(GENCODE) -o $@ $^ $(LDLIBS)
+
+bin/tests/test_%: build/tests/test_%.o build/%/gold.o $(LIBCUDALAB)
+	@mkdir -p $(@D)
+	$(NVCC) $(GENCODE) -o $@ $^ $(LDLIBS)
+
+all: $(BINARIES) $(UNIT_TESTS)
+
+test: all
+	bash tests/run.sh
+
+check: $(BINARIES)
+	@status=0; for ex in $(EXERCISES); do bin/$$ex --check || status=$$?; done; exit $$status
+
+clean:
+	rm -rf build bin
+
+FORMAT_FILES := $(wildcard common/*.[ch] common/*.cu common/*.cuh */*.c */*.h */*.cu tests/*.c tests/*.h)
+format:
+	clang-format -i $(FORMAT_FILES)
+
+lint:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
+	  --std=c11 -Icommon -D__GNUC__ --suppress=missingIncludeSystem \
+	  $(filter %.c,$(FORMAT_FILES))
+
+.PHONY: all test check clean format lint $(addprefix check_,$(EXERCISES))
+.DELETE_ON_ERROR:
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,364 @@
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "report.h"
+
+const cl_kernel_info *cl_kernel_at(cl_kernel_list list, int i)
+{
+    return (const cl_kernel_info *)((const char *)list.first + (size_t)i * list.stride);
+}
+
+bool cl_parse_size(const char *text, double *value)
+{
+    // Only digits and '.' may start a size, and no hex: strtod would also take "-3",
+    // "inf", "0x10".
+    if (!text || !(isdigit((unsigned char)text[0]) || text[0] == '.') || strpbrk(text, "xXpP"))
+        return false;
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || errno == ERANGE)
+        return false;
+    static const struct {
+        const char *suffix;
+        double scale;
+    } suffixes[] = {
+        {"", 1.0},           {"K", 1e3},          {"M", 1e6},          {"G", 1e9},
+        {"T", 1e12},         {"Ki", 1024.0},      {"Mi", 1048576.0},   {"Gi", 1073741824.0},
+        {"Ti", 1099511627776.0},
+    };
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        if (strcmp(end, suffixes[i].suffix) == 0) {
+            v *= suffixes[i].scale;
+            // Sizes are whole numbers, exactly representable (below 2^53).
+            if (!isfinite(v) || v != floor(v) || v > 9007199254740992.0)
+                return false;
+            *value = v;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool parse_long(const char *text, long *value)
+{
+    if (!text || !*text)
+        return false;
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (*end != '\0' || errno == ERANGE || isspace((unsigned char)text[0]))
+        return false;
+    *value = v;
+    return true;
+}
+
+// The common options point into `args`; ranges that depend on the program come from prog.
+enum { N_COMMON = 8 };
+static void build_common_options(const cl_program *prog, cl_common_args *args,
+                                 cl_option opts[N_COMMON + 1])
+{
+    static const char n_help_fmt[] = "problem size in %s";
+    static char n_help[96];
+    snprintf(n_help, sizeof n_help, n_help_fmt, prog->n_meaning ? prog->n_meaning : "elements");
+    const cl_option common[N_COMMON] = {
+        {'n', "size", CL_ARG_SIZE, &args->n, "SIZE", n_help, (double)prog->n_min,
+         (double)prog->n_max, NULL},
+        {'k', "kernel", CL_ARG_STRING, &args->kernel, "NAME",
+         "kernel version (name or number) or 'all' (default: the fastest)", 0, 0, NULL},
+        {'i', "iters", CL_ARG_INT, &args->iters, "R",
+         "timed repeats; 0 = automatic: >= 20 repeats and >= 50 ms, about 1 s at most", 0, 1e6, NULL},
+        {'S', "seed", CL_ARG_INT, &args->seed, "S", "seed of the input generator", 0,
+         9007199254740992.0, NULL},
+        {'d', "device", CL_ARG_INT, &args->device, "D", "CUDA device index", 0, 1023, NULL},
+        {0, "check", CL_ARG_FLAG, &args->check, NULL, "print the score table against the peer", 0,
+         0, NULL},
+        {0, "json", CL_ARG_FLAG, &args->json, NULL, "print one JSON object per result line", 0, 0,
+         NULL},
+        {0, "dump", CL_ARG_STRING, &args->dump, "PREFIX",
+         "write PREFIX_input.npy, PREFIX_output.npy, PREFIX_gold.npy", 0, 0, NULL},
+    };
+    memcpy(opts, common, sizeof common);
+    opts[N_COMMON] = (cl_option){0};
+}
+
+static const cl_option *find_option(const cl_option *common, const cl_option *own, char short_name,
+                                    const char *long_name, size_t long_len)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        const cl_option *o = pass == 0 ? common : own;
+        for (int i = 0; o && o[i].long_name; i++) {
+            if (short_name && o[i].short_name == short_name)
+                return &o[i];
+            if (long_name && strlen(o[i].long_name) == long_len &&
+                strncmp(o[i].long_name, long_name, long_len) == 0)
+                return &o[i];
+        }
+    }
+    return NULL;
+}
+
+static void option_label(const cl_option *o, char *buf, size_t len)
+{
+    if (o->short_name)
+        snprintf(buf, len, "-%c", o->short_name);
+    else
+        snprintf(buf, len, "--%s", o->long_name);
+}
+
+static void format_number(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, v == floor(v) && fabs(v) < 1e19 ? "%.0f" : "%g", v);
+}
+
+static void choices_list(const cl_option *o, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int i = 0; o->choices[i]; i++) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s", i ? ", " : "", o->choices[i]);
+    }
+}
+
+static bool set_value(const cl_option *o, const char *label, const char *value, char *err,
+                      size_t errlen)
+{
+    char lo[32], hi[32];
+    format_number(o->min, lo, sizeof lo);
+    format_number(o->max, hi, sizeof hi);
+    switch (o->kind) {
+    case CL_ARG_SIZE: {
+        double v;
+        if (!cl_parse_size(value, &v) || v < o->min || v > o->max) {
+            snprintf(err, errlen,
+                     "%s %s: expected a size in %s..%s (e.g. 1000000, 1e6, 16M, 1Mi)", label,
+                     value, lo, hi);
+            return false;
+        }
+        *(size_t *)o->dest = (size_t)v;
+        return true;
+    }
+    case CL_ARG_INT: {
+        long v;
+        if (!parse_long(value, &v) || (double)v < o->min || (double)v > o->max) {
+            snprintf(err, errlen, "%s %s: expected an integer in %s..%s", label, value, lo, hi);
+            return false;
+        }
+        *(long *)o->dest = v;
+        return true;
+    }
+    case CL_ARG_STRING:
+        if (!*value) {
+            snprintf(err, errlen, "%s: expected a non-empty %s", label, o->metavar);
+            return false;
+        }
+        *(const char **)o->dest = value;
+        return true;
+    case CL_ARG_CHOICE:
+        for (int i = 0; o->choices[i]; i++) {
+            if (strcmp(o->choices[i], value) == 0) {
+                *(int *)o->dest = i;
+                return true;
+            }
+        }
+        {
+            char list[256];
+            choices_list(o, list, sizeof list);
+            snprintf(err, errlen, "%s %s: expected one of %s", label, value, list);
+        }
+        return false;
+    case CL_ARG_FLAG:
+        break;
+    }
+    return false;
+}
+
+// Accepts a version's full name, its number ("3") or "v3".
+static int find_kernel(cl_kernel_list list, const char *name)
+{
+    char *end;
+    long number = strtol(name[0] == 'v' ? name + 1 : name, &end, 10);
+    bool numeric = *end == '\0' && end != name + (name[0] == 'v');
+    for (int i = 0; i < list.count; i++) {
+        if (strcmp(cl_kernel_at(list, i)->name, name) == 0 || (numeric && number == i + 1))
+            return i;
+    }
+    return -2;
+}
+
+static bool fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+static bool parse_all(const cl_program *prog, int argc, char **argv, cl_common_args *out,
+                      const cl_option *common, char *err, size_t errlen)
+{
+    int positionals = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const cl_option *o = NULL;
+        const char *attached = NULL; // value given as --name=VALUE or -nVALUE
+        if (arg[0] == '-' && arg[1] == '-' && arg[2]) {
+            const char *name = arg + 2;
+            const char *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            o = find_option(common, prog->options, 0, name, len);
+            if (eq)
+                attached = eq + 1;
+        } else if (arg[0] == '-' && arg[1] && arg[1] != '-') {
+            o = find_option(common, prog->options, arg[1], NULL, 0);
+            if (arg[2])
+                attached = arg + 2;
+        } else {
+            if (prog->positional && positionals == 0) {
+                *prog->positional_dest = arg;
+                positionals++;
+                continue;
+            }
+            return fail(err, errlen, "unexpected argument '%s'", arg);
+        }
+        if (!o)
+            return fail(err, errlen, "unknown option '%s'", arg);
+        char label[48];
+        option_label(o, label, sizeof label);
+        if (o->kind == CL_ARG_FLAG) {
+            if (attached)
+                return fail(err, errlen, "%s takes no value", label);
+            *(bool *)o->dest = true;
+            continue;
+        }
+        const char *value = attached;
+        if (!value) {
+            if (i + 1 >= argc)
+                return fail(err, errlen, "%s: missing value %s", label, o->metavar);
+            value = argv[++i];
+        }
+        if (!set_value(o, label, value, err, errlen))
+            return false;
+    }
+    if (!out->kernel) {
+        out->kernel_index = prog->kernels.fastest;
+    } else if (strcmp(out->kernel, "all") == 0) {
+        out->kernel_index = -1;
+    } else {
+        out->kernel_index = find_kernel(prog->kernels, out->kernel);
+        if (out->kernel_index < 0) {
+            char names[512] = "";
+            for (int k = 0; k < prog->kernels.count; k++) {
+                size_t used = strlen(names);
+                snprintf(names + used, sizeof names - used, "%s, ",
+                         cl_kernel_at(prog->kernels, k)->name);
+            }
+            return fail(err, errlen, "-k %s: unknown kernel; expected one of %sor all",
+                        out->kernel, names);
+        }
+    }
+    return true;
+}
+
+cl_parse_result cl_parse_args(const cl_program *prog, int argc, char **argv, cl_common_args *out,
+                              char *err, size_t errlen)
+{
+    *out = (cl_common_args){.n = prog->n_default, .seed = 1234};
+    err[0] = '\0';
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            return CL_PARSE_HELP;
+    cl_option common[N_COMMON + 1];
+    build_common_options(prog, out, common);
+    return parse_all(prog, argc, argv, out, common, err, errlen) ? CL_PARSE_OK : CL_PARSE_ERROR;
+}
+
+static void print_option(FILE *f, const cl_option *o)
+{
+    char left[64];
+    if (o->short_name)
+        snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->long_name,
+                 o->metavar ? " " : "", o->metavar ? o->metavar : "");
+    else
+        snprintf(left, sizeof left, "    --%s%s%s", o->long_name, o->metavar ? " " : "",
+                 o->metavar ? o->metavar : "");
+    char extra[320] = "";
+    char lo[32], hi[32], list[256];
+    format_number(o->min, lo, sizeof lo);
+    format_number(o->max, hi, sizeof hi);
+    switch (o->kind) {
+    case CL_ARG_SIZE:
+        snprintf(extra, sizeof extra, " (default %zu; %s..%s)", *(size_t *)o->dest, lo, hi);
+        break;
+    case CL_ARG_INT:
+        snprintf(extra, sizeof extra, " (default %ld; %s..%s)", *(long *)o->dest, lo, hi);
+        break;
+    case CL_ARG_CHOICE:
+        choices_list(o, list, sizeof list);
+        snprintf(extra, sizeof extra, " (%s; default %s)", list, o->choices[*(int *)o->dest]);
+        break;
+    case CL_ARG_STRING:
+        if (*(const char **)o->dest)
+            snprintf(extra, sizeof extra, " (default %s)", *(const char **)o->dest);
+        break;
+    case CL_ARG_FLAG:
+        break;
+    }
+    fprintf(f, "  %-26s %s%s\n", left, o->help, extra);
+}
+
+void cl_print_help(const cl_program *prog, FILE *f)
+{
+    cl_common_args defaults = {.n = prog->n_default, .seed = 1234};
+    cl_option common[N_COMMON + 1];
+    build_common_options(prog, &defaults, common);
+    fprintf(f, "usage: %s [options]%s%s\n\n%s\n\noptions:\n", prog->name,
+            prog->positional ? " " : "", prog->positional ? prog->positional : "", prog->summary);
+    for (int i = 0; i < N_COMMON; i++) {
+        if (common[i].short_name == 'k')
+            continue; // printed with the kernel list below
+        print_option(f, &common[i]);
+    }
+    fprintf(f, "  %-26s %s\n", "-h, --help", "print this help and exit");
+    for (int i = 0; prog->options && prog->options[i].long_name; i++)
+        print_option(f, &prog->options[i]);
+    fprintf(f, "\n  sizes: 1000000, 1e6, 16M, 1G (K, M, G = 10^3, 10^6, 10^9); 1Ki, 1Mi, 1Gi "
+               "= 2^10, 2^20, 2^30\n");
+    fprintf(f, "\nkernels (-k, --kernel NAME|N|all; default: %s):\n",
+            cl_kernel_at(prog->kernels, prog->kernels.fastest)->name);
+    for (int k = 0; k < prog->kernels.count; k++) {
+        const cl_kernel_info *info = cl_kernel_at(prog->kernels, k);
+        fprintf(f, "  %-26s %s\n", info->name, info->idea);
+    }
+    fprintf(f,
+            "\nexit codes: 0 ok, 1 wrong result, 2 usage error, 3 CUDA or library error, 77 no "
+            "usable CUDA device\n\nexample:\n  %s\n",
+            prog->example);
+}
+
+void cl_parse_args_or_exit(const cl_program *prog, int argc, char **argv, cl_common_args *out)
+{
+    cl_progname = prog->name;
+    char err[768];
+    switch (cl_parse_args(prog, argc, argv, out, err, sizeof err)) {
+    case CL_PARSE_HELP:
+        cl_print_help(prog, stdout);
+        exit(CL_EXIT_OK);
+    case CL_PARSE_ERROR:
+        cl_die(CL_EXIT_USAGE, "%s (see --help)", err);
+    case CL_PARSE_OK:
+        break;
+    }
+    cl_report_set_json(out->json, prog->name);
+}

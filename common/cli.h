@@ -1,0 +1,102 @@
+// Command-line parsing for every cudalab binary: one option table a binary, which
+// also generates --help. The options every binary shares (SPEC §2) are built in;
+// an exercise adds its own table.
+#ifndef CUDALAB_CLI_H
+#define CUDALAB_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    CL_ARG_FLAG,   // bool *: set when present
+    CL_ARG_SIZE,   // size_t *: 1000000, 1e6, 16M (M = 10^6), 1Mi (2^20)
+    CL_ARG_INT,    // long *
+    CL_ARG_STRING, // const char **
+    CL_ARG_CHOICE, // int *: index into choices
+} cl_arg_kind;
+
+typedef struct {
+    char short_name;       // 0 when the option has only a long name
+    const char *long_name; // without the leading "--"; NULL ends a table
+    cl_arg_kind kind;
+    void *dest;
+    const char *metavar;             // shown in --help, e.g. "SIZE"
+    const char *help;                // one line; the default is appended from dest
+    double min, max;                 // accepted range (SIZE, INT)
+    const char *const *choices;      // CHOICE: NULL-terminated names
+} cl_option;
+
+// A kernel version as listed by --help and selected by -k. Exercises keep their
+// version table in the .cu file with cl_kernel_info as the first member of each
+// entry, and hand it over with CL_KERNEL_LIST, so there is one list of versions.
+typedef struct {
+    const char *name; // "v3-float4"
+    const char *idea; // one line
+} cl_kernel_info;
+
+typedef struct {
+    const cl_kernel_info *first;
+    int count;
+    size_t stride; // bytes between entries
+    int fastest;   // index of the default (fastest) version
+} cl_kernel_list;
+
+#define CL_KERNEL_LIST(table, n, fastest_index) \
+    ((cl_kernel_list){&(table)[0].info, (n), sizeof((table)[0]), (fastest_index)})
+
+const cl_kernel_info *cl_kernel_at(cl_kernel_list list, int i);
+
+// The options every binary takes.
+typedef struct {
+    size_t n;          // -n
+    const char *kernel;// -k: a version's name, its number ("3" or "v3"), or "all"
+    long iters;        // -i: timed repeats; 0 = automatic
+    long seed;         // -S
+    long device;       // -d
+    bool check;        // --check: print the score table
+    bool json;         // --json: one JSON object per result line
+    const char *dump;  // --dump PREFIX
+    // Filled in by the parser from `kernel`:
+    int kernel_index;  // the selected version, or -1 for "all"
+} cl_common_args;
+
+typedef struct {
+    const char *name;    // program name, e.g. "saxpy"
+    const char *summary; // one line: what it computes
+    const char *example; // an example command line
+    size_t n_default, n_min, n_max;
+    const char *n_meaning; // e.g. "elements"
+    cl_kernel_list kernels;
+    const cl_option *options;       // the exercise's own, ended by an entry with long_name NULL
+    const char *positional;         // metavar of one optional positional argument, or NULL
+    const char **positional_dest;
+} cl_program;
+
+typedef enum { CL_PARSE_OK, CL_PARSE_HELP, CL_PARSE_ERROR } cl_parse_result;
+
+// Parses argv. On CL_PARSE_ERROR `err` holds a message naming the flag and the
+// accepted range. Does not print or exit (unit-testable).
+cl_parse_result cl_parse_args(const cl_program *prog, int argc, char **argv, cl_common_args *out,
+                              char *err, size_t errlen);
+
+// cl_parse_args, then: --help prints the help and exits 0; an error prints
+// "prog: message (see --help)" and exits 2. Also sets cl_progname and JSON mode.
+void cl_parse_args_or_exit(const cl_program *prog, int argc, char **argv, cl_common_args *out);
+
+void cl_print_help(const cl_program *prog, FILE *out);
+
+// Parses a size: digits with an optional fraction and exponent (1e6, 2.5e3) and an
+// optional suffix K, M, G, T (powers of 10) or Ki, Mi, Gi, Ti (powers of 2). The
+// result must be a whole number. Returns false on anything else.
+bool cl_parse_size(const char *text, double *value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,15 @@
+// cudalab's common harness, one include for an exercise's main.c.
+#ifndef CUDALAB_H
+#define CUDALAB_H
+
+#include "check.h"
+#include "check_libs.h"
+#include "cli.h"
+#include "device.h"
+#include "io.h"
+#include "report.h"
+#include "rng.h"
+#include "timing.h"
+#include "verify.h"
+
+#endif

@@ -1,0 +1,138 @@
+#include "device.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "report.h"
+#include "timing.h"
+
+static cl_device_info device;
+static int device_open;
+
+const cl_device_info *cl_device_current(void) { return device_open ? &device : NULL; }
+
+typedef struct {
+    void *dst;
+    const void *src;
+    size_t bytes;
+} copy_work;
+
+static void run_copy(void *ctx, int rep)
+{
+    (void)rep;
+    copy_work *w = ctx;
+    CL_CUDA_CHECK(cudaMemcpyAsync(w->dst, w->src, w->bytes, cudaMemcpyDeviceToDevice, 0));
+}
+
+// SPEC §2: a device-to-device cudaMemcpy of >= 256 MB, bytes read + written.
+static double measure_copy_gbps(void)
+{
+    size_t free_bytes, total_bytes;
+    CL_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    size_t bytes = (size_t)512 << 20;
+    while (bytes > ((size_t)16 << 20) && 2 * bytes > free_bytes / 2)
+        bytes /= 2;
+    copy_work w = {.bytes = bytes};
+    CL_CUDA_CHECK(cudaMalloc(&w.dst, bytes));
+    CL_CUDA_CHECK(cudaMalloc((void **)&w.src, bytes));
+    CL_CUDA_CHECK(cudaMemset(w.dst, 1, bytes));
+    CL_CUDA_CHECK(cudaMemset((void *)w.src, 2, bytes));
+    cl_timing t = cl_time_gpu(run_copy, &w, 20);
+    CL_CUDA_CHECK(cudaFree(w.dst));
+    CL_CUDA_CHECK(cudaFree((void *)w.src));
+    return 2.0 * (double)bytes / (t.median_ms * 1e-3) / 1e9;
+}
+
+static const cl_column summary_columns[] = {
+    {"device", "device", 24, NULL},   {"index", "index", 5, NULL},
+    {"sm_count", "SMs", 4, NULL},     {"cc", "cc", 4, NULL},
+    {"memory_gb", "memory GB", 9, "%.1f"}, {"l2_mb", "L2 MB", 5, "%.0f"},
+    {"copy_gbps", "copy GB/s", 9, "%.0f"},
+};
+
+const cl_device_info *cl_device_open(int index)
+{
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    // No driver (cudaErrorInsufficientDriver), no GPU (cudaErrorNoDevice) or any other
+    // failure to initialize CUDA: there is no usable device. The count is unset on error.
+    if (err != cudaSuccess || count <= 0) {
+        fprintf(stderr, "%s: no usable CUDA device (%s)\n", cl_progname,
+                err != cudaSuccess ? cudaGetErrorString(err) : "cudaGetDeviceCount found none");
+        exit(CL_EXIT_NO_DEVICE);
+    }
+    if (index < 0 || index >= count)
+        cl_die(CL_EXIT_USAGE, "-d %d: expected a device index in 0..%d (%d CUDA device%s here)",
+               index, count - 1, count, count == 1 ? "" : "s");
+    CL_CUDA_CHECK(cudaSetDevice(index));
+    struct cudaDeviceProp prop;
+    CL_CUDA_CHECK(cudaGetDeviceProperties(&prop, index));
+    device.index = index;
+    snprintf(device.name, sizeof device.name, "%s", prop.name);
+    device.sm_count = prop.multiProcessorCount;
+    device.cc_major = prop.major;
+    device.cc_minor = prop.minor;
+    device.total_bytes = prop.totalGlobalMem;
+    device.l2_bytes = (size_t)prop.l2CacheSize;
+    device.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
+    device.concurrent_managed_access = prop.concurrentManagedAccess;
+    device_open = 1;
+    device.copy_gbps = measure_copy_gbps();
+
+    cl_table table = {"device", summary_columns, 7};
+    char cc[8];
+    snprintf(cc, sizeof cc, "%d.%d", device.cc_major, device.cc_minor);
+    if (!cl_report_json())
+        printf("%s: device %d: %s, %d SMs, cc %s, %.1f GB, L2 %.0f MB, copy %.0f GB/s "
+               "(cudaMemcpy D2D, read + write)\n",
+               cl_progname, index, device.name, device.sm_count, cc, device.total_bytes / 1e9,
+               device.l2_bytes / 1e6, device.copy_gbps);
+    else
+        cl_table_row(&table, (cl_cell[]){CL_STR(device.name), CL_INT(index),
+                                         CL_INT(device.sm_count), CL_STR(cc),
+                                         CL_NUM(device.total_bytes / 1e9),
+                                         CL_NUM(device.l2_bytes / 1e6), CL_NUM(device.copy_gbps)});
+    return &device;
+}
+
+void cl_require_device_memory(size_t bytes, size_t bytes_per_n)
+{
+    size_t free_bytes, total_bytes;
+    CL_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    // Keep a margin for the context, library workspaces and fragmentation.
+    size_t usable = free_bytes / 100 * 95;
+    if (bytes <= usable)
+        return;
+    char need[32], have[32], hint[64] = "";
+    if (bytes_per_n > 0)
+        snprintf(hint, sizeof hint, ": try -n %zu or less", usable / bytes_per_n);
+    cl_die(CL_EXIT_CUDA, "needs %s of device memory, %s free%s", cl_format_bytes((double)bytes, need, sizeof need),
+           cl_format_bytes((double)free_bytes, have, sizeof have), hint);
+}
+
+void cl_require_host_memory(size_t bytes, size_t bytes_per_n)
+{
+    double physical = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    double usable = physical * 0.8;
+    if (physical <= 0 || (double)bytes <= usable)
+        return;
+    char need[32], have[32], hint[64] = "";
+    if (bytes_per_n > 0)
+        snprintf(hint, sizeof hint, ": try -n %.0f or less", usable / (double)bytes_per_n);
+    cl_die(CL_EXIT_CUDA, "needs %s of host memory, %s in this machine%s",
+           cl_format_bytes((double)bytes, need, sizeof need),
+           cl_format_bytes(physical, have, sizeof have), hint);
+}
+
+int cl_rotation_count(size_t bytes)
+{
+    size_t l2 = device_open ? device.l2_bytes : ((size_t)64 << 20);
+    if (bytes == 0)
+        return 1;
+    size_t sets = (3 * l2 + bytes - 1) / bytes;
+    return sets < 1 ? 1 : sets > 64 ? 64 : (int)sets;
+}
+
+void cl_poison_device(void *ptr, size_t bytes) { CL_CUDA_CHECK(cudaMemset(ptr, 0xFF, bytes)); }

@@ -1,0 +1,53 @@
+// Device selection, the one-line device summary, the memory guard and the
+// device copy bandwidth that "% of peak" is measured against.
+#ifndef CUDALAB_DEVICE_H
+#define CUDALAB_DEVICE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    int index;
+    char name[256];
+    int sm_count;
+    int cc_major, cc_minor;
+    size_t total_bytes;
+    size_t l2_bytes;
+    int max_threads_per_sm;
+    int concurrent_managed_access;
+    double copy_gbps; // cudaMemcpy device-to-device, bytes read + written per second / 1e9
+} cl_device_info;
+
+// Selects device `index`. No usable device (no driver, no GPU, CUDA_VISIBLE_DEVICES
+// hiding all): one line and exit 77. An index out of range: exit 2. Measures the
+// copy bandwidth once and prints the summary line (a JSON object with --json).
+const cl_device_info *cl_device_open(int index);
+
+// The device opened by cl_device_open (NULL before).
+const cl_device_info *cl_device_current(void);
+
+// Exits 3 with "needs X GB of device memory, Y GB free" when `bytes` do not fit in
+// the free device memory. bytes_per_n > 0 adds "try -n N" with the largest N that fits.
+void cl_require_device_memory(size_t bytes, size_t bytes_per_n);
+
+// Exits 3 with "needs X GB of host memory, Y GB in this machine" when `bytes`
+// exceed the machine's physical memory (checked before allocating, so a huge -n
+// fails cleanly instead of being killed mid-fill).
+void cl_require_host_memory(size_t bytes, size_t bytes_per_n);
+
+// How many copies of a working set of `bytes` to rotate through so that repeated
+// timed runs read from DRAM, not from L2: enough for 3x the L2 size, at most 64.
+int cl_rotation_count(size_t bytes);
+
+// Fills device memory with 0xFF bytes (NaN for float, -1 for int) so an element
+// the kernel fails to write cannot pass verification.
+void cl_poison_device(void *ptr, size_t bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,42 @@
+#include "rng.h"
+
+static const uint64_t golden_gamma = 0x9E3779B97F4A7C15ull;
+
+uint64_t cl_rng_u64(uint64_t key, uint64_t index)
+{
+    uint64_t z = key + (index + 1) * golden_gamma;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+uint64_t cl_rng_key(uint64_t seed, uint64_t stream) { return cl_rng_u64(seed, stream); }
+
+float cl_rng_uniform_f32(uint64_t key, uint64_t index)
+{
+    return (float)(cl_rng_u64(key, index) >> 40) * 0x1.0p-24f;
+}
+
+double cl_rng_uniform_f64(uint64_t key, uint64_t index)
+{
+    return (double)(cl_rng_u64(key, index) >> 11) * 0x1.0p-53;
+}
+
+uint32_t cl_rng_below(uint64_t key, uint64_t index, uint32_t bound)
+{
+    return (uint32_t)(((cl_rng_u64(key, index) >> 32) * (uint64_t)bound) >> 32);
+}
+
+void cl_fill_uniform_f32(float *out, size_t n, uint64_t key, float lo, float hi)
+{
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++)
+        out[i] = lo + (hi - lo) * cl_rng_uniform_f32(key, i);
+}
+
+void cl_fill_below_i32(int32_t *out, size_t n, uint64_t key, uint32_t bound)
+{
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++)
+        out[i] = (int32_t)cl_rng_below(key, i, bound);
+}

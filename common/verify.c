@@ -1,0 +1,75 @@
+#include "verify.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "check.h"
+
+size_t cl_fault_index(size_t n)
+{
+    const char *env = getenv("CUDALAB_INJECT_FAULT");
+    return (env && *env && n > 0) ? n / 2 : SIZE_MAX;
+}
+
+static void note_bad(cl_compare *c, size_t i, double want, double got)
+{
+    if (c->n_bad++ == 0) {
+        c->ok = false;
+        c->first_bad = i;
+        c->expected = want;
+        c->got = got;
+    }
+}
+
+cl_compare cl_compare_f32(const float *got, const double *want, size_t n, double rel_tol,
+                          double abs_tol)
+{
+    cl_compare c = {.ok = true, .n = n};
+    size_t fault = cl_fault_index(n);
+    for (size_t i = 0; i < n; i++) {
+        double g = (double)got[i] + (i == fault ? 1.0 : 0.0);
+        double err = fabs(g - want[i]);
+        if (!(err <= abs_tol + rel_tol * fabs(want[i]))) // written so NaN fails
+            note_bad(&c, i, want[i], g);
+        if (err > c.max_abs_err || isnan(err))
+            c.max_abs_err = err;
+        if (want[i] != 0.0 && err / fabs(want[i]) > c.max_rel_err)
+            c.max_rel_err = err / fabs(want[i]);
+    }
+    return c;
+}
+
+#define COMPARE_EXACT(got, want, n)                                                 \
+    cl_compare c = {.ok = true, .n = (n)};                                          \
+    size_t fault = cl_fault_index(n);                                               \
+    for (size_t i = 0; i < (n); i++) {                                              \
+        double g = (double)(got)[i] + (i == fault ? 1.0 : 0.0);                     \
+        double err = fabs(g - (double)(want)[i]);                                   \
+        if (err != 0.0)                                                             \
+            note_bad(&c, i, (double)(want)[i], g);                                  \
+        if (err > c.max_abs_err)                                                    \
+            c.max_abs_err = err;                                                    \
+    }                                                                               \
+    return c
+
+cl_compare cl_compare_i32(const int32_t *got, const int32_t *want, size_t n)
+{
+    COMPARE_EXACT(got, want, n);
+}
+
+cl_compare cl_compare_u32(const uint32_t *got, const uint32_t *want, size_t n)
+{
+    COMPARE_EXACT(got, want, n);
+}
+
+void cl_compare_report(const char *what, cl_compare c)
+{
+    if (c.ok)
+        return;
+    fprintf(stderr,
+            "%s: %s: wrong result: first bad index %zu of %zu, expected %.9g, got %.9g "
+            "(%zu element%s wrong, max abs error %.3g)\n",
+            cl_progname, what, c.first_bad, c.n, c.expected, c.got, c.n_bad,
+            c.n_bad == 1 ? "" : "s", c.max_abs_err);
+}

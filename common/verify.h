@@ -1,0 +1,42 @@
+// Verification against the CPU gold: integers exactly, floats against a double
+// gold within a stated tolerance. Reports the first bad index, expected and got.
+#ifndef CUDALAB_VERIFY_H
+#define CUDALAB_VERIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    bool ok;
+    size_t n, n_bad;
+    size_t first_bad;        // valid when !ok
+    double expected, got;    // at first_bad
+    double max_abs_err;      // over all elements (floats)
+    double max_rel_err;
+} cl_compare;
+
+// Passes when |got - want| <= abs_tol + rel_tol * |want| for every element (NaN fails).
+cl_compare cl_compare_f32(const float *got, const double *want, size_t n, double rel_tol,
+                          double abs_tol);
+cl_compare cl_compare_i32(const int32_t *got, const int32_t *want, size_t n);
+cl_compare cl_compare_u32(const uint32_t *got, const uint32_t *want, size_t n);
+
+// Prints "<what>: wrong result: first bad index 12 of 1000, expected 3, got 5
+// (4 elements wrong, max abs error 2)" to stderr; nothing when c.ok.
+void cl_compare_report(const char *what, cl_compare c);
+
+// Tests of the failure path: when the environment variable CUDALAB_INJECT_FAULT is
+// set, every compare sees element n/2 of `got` off by one, so a binary must report
+// it and exit 1. Returns the index that is perturbed, or SIZE_MAX when not set.
+size_t cl_fault_index(size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

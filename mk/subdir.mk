@@ -1,0 +1,10 @@
+# Included by an exercise's own Makefile so `make -C saxpy check` works: every
+# target is built by the top-level Makefile.
+EXERCISE := $(notdir $(CURDIR))
+all:
+	$(MAKE) -C .. bin/$(EXERCISE)
+check:
+	$(MAKE) -C .. check_$(EXERCISE)
+test clean:
+	$(MAKE) -C .. $@
+.PHONY: all check test clean

@@ -1,0 +1,1 @@
+saxpy_LIBS := -lcublas

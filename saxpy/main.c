@@ -1,0 +1,490 @@
+// saxpy: z = a*x + y in float (SPEC §3), a = 2, x[i] = y[i] = i % 10 by default.
+//
+// Order of a run: options; input and double-precision gold; each selected kernel
+// verified and timed on device-resident data, with cublasSaxpy beside it; then the
+// whole job as a user sees it (host to device, kernel, device to host) from pageable
+// and pinned memory, and with --managed / --streams K the managed-memory and
+// overlapped-copy variants; --check prints the score table instead.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudalab.h"
+#include "saxpy.h"
+
+static const float saxpy_a = 2.0f;
+static const double bytes_per_element = 12.0; // x and y read, z written
+
+typedef struct {
+    cl_common_args common;
+    int input; // index into input_names
+    long streams;
+    bool managed;
+} options;
+
+static const char *const input_names[] = {"mod10", "uniform", NULL};
+enum { INPUT_MOD10, INPUT_UNIFORM };
+
+// --- input and gold ------------------------------------------------------------
+
+typedef struct {
+    size_t n;
+    float *x, *y;  // host, pageable
+    double *gold;  // a*x + y in double
+    double abs_tol; // rounding bound: a float FMA or multiply-add, relative to the terms
+} problem;
+
+static problem make_problem(size_t n, int input, uint64_t seed)
+{
+    problem p = {.n = n};
+    p.x = cl_host_alloc(n * sizeof(float), "x");
+    p.y = cl_host_alloc(n * sizeof(float), "y");
+    p.gold = cl_host_alloc(n * sizeof(double), "gold");
+    if (input == INPUT_MOD10) {
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < n; i++)
+            p.x[i] = p.y[i] = (float)(i % 10);
+    } else {
+        cl_fill_uniform_f32(p.x, n, cl_rng_key(seed, 0), -1.0f, 1.0f);
+        cl_fill_uniform_f32(p.y, n, cl_rng_key(seed, 1), -1.0f, 1.0f);
+    }
+    saxpy_gold(n, saxpy_a, p.x, p.y, p.gold);
+    // |a*x + y| terms are at most |a| * 9 + 9 (mod10) or |a| + 1 (uniform); a float
+    // multiply-add rounds twice, each within 2^-24 of the terms' sum.
+    double terms = input == INPUT_MOD10 ? fabs(saxpy_a) * 9.0 + 9.0 : fabs(saxpy_a) + 1.0;
+    p.abs_tol = 2.0 * 0x1.0p-24 * terms;
+    return p;
+}
+
+static void free_problem(problem *p)
+{
+    free(p->x);
+    free(p->y);
+    free(p->gold);
+}
+
+static bool verify(const problem *p, const float *z, const char *what)
+{
+    cl_compare c = cl_compare_f32(z, p->gold, p->n, 0.0, p->abs_tol);
+    cl_compare_report(what, c);
+    return c.ok;
+}
+
+// --- device data: copies of x, y, z rotated so timed runs read DRAM, not L2 ---
+
+typedef struct {
+    size_t n, pitch; // pitch: elements between copies, a multiple of 64 (256 bytes)
+    int copies;
+    float *x, *y, *z;
+} device_data;
+
+static device_data upload(const problem *p)
+{
+    device_data d = {.n = p->n, .pitch = (p->n + 63) / 64 * 64};
+    d.copies = cl_rotation_count((size_t)(bytes_per_element * p->n));
+    size_t bytes = d.pitch * d.copies * sizeof(float);
+    cl_require_device_memory(3 * bytes, (size_t)(bytes_per_element * d.copies));
+    CL_CUDA_CHECK(cudaMalloc((void **)&d.x, bytes));
+    CL_CUDA_CHECK(cudaMalloc((void **)&d.y, bytes));
+    CL_CUDA_CHECK(cudaMalloc((void **)&d.z, bytes));
+    for (int c = 0; c < d.copies; c++) {
+        CL_CUDA_CHECK(cudaMemcpy(d.x + c * d.pitch, p->x, p->n * sizeof(float), cudaMemcpyHostToDevice));
+        CL_CUDA_CHECK(cudaMemcpy(d.y + c * d.pitch, p->y, p->n * sizeof(float), cudaMemcpyHostToDevice));
+    }
+    return d;
+}
+
+static void free_device_data(device_data *d)
+{
+    CL_CUDA_CHECK(cudaFree(d->x));
+    CL_CUDA_CHECK(cudaFree(d->y));
+    CL_CUDA_CHECK(cudaFree(d->z));
+}
+
+// --- one kernel version or the peer: verify once, then time -----------------
+
+typedef struct {
+    const device_data *d;
+    saxpy_launcher launch; // NULL: the peer
+    saxpy_peer *peer;
+} timed_call;
+
+static void run_call(void *ctx, int rep)
+{
+    const timed_call *t = ctx;
+    const device_data *d = t->d;
+    size_t off = (size_t)(rep % d->copies) * d->pitch;
+    if (t->launch)
+        t->launch(d->n, saxpy_a, d->x + off, d->y + off, d->z + off, 0);
+    else // cublasSaxpy works in place: z, holding a copy of y, becomes a*x + z
+        saxpy_peer_run(t->peer, d->n, saxpy_a, d->x + off, d->z + off);
+}
+
+typedef struct {
+    double ms;
+    bool ok;
+} measured;
+
+// Poisons z, runs once on copy 0 and verifies it, then times all copies in turn.
+static measured measure(const problem *p, const device_data *d, saxpy_launcher launch,
+                        saxpy_peer *peer, const char *name, int iters)
+{
+    timed_call call = {d, launch, peer};
+    size_t bytes = d->pitch * d->copies * sizeof(float);
+    cl_poison_device(d->z, bytes);
+    if (!launch)
+        CL_CUDA_CHECK(cudaMemcpy(d->z, d->y, bytes, cudaMemcpyDeviceToDevice));
+    run_call(&call, 0);
+    float *z = cl_host_alloc(p->n * sizeof(float), "z");
+    CL_CUDA_CHECK(cudaMemcpy(z, d->z, p->n * sizeof(float), cudaMemcpyDeviceToHost));
+    measured m = {.ok = verify(p, z, name)};
+    free(z);
+    m.ms = cl_time_gpu(run_call, &call, iters).median_ms;
+    return m;
+}
+
+static double gbps(size_t n, double ms) { return bytes_per_element * n / (ms * 1e-3) / 1e9; }
+
+static const cl_column ladder_columns[] = {
+    {"kernel", "kernel", 22, NULL},       {"n", "n", 11, NULL},
+    {"time_ms", "time ms", 9, "%.4f"},     {"gbps", "GB/s", 7, "%.0f"},
+    {"pct_copy", "% copy", 6, "%.0f"},     {"speedup_v1", "x v1", 5, "%.2f"},
+    {"verified", "verified", 8, NULL},
+};
+static const cl_table ladder_table = {"ladder", ladder_columns, 7};
+
+static void ladder_row(const char *name, size_t n, measured m, double v1_ms)
+{
+    cl_table_row(&ladder_table,
+                 (cl_cell[]){CL_STR(name), CL_INT(n), CL_NUM(m.ms), CL_NUM(gbps(n, m.ms)),
+                             CL_NUM(100.0 * gbps(n, m.ms) / cl_device_current()->copy_gbps),
+                             CL_NUM(v1_ms / m.ms), CL_BOOL(m.ok)});
+}
+
+// The selected version (or all of them, -k all) and the peer. Returns false if any
+// result was wrong.
+static bool run_kernels(const problem *p, const options *opt)
+{
+    device_data d = upload(p);
+    cl_note("\nkernels on device-resident data: %zu elements, %.1f MB per call, input %s, "
+            "timed over %d rotating copies",
+            p->n, bytes_per_element * p->n / 1e6, input_names[opt->input], d.copies);
+    cl_table_header(&ladder_table);
+    bool all = opt->common.kernel_index < 0;
+    int first = all ? 0 : opt->common.kernel_index;
+    int last = all ? saxpy_version_count - 1 : first;
+    double v1_ms = NAN, best_ms = INFINITY;
+    bool ok = true;
+    for (int k = first; k <= last; k++) {
+        const saxpy_version *v = &saxpy_versions[k];
+        measured m = measure(p, &d, v->launch, NULL, v->info.name, (int)opt->common.iters);
+        if (k == 0)
+            v1_ms = m.ms;
+        if (m.ms < best_ms)
+            best_ms = m.ms;
+        ok = ok && m.ok;
+        ladder_row(v->info.name, p->n, m, v1_ms);
+    }
+    saxpy_peer *peer = saxpy_peer_create();
+    measured ref = measure(p, &d, NULL, peer, "cublasSaxpy", (int)opt->common.iters);
+    saxpy_peer_destroy(peer);
+    ladder_row("cublasSaxpy (peer)", p->n, ref, v1_ms);
+    cl_note("best kernel / cublasSaxpy time: %.3f (below 1 = faster than cuBLAS)",
+            best_ms / ref.ms);
+    free_device_data(&d);
+    return ok && ref.ok;
+}
+
+// --- the whole job: host to device, kernel, device to host --------------------
+
+typedef enum { MEM_PAGEABLE, MEM_PINNED, MEM_MANAGED_ON_DEMAND, MEM_MANAGED_PREFETCH, MEM_STREAMS } memory_mode;
+
+typedef struct {
+    const problem *p;
+    memory_mode mode;
+    saxpy_launcher launch;
+    float *hx, *hy, *hz;      // host buffers (pageable or pinned), or the managed arrays
+    float *dx, *dy, *dz;      // device buffers (unused for managed)
+    cudaStream_t *streams;
+    int nstreams;
+} transfer_job;
+
+static void prefetch(const void *ptr, size_t bytes, bool to_device)
+{
+    struct cudaMemLocation where = {.type = to_device ? cudaMemLocationTypeDevice : cudaMemLocationTypeHost,
+                                    .id = to_device ? cl_device_current()->index : 0};
+    CL_CUDA_CHECK(cudaMemPrefetchAsync(ptr, bytes, where, 0, 0));
+}
+
+// Each stream copies in its chunk of x and y, runs the kernel on it and copies its
+// chunk of z back; chunks on different streams overlap copy with compute.
+static void run_streamed(transfer_job *j)
+{
+    size_t n = j->p->n, bytes;
+    size_t chunk = ((n + j->nstreams - 1) / j->nstreams + 63) / 64 * 64; // keeps float4 alignment
+    for (int s = 0; s < j->nstreams; s++) {
+        size_t lo = (size_t)s * chunk;
+        if (lo >= n)
+            break;
+        size_t len = n - lo < chunk ? n - lo : chunk;
+        cudaStream_t st = j->streams[s];
+        bytes = len * sizeof(float);
+        CL_CUDA_CHECK(cudaMemcpyAsync(j->dx + lo, j->hx + lo, bytes, cudaMemcpyHostToDevice, st));
+        CL_CUDA_CHECK(cudaMemcpyAsync(j->dy + lo, j->hy + lo, bytes, cudaMemcpyHostToDevice, st));
+        j->launch(len, saxpy_a, j->dx + lo, j->dy + lo, j->dz + lo, st);
+        CL_CUDA_CHECK(cudaMemcpyAsync(j->hz + lo, j->dz + lo, bytes, cudaMemcpyDeviceToHost, st));
+    }
+    // The default stream waits for every stream, so the stop event covers all of them.
+    for (int s = 0; s < j->nstreams; s++) {
+        cudaEvent_t done;
+        CL_CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
+        CL_CUDA_CHECK(cudaEventRecord(done, j->streams[s]));
+        CL_CUDA_CHECK(cudaStreamWaitEvent(0, done, 0));
+        CL_CUDA_CHECK(cudaEventDestroy(done));
+    }
+}
+
+// Stages: 0 = x, y to the device, 1 = kernel, 2 = z to the host (one stage for
+// streams, where they overlap). Stage -1 is the untimed preparation.
+static void run_transfer_stage(void *ctx, int rep, int stage)
+{
+    (void)rep;
+    transfer_job *j = ctx;
+    size_t n = j->p->n, bytes = n * sizeof(float);
+    bool managed = j->mode == MEM_MANAGED_ON_DEMAND || j->mode == MEM_MANAGED_PREFETCH;
+    if (stage < 0) {
+        // Poison z where the job must write it, so a mode that fails to deliver z
+        // cannot pass on the previous mode's result. For managed memory these host
+        // writes also move the pages back to the CPU.
+        memset(j->hz, 0xFF, bytes);
+        if (managed) {
+            memcpy(j->hx, j->p->x, bytes);
+            memcpy(j->hy, j->p->y, bytes);
+        } else {
+            cl_poison_device(j->dz, bytes);
+        }
+        return;
+    }
+    if (j->mode == MEM_STREAMS) {
+        run_streamed(j);
+        return;
+    }
+    float *x = managed ? j->hx : j->dx, *y = managed ? j->hy : j->dy, *z = managed ? j->hz : j->dz;
+    switch (stage) {
+    case 0:
+        if (j->mode == MEM_MANAGED_PREFETCH) {
+            prefetch(j->hx, bytes, true);
+            prefetch(j->hy, bytes, true);
+            prefetch(j->hz, bytes, true);
+        } else if (!managed) {
+            CL_CUDA_CHECK(cudaMemcpyAsync(j->dx, j->hx, bytes, cudaMemcpyHostToDevice, 0));
+            CL_CUDA_CHECK(cudaMemcpyAsync(j->dy, j->hy, bytes, cudaMemcpyHostToDevice, 0));
+        }
+        break;
+    case 1:
+        j->launch(n, saxpy_a, x, y, z, 0);
+        break;
+    case 2:
+        if (managed)
+            prefetch(j->hz, bytes, false);
+        else
+            CL_CUDA_CHECK(cudaMemcpyAsync(j->hz, j->dz, bytes, cudaMemcpyDeviceToHost, 0));
+        break;
+    }
+}
+
+static const cl_column transfer_columns[] = {
+    {"memory", "memory", 24, NULL},       {"h2d_ms", "H2D ms", 8, "%.3f"},
+    {"kernel_ms", "kernel ms", 9, "%.3f"}, {"d2h_ms", "D2H ms", 8, "%.3f"},
+    {"overall_ms", "overall ms", 10, "%.3f"}, {"overall_gbps", "GB/s", 6, "%.1f"},
+    {"verified", "verified", 8, NULL},
+};
+static const cl_table transfer_table = {"transfer", transfer_columns, 7};
+
+static const char *mode_name(memory_mode mode, int nstreams, char *buf, size_t len)
+{
+    static const char *names[] = {"pageable (malloc)", "pinned (cudaMallocHost)",
+                                  "managed, on demand", "managed, prefetched", ""};
+    if (mode == MEM_STREAMS)
+        snprintf(buf, len, "pinned, %d streams", nstreams);
+    else
+        snprintf(buf, len, "%s", names[mode]);
+    return buf;
+}
+
+// Runs the job in one memory mode, verifies z as the host sees it, prints a row.
+// Returns the overall time, or NAN if the result was wrong.
+static double run_transfer(transfer_job *j, int iters)
+{
+    int stages = j->mode == MEM_STREAMS ? 1 : 3;
+    double stage_ms[3] = {NAN, NAN, NAN};
+    cl_timing t = cl_time_stages(run_transfer_stage, j, stages, iters, stage_ms);
+    CL_CUDA_CHECK(cudaDeviceSynchronize());
+    char name[64];
+    mode_name(j->mode, j->nstreams, name, sizeof name);
+    bool ok = verify(j->p, j->hz, name);
+    if (j->mode == MEM_STREAMS)
+        stage_ms[0] = stage_ms[1] = stage_ms[2] = NAN;
+    if (j->mode == MEM_MANAGED_ON_DEMAND)
+        stage_ms[0] = NAN; // the migration of x and y happens inside the kernel
+    cl_table_row(&transfer_table,
+                 (cl_cell[]){CL_STR(name), CL_NUM(stage_ms[0]), CL_NUM(stage_ms[1]),
+                             CL_NUM(stage_ms[2]), CL_NUM(t.median_ms),
+                             CL_NUM(gbps(j->p->n, t.median_ms)), CL_BOOL(ok)});
+    return ok ? t.median_ms : NAN;
+}
+
+static bool run_transfers(const problem *p, const options *opt, float **dumped_output)
+{
+    size_t n = p->n, bytes = n * sizeof(float);
+    int k = opt->common.kernel_index < 0 ? saxpy_fastest_version : opt->common.kernel_index;
+    cl_note("\nthe whole job from host memory (kernel %s; GB/s = 12 bytes an element / overall)",
+            saxpy_versions[k].info.name);
+    cl_table_header(&transfer_table);
+    cl_require_device_memory(3 * bytes, 3 * sizeof(float));
+    transfer_job j = {.p = p, .launch = saxpy_versions[k].launch};
+    CL_CUDA_CHECK(cudaMalloc((void **)&j.dx, bytes));
+    CL_CUDA_CHECK(cudaMalloc((void **)&j.dy, bytes));
+    CL_CUDA_CHECK(cudaMalloc((void **)&j.dz, bytes));
+    bool ok = true;
+    int iters = (int)opt->common.iters;
+
+    j.mode = MEM_PAGEABLE;
+    j.hx = p->x;
+    j.hy = p->y;
+    j.hz = cl_host_alloc(bytes, "z");
+    ok &= !isnan(run_transfer(&j, iters));
+    *dumped_output = j.hz;
+
+    j.mode = MEM_PINNED;
+    CL_CUDA_CHECK(cudaMallocHost((void **)&j.hx, bytes));
+    CL_CUDA_CHECK(cudaMallocHost((void **)&j.hy, bytes));
+    CL_CUDA_CHECK(cudaMallocHost((void **)&j.hz, bytes));
+    memcpy(j.hx, p->x, bytes);
+    memcpy(j.hy, p->y, bytes);
+    double pinned_ms = run_transfer(&j, iters);
+    ok &= !isnan(pinned_ms);
+
+    if (opt->streams > 0) {
+        j.mode = MEM_STREAMS;
+        j.nstreams = (int)opt->streams;
+        j.streams = cl_host_alloc(j.nstreams * sizeof(cudaStream_t), "streams");
+        for (int s = 0; s < j.nstreams; s++)
+            CL_CUDA_CHECK(cudaStreamCreate(&j.streams[s]));
+        double streamed_ms = run_transfer(&j, iters);
+        ok &= !isnan(streamed_ms);
+        cl_note("%d streams vs one: %.2fx (copies in both directions overlap the kernel)",
+                j.nstreams, pinned_ms / streamed_ms);
+        for (int s = 0; s < j.nstreams; s++)
+            CL_CUDA_CHECK(cudaStreamDestroy(j.streams[s]));
+        free(j.streams);
+    }
+    CL_CUDA_CHECK(cudaFreeHost(j.hx));
+    CL_CUDA_CHECK(cudaFreeHost(j.hy));
+    CL_CUDA_CHECK(cudaFreeHost(j.hz));
+
+    if (opt->managed) {
+        if (!cl_device_current()->concurrent_managed_access) {
+            cl_note("managed memory: this device cannot prefetch managed memory; rows skipped");
+        } else {
+            // Managed memory is never asked for beyond what the card has free.
+            cl_require_device_memory(3 * bytes, 3 * sizeof(float));
+            CL_CUDA_CHECK(cudaMallocManaged((void **)&j.hx, bytes, cudaMemAttachGlobal));
+            CL_CUDA_CHECK(cudaMallocManaged((void **)&j.hy, bytes, cudaMemAttachGlobal));
+            CL_CUDA_CHECK(cudaMallocManaged((void **)&j.hz, bytes, cudaMemAttachGlobal));
+            j.mode = MEM_MANAGED_ON_DEMAND;
+            ok &= !isnan(run_transfer(&j, iters));
+            j.mode = MEM_MANAGED_PREFETCH;
+            ok &= !isnan(run_transfer(&j, iters));
+            CL_CUDA_CHECK(cudaFree(j.hx));
+            CL_CUDA_CHECK(cudaFree(j.hy));
+            CL_CUDA_CHECK(cudaFree(j.hz));
+        }
+    }
+    CL_CUDA_CHECK(cudaFree(j.dx));
+    CL_CUDA_CHECK(cudaFree(j.dy));
+    CL_CUDA_CHECK(cudaFree(j.dz));
+    return ok;
+}
+
+// --- --check: the score table -------------------------------------------------
+
+static bool run_check_table(const options *opt)
+{
+    static const size_t sizes[] = {1000000, 10000000, 100000000};
+    enum { NSIZES = sizeof sizes / sizeof sizes[0] };
+    const saxpy_version *best = &saxpy_versions[saxpy_fastest_version];
+    cl_score_row rows[NSIZES];
+    bool ok = true;
+    saxpy_peer *peer = saxpy_peer_create();
+    for (int s = 0; s < NSIZES; s++) {
+        problem p = make_problem(sizes[s], opt->input, (uint64_t)opt->common.seed);
+        device_data d = upload(&p);
+        measured ref = measure(&p, &d, NULL, peer, "cublasSaxpy", (int)opt->common.iters);
+        measured mine = measure(&p, &d, best->launch, NULL, best->info.name, (int)opt->common.iters);
+        rows[s] = (cl_score_row){.ref_ms = ref.ms, .your_ms = mine.ms, .correct = ref.ok && mine.ok,
+                                 .marks = 1.25};
+        snprintf(rows[s].label, sizeof rows[s].label, "%zu", sizes[s]);
+        rows[s].score = cl_score(ref.ms, mine.ms, rows[s].marks, rows[s].correct);
+        ok = ok && rows[s].correct;
+        free_device_data(&d);
+        free_problem(&p);
+    }
+    saxpy_peer_destroy(peer);
+    cl_note("\nsaxpy score table: Ref = cublasSaxpy, Your = %s, median times in ms", best->info.name);
+    cl_score_table_print("Element Count", rows, NSIZES);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    options opt = {.input = INPUT_MOD10};
+    const cl_option own[] = {
+        {0, "input", CL_ARG_CHOICE, &opt.input, "KIND",
+         "mod10: x[i] = y[i] = i % 10 (the course's); uniform: x, y in [-1, 1) from -S", 0, 0,
+         input_names},
+        {0, "streams", CL_ARG_INT, &opt.streams, "K",
+         "also run the whole job split over K streams, copies overlapping compute", 1, 64, NULL},
+        {0, "managed", CL_ARG_FLAG, &opt.managed, NULL,
+         "also run the whole job on managed memory (on demand and prefetched)", 0, 0, NULL},
+        {0},
+    };
+    const cl_program prog = {
+        .name = "saxpy",
+        .summary = "z = a*x + y in float, a = 2 (12 bytes an element): kernel ladder, "
+                   "transfers, cublasSaxpy as the peer.",
+        .example = "saxpy -n 16M -k all --streams 4 --managed",
+        .n_default = 100000000,
+        .n_min = 1,
+        .n_max = 100000000000,
+        .n_meaning = "elements",
+        .kernels = CL_KERNEL_LIST(saxpy_versions, saxpy_version_count, saxpy_fastest_version),
+        .options = own,
+    };
+    cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
+    cl_device_open((int)opt.common.device);
+
+    if (opt.common.check)
+        return run_check_table(&opt) ? CL_EXIT_OK : CL_EXIT_WRONG;
+
+    // Host: x, y, z pageable and pinned, gold in double; device: x, y, z.
+    cl_require_host_memory(32 * opt.common.n, 32);
+    cl_require_device_memory(12 * opt.common.n, 12);
+    problem p = make_problem(opt.common.n, opt.input, (uint64_t)opt.common.seed);
+    bool ok = run_kernels(&p, &opt);
+    float *z = NULL;
+    ok = run_transfers(&p, &opt, &z) && ok;
+    if (opt.common.dump) {
+        size_t shape2[2] = {2, p.n};
+        float *xy = cl_host_alloc(2 * p.n * sizeof(float), "dump");
+        memcpy(xy, p.x, p.n * sizeof(float));
+        memcpy(xy + p.n, p.y, p.n * sizeof(float));
+        cl_dump_npy(opt.common.dump, "input", "<f4", xy, sizeof(float), 2, shape2);
+        cl_dump_npy(opt.common.dump, "output", "<f4", z, sizeof(float), 1, &p.n);
+        cl_dump_npy(opt.common.dump, "gold", "<f8", p.gold, sizeof(double), 1, &p.n);
+        free(xy);
+    }
+    free(z);
+    free_problem(&p);
+    return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# cudalab's test runner (`make test`): the CPU unit tests in bin/tests/, then each
+# binary's integration tests. A GPU test whose binary exits 77 (no usable CUDA
+# device) counts as skipped. Ends with "N passed, N failed, N skipped".
+set -u
+cd "$(dirname "$0")/.."
+passed=0 failed=0 skipped=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+pass() { passed=$((passed + 1)); echo "PASS $1"; }
+skip() { skipped=$((skipped + 1)); echo "SKIP $1 (no usable CUDA device)"; }
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL $1"
+    [ -s "$tmp/out" ] && sed 's/^/    | /' "$tmp/out" | tail -n 25
+    return 0
+}
+
+# Runs a command with output in $tmp/out; sets rc.
+run() { "$@" >"$tmp/out" 2>&1; rc=$?; }
+
+# --- unit tests: every PASS/FAIL line counts --------------------------------------
+for t in bin/tests/test_*; do
+    run "$t"
+    p=$(grep -c '^PASS ' "$tmp/out"); f=$(grep -c '^FAIL ' "$tmp/out")
+    grep -E '^(PASS|FAIL) |^  ' "$tmp/out" | sed -E "s#^(PASS|FAIL) #\1 $(basename "$t"): #"
+    passed=$((passed + p)); failed=$((failed + f))
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then fail "$(basename "$t") exited $rc"; fi
+done
+
+# --- integration tests -------------------------------------------------------------
+
+# expect_gpu NAME WANT_RC CMD...: a GPU run; 77 means skipped.
+expect_gpu() {
+    local name=$1 want=$2; shift 2
+    run "$@"
+    if [ "$rc" -eq 77 ] && [ "$want" -ne 77 ]; then skip "$name"
+    elif [ "$rc" -eq "$want" ]; then pass "$name"
+    else echo "    exit $rc, wanted $want: $*" >>"$tmp/out"; fail "$name"; fi
+}
+
+# expect_usage NAME TEXT CMD...: exit 2 with a message containing TEXT, nothing on stdout.
+expect_usage() {
+    local name=$1 text=$2; shift 2
+    "$@" >"$tmp/stdout" 2>"$tmp/out"; rc=$?
+    if [ "$rc" -eq 2 ] && grep -qF -- "$text" "$tmp/out" && [ ! -s "$tmp/stdout" ]; then pass "$name"
+    else echo "    exit $rc, wanted 2 and '$text': $*" >>"$tmp/out"; fail "$name"; fi
+}
+
+# No device (CUDA_VISIBLE_DEVICES hides every GPU; on CI there is no driver at all):
+# exit 77 with exactly one line, on stderr.
+expect_no_device() {
+    local name=$1; shift
+    CUDA_VISIBLE_DEVICES=-1 "$@" >"$tmp/stdout" 2>"$tmp/out"; rc=$?
+    if [ "$rc" -eq 77 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] && [ ! -s "$tmp/stdout" ] &&
+        grep -q "no usable CUDA device" "$tmp/out"; then pass "$name"
+    else echo "    exit $rc, wanted 77 and one line" >>"$tmp/out"; fail "$name"; fi
+}
+
+# Every line of stdout must be a JSON object (checked by python3 where present).
+expect_json_lines() {
+    local name=$1; shift
+    "$@" >"$tmp/stdout" 2>"$tmp/out"; rc=$?
+    if [ "$rc" -eq 77 ]; then skip "$name"; return; fi
+    if [ "$rc" -ne 0 ]; then fail "$name"; return; fi
+    if ! command -v python3 >/dev/null; then pass "$name (exit 0; python3 absent, lines unchecked)"; return; fi
+    if python3 -c '
+import json, sys
+lines = [l for l in open(sys.argv[1])]
+assert lines, "no output"
+for l in lines:
+    assert isinstance(json.loads(l), dict), l
+' "$tmp/stdout" >>"$tmp/out" 2>&1; then pass "$name"; else fail "$name"; fi
+}
+
+for t in tests/exercise_*.sh; do
+    # shellcheck source=/dev/null
+    . "$t"
+done
+
+# A rebuild with nothing changed does nothing.
+if make -q all >/dev/null 2>&1; then pass "make: up to date after a build"; else fail "make: up to date after a build"; fi
+
+echo
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

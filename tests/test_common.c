@@ -1,0 +1,458 @@
+// Unit tests of common/: CLI parsing (bad input included), scoring, RNG, verify,
+// the score table and JSON output, and the .npy and image writers.
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef CL_HAVE_PNG
+#include <png.h>
+#endif
+
+#include "cudalab.h"
+#include "unit.h"
+
+// --- CLI ------------------------------------------------------------------------
+
+typedef struct {
+    cl_kernel_info info;
+    int payload;
+} fake_version;
+
+static const fake_version fake_versions[] = {
+    {{"v1-naive", "first"}, 1},
+    {{"v2-shared", "second"}, 2},
+    {{"v3-fast", "third"}, 3},
+};
+
+static long extra_int = 7;
+static int extra_choice = 0;
+static bool extra_flag = false;
+static const char *const choice_names[] = {"red", "green", NULL};
+static const cl_option extra_options[] = {
+    {0, "streams", CL_ARG_INT, &extra_int, "K", "streams", 1, 64, NULL},
+    {0, "color", CL_ARG_CHOICE, &extra_choice, "C", "color", 0, 0, choice_names},
+    {0, "managed", CL_ARG_FLAG, &extra_flag, NULL, "managed", 0, 0, NULL},
+    {0},
+};
+
+static const cl_program test_program = {
+    .name = "prog",
+    .summary = "a test program",
+    .example = "prog -n 1M",
+    .n_default = 1000,
+    .n_min = 1,
+    .n_max = 1000000000,
+    .n_meaning = "elements",
+    .kernels = {&fake_versions[0].info, 3, sizeof fake_versions[0], 2},
+    .options = extra_options,
+};
+
+// Parses a space-separated command line (no quoting needed by these tests).
+static cl_parse_result parse(const char *line, cl_common_args *args, char *err, size_t errlen)
+{
+    static char buf[512];
+    char *argv[32] = {"prog"};
+    int argc = 1;
+    snprintf(buf, sizeof buf, "%s", line);
+    for (char *tok = strtok(buf, " "); tok && argc < 31; tok = strtok(NULL, " "))
+        argv[argc++] = tok;
+    extra_int = 7;
+    extra_choice = 0;
+    extra_flag = false;
+    return cl_parse_args(&test_program, argc, argv, args, err, errlen);
+}
+
+static void test_parse_size_accepts_the_spec_forms(void)
+{
+    double v;
+    EXPECT(cl_parse_size("1000000", &v) && v == 1e6);
+    EXPECT(cl_parse_size("1e6", &v) && v == 1e6);
+    EXPECT(cl_parse_size("16M", &v) && v == 16e6);
+    EXPECT(cl_parse_size("1G", &v) && v == 1e9);
+    EXPECT(cl_parse_size("2.5K", &v) && v == 2500);
+    EXPECT(cl_parse_size("1Mi", &v) && v == 1048576);
+    EXPECT(cl_parse_size("4Gi", &v) && v == 4294967296.0);
+}
+
+static void test_parse_size_rejects_junk(void)
+{
+    double v;
+    const char *bad[] = {"-3", "", "abc", "1.5", "16Q", "inf", "nan", "0x10", "1e30", "M", " 5",
+                         "5 ", "1e-3"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        bool accepted = cl_parse_size(bad[i], &v);
+        if (accepted)
+            printf("  accepted '%s'\n", bad[i]);
+        EXPECT(!accepted);
+    }
+}
+
+static void test_parse_defaults_and_values(void)
+{
+    cl_common_args a;
+    char err[256];
+    EXPECT(parse("", &a, err, sizeof err) == CL_PARSE_OK);
+    EXPECT(a.n == 1000 && a.seed == 1234 && a.iters == 0 && a.device == 0 && !a.check && !a.json);
+    EXPECT(a.kernel_index == 2); // the fastest
+    EXPECT(parse("-n 16M -i 5 -S 42 -d 1 --check --json --dump out/x", &a, err, sizeof err) ==
+           CL_PARSE_OK);
+    EXPECT(a.n == 16000000 && a.iters == 5 && a.seed == 42 && a.device == 1);
+    EXPECT(a.check && a.json && a.dump && strcmp(a.dump, "out/x") == 0);
+    EXPECT(parse("-n16M --size=2e3", &a, err, sizeof err) == CL_PARSE_OK && a.n == 2000);
+    EXPECT(parse("--streams 3 --color green --managed", &a, err, sizeof err) == CL_PARSE_OK);
+    EXPECT(extra_int == 3 && extra_choice == 1 && extra_flag);
+}
+
+static void test_parse_kernel_selection(void)
+{
+    cl_common_args a;
+    char err[256];
+    EXPECT(parse("-k all", &a, err, sizeof err) == CL_PARSE_OK && a.kernel_index == -1);
+    EXPECT(parse("-k v2-shared", &a, err, sizeof err) == CL_PARSE_OK && a.kernel_index == 1);
+    EXPECT(parse("-k 1", &a, err, sizeof err) == CL_PARSE_OK && a.kernel_index == 0);
+    EXPECT(parse("--kernel v3", &a, err, sizeof err) == CL_PARSE_OK && a.kernel_index == 2);
+    EXPECT(parse("-k 4", &a, err, sizeof err) == CL_PARSE_ERROR);
+    EXPECT(strstr(err, "-k 4") && strstr(err, "v1-naive"));
+    EXPECT(parse("-k v", &a, err, sizeof err) == CL_PARSE_ERROR);
+    EXPECT(parse("-k bogus", &a, err, sizeof err) == CL_PARSE_ERROR);
+}
+
+// Every bad input is an error whose message names the flag (and the range).
+static void test_parse_errors_name_the_flag(void)
+{
+    static const struct {
+        const char *line, *must_contain;
+    } cases[] = {
+        {"-n -3", "-n -3"},          {"-n 0", "1..1000000000"},  {"-n 2G", "-n 2G"},
+        {"-n 99999999999999999999999", "-n"},                     {"-n", "missing value"},
+        {"--bogus", "--bogus"},      {"-x", "-x"},               {"-i -1", "-i -1"},
+        {"-i 1.5", "-i"},            {"-d 5000", "0..1023"},     {"-S -1", "-S"},
+        {"--streams 0", "1..64"},    {"--color blue", "red, green"},
+        {"--check=1", "--check takes no value"},                 {"stray", "stray"},
+        {"--dump", "--dump"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cl_common_args a;
+        char err[256];
+        cl_parse_result r = parse(cases[i].line, &a, err, sizeof err);
+        bool named = strstr(err, cases[i].must_contain) != NULL;
+        if (r != CL_PARSE_ERROR || !named)
+            printf("  '%s' -> %d, '%s'\n", cases[i].line, (int)r, err);
+        EXPECT(r == CL_PARSE_ERROR && named);
+    }
+}
+
+static void test_parse_help(void)
+{
+    cl_common_args a;
+    char err[256];
+    EXPECT(parse("-n 5 --help", &a, err, sizeof err) == CL_PARSE_HELP);
+    EXPECT(parse("-h", &a, err, sizeof err) == CL_PARSE_HELP);
+    char text[8192] = "";
+    FILE *f = fmemopen(text, sizeof text - 1, "w");
+    cl_print_help(&test_program, f);
+    fclose(f);
+    // Every option and every kernel version is listed, with defaults and ranges.
+    const char *must[] = {"--size SIZE", "default 1000; 1..1000000000", "--iters", "--seed",
+                          "--device", "--check", "--json", "--dump", "--streams K", "1..64",
+                          "--color", "red, green", "--managed", "v1-naive", "v2-shared",
+                          "v3-fast", "default: v3-fast", "exit codes", "prog -n 1M"};
+    for (size_t i = 0; i < sizeof must / sizeof must[0]; i++) {
+        if (!strstr(text, must[i]))
+            printf("  help lacks '%s'\n", must[i]);
+        EXPECT(strstr(text, must[i]) != NULL);
+    }
+}
+
+// --- scoring and output -----------------------------------------------------------
+
+static void test_score_formula(void)
+{
+    EXPECT(cl_score(1.0, 0.5, 1.25, true) == 1.25);
+    EXPECT(cl_score(1.0, 1.2, 1.25, true) == 1.25); // within 1.2x: full marks
+    EXPECT(fabs(cl_score(1.0, 2.0, 1.25, true) - 0.625) < 1e-12);
+    EXPECT(fabs(cl_score(1.0, 1.3, 1.0, true) - 1.0 / 1.3) < 1e-12);
+    EXPECT(cl_score(1.0, 0.5, 1.25, false) == 0.0);
+    EXPECT(cl_score(1.0, NAN, 1.25, true) == 0.0);
+}
+
+// Runs fn with stdout sent to a buffer; returns the text.
+static const char *capture_stdout(void (*fn)(void))
+{
+    static char text[8192];
+    char path[] = "/tmp/cudalab_test_XXXXXX";
+    int fd = mkstemp(path);
+    fflush(stdout);
+    int saved = dup(1);
+    dup2(fd, 1);
+    fn();
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    ssize_t len = pread(fd, text, sizeof text - 1, 0);
+    text[len > 0 ? len : 0] = '\0';
+    close(fd);
+    unlink(path);
+    return text;
+}
+
+static void print_score_table(void)
+{
+    cl_score_row rows[2] = {
+        {"10000", 0.016, 0.004, true, 1.25, 1.25},
+        {"100000", 0.020, 0.040, false, 0.0, 1.25},
+    };
+    cl_score_table_print("Element Count", rows, 2);
+}
+
+static void test_score_table_layout(void)
+{
+    cl_report_set_json(false, "t");
+    const char *text = capture_stdout(print_score_table);
+    EXPECT(strstr(text, "| Element Count   | Ref Time        | Your Time       | Score           |"));
+    EXPECT(strstr(text, "| 10000           | 0.0160          | 0.0040          | 1.25            |"));
+    EXPECT(strstr(text, "| 100000          | 0.0200          | 0.0400          | 0 (F)           |"));
+    EXPECT(strstr(text, "|                                   | Total score:    | 1.25/2.5        |"));
+    EXPECT(strstr(text, "-------------------------------------------------------------------------\n"));
+}
+
+static void test_score_table_json(void)
+{
+    cl_report_set_json(true, "t");
+    const char *text = capture_stdout(print_score_table);
+    cl_report_set_json(false, "t");
+    EXPECT(strstr(text, "{\"exercise\":\"t\",\"table\":\"score\",\"size\":\"10000\",\"ref_ms\":0.016,"
+                        "\"your_ms\":0.004,\"correct\":true,\"score\":1.25,\"marks\":1.25}\n"));
+    EXPECT(strstr(text, "\"correct\":false,\"score\":0,"));
+    EXPECT(strstr(text, "{\"exercise\":\"t\",\"table\":\"score_total\",\"score\":1.25,\"max\":2.5}\n"));
+}
+
+static const cl_column row_columns[] = {
+    {"kernel", "kernel", 10, NULL}, {"time_ms", "time ms", 8, "%.3f"},
+    {"n", "n", 6, NULL},            {"ok", "verified", 8, NULL},
+};
+static const cl_table row_table = {"ladder", row_columns, 4};
+
+static void print_rows(void)
+{
+    cl_table_header(&row_table);
+    cl_table_row(&row_table, (cl_cell[]){CL_STR("v1 \"q\""), CL_NUM(0.5), CL_INT(42), CL_BOOL(true)});
+    cl_table_row(&row_table, (cl_cell[]){CL_STR("v2"), CL_NUM(NAN), CL_INT(7), CL_BOOL(false)});
+}
+
+static void test_table_text_and_json(void)
+{
+    cl_report_set_json(false, "t");
+    const char *text = capture_stdout(print_rows);
+    EXPECT(strstr(text, "kernel     time ms  n      verified"));
+    EXPECT(strstr(text, "v1 \"q\"     0.500    42     yes"));
+    EXPECT(strstr(text, "v2         -        7      NO"));
+    cl_report_set_json(true, "t");
+    text = capture_stdout(print_rows);
+    cl_report_set_json(false, "t");
+    EXPECT(strcmp(text, "{\"exercise\":\"t\",\"table\":\"ladder\",\"kernel\":\"v1 \\\"q\\\"\","
+                        "\"time_ms\":0.5,\"n\":42,\"ok\":true}\n"
+                        "{\"exercise\":\"t\",\"table\":\"ladder\",\"kernel\":\"v2\","
+                        "\"time_ms\":null,\"n\":7,\"ok\":false}\n") == 0);
+}
+
+static void test_median_and_bytes(void)
+{
+    double odd[] = {5, 1, 3};
+    double even[] = {4, 1, 3, 2};
+    EXPECT(cl_median(odd, 3) == 3);
+    EXPECT(cl_median(even, 4) == 2.5);
+    char buf[32];
+    EXPECT(strcmp(cl_format_bytes(7.7e9, buf, sizeof buf), "7.7 GB") == 0);
+    EXPECT(strcmp(cl_format_bytes(512, buf, sizeof buf), "512 B") == 0);
+}
+
+// --- RNG ----------------------------------------------------------------------------
+
+static void test_rng_is_splitmix64(void)
+{
+    // Vigna's splitmix64.c seeded with 0 starts with these outputs.
+    EXPECT(cl_rng_u64(0, 0) == 0xe220a8397b1dcdafull);
+    EXPECT(cl_rng_u64(0, 1) == 0x6e789e6aa1b965f4ull);
+    EXPECT(cl_rng_u64(0, 2) == 0x06c45d188009454full);
+    EXPECT(cl_rng_key(0, 0) == 0xe220a8397b1dcdafull);
+}
+
+static void test_rng_ranges_and_determinism(void)
+{
+    enum { N = 100000 };
+    static float a[N], b[N];
+    static int32_t c[N];
+    cl_fill_uniform_f32(a, N, cl_rng_key(7, 0), -1.0f, 1.0f);
+    cl_fill_uniform_f32(b, N, cl_rng_key(7, 0), -1.0f, 1.0f);
+    EXPECT(memcmp(a, b, sizeof a) == 0);
+    cl_fill_uniform_f32(b, N, cl_rng_key(8, 0), -1.0f, 1.0f);
+    EXPECT(memcmp(a, b, sizeof a) != 0);
+    double sum = 0.0;
+    bool in_range = true;
+    for (int i = 0; i < N; i++) {
+        in_range = in_range && a[i] >= -1.0f && a[i] < 1.0f;
+        sum += a[i];
+    }
+    EXPECT(in_range);
+    EXPECT(fabs(sum / N) < 0.01); // mean 0, s.e. 0.0018
+    cl_fill_below_i32(c, N, cl_rng_key(7, 1), 10);
+    int counts[10] = {0};
+    bool below = true;
+    for (int i = 0; i < N; i++) {
+        below = below && c[i] >= 0 && c[i] < 10;
+        if (c[i] >= 0 && c[i] < 10)
+            counts[c[i]]++;
+    }
+    EXPECT(below);
+    for (int d = 0; d < 10; d++)
+        EXPECT(abs(counts[d] - N / 10) < 500); // s.d. ~95
+    double u = cl_rng_uniform_f64(3, 3);
+    EXPECT(u >= 0.0 && u < 1.0);
+}
+
+// --- verify ---------------------------------------------------------------------------
+
+static void test_compare_f32(void)
+{
+    float got[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+    double want[4] = {1.0, 2.0, 3.0000001, 4.0};
+    cl_compare c = cl_compare_f32(got, want, 4, 1e-6, 0.0);
+    EXPECT(c.ok && c.n_bad == 0);
+    got[2] = 3.5f;
+    c = cl_compare_f32(got, want, 4, 1e-6, 0.0);
+    EXPECT(!c.ok && c.first_bad == 2 && c.expected == 3.0000001 && c.got == 3.5 && c.n_bad == 1);
+    got[2] = NAN; // an unwritten (poisoned) element must fail
+    c = cl_compare_f32(got, want, 4, 1.0, 1.0);
+    EXPECT(!c.ok && c.first_bad == 2);
+}
+
+static void test_compare_exact(void)
+{
+    int32_t a[5] = {1, 2, 3, 4, 5}, b[5] = {1, 2, 3, 4, 5};
+    EXPECT(cl_compare_i32(a, b, 5).ok);
+    b[4] = -5;
+    cl_compare c = cl_compare_i32(a, b, 5);
+    EXPECT(!c.ok && c.first_bad == 4 && c.expected == -5 && c.got == 5 && c.max_abs_err == 10);
+    uint32_t u[2] = {0xFFFFFFFFu, 0}, v[2] = {0xFFFFFFFFu, 1};
+    c = cl_compare_u32(u, v, 2);
+    EXPECT(!c.ok && c.first_bad == 1);
+}
+
+static void test_fault_injection(void)
+{
+    int32_t a[9] = {0}, b[9] = {0};
+    setenv("CUDALAB_INJECT_FAULT", "1", 1);
+    cl_compare c = cl_compare_i32(a, b, 9);
+    unsetenv("CUDALAB_INJECT_FAULT");
+    EXPECT(!c.ok && c.first_bad == 4);
+    EXPECT(cl_compare_i32(a, b, 9).ok);
+}
+
+// --- files ----------------------------------------------------------------------------
+
+static size_t read_file(const char *path, unsigned char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t len = fread(buf, 1, cap, f);
+    fclose(f);
+    return len;
+}
+
+static void test_npy_writer(void)
+{
+    const char *path = "/tmp/cudalab_test.npy";
+    float data[6] = {1, 2, 3, 4, 5, 6};
+    size_t shape[2] = {2, 3};
+    EXPECT(cl_npy_write(path, "<f4", data, sizeof(float), 2, shape) == 0);
+    unsigned char buf[512];
+    size_t len = read_file(path, buf, sizeof buf);
+    EXPECT(len > 10 && memcmp(buf, "\x93NUMPY\x01\x00", 8) == 0);
+    size_t header_len = buf[8] | (size_t)buf[9] << 8;
+    EXPECT((10 + header_len) % 64 == 0);
+    EXPECT(len == 10 + header_len + sizeof data);
+    EXPECT(buf[10 + header_len - 1] == '\n');
+    char header[256] = "";
+    memcpy(header, buf + 10, header_len < 255 ? header_len : 255);
+    EXPECT(strstr(header, "'descr': '<f4'") && strstr(header, "'fortran_order': False") &&
+           strstr(header, "'shape': (2, 3)"));
+    EXPECT(memcmp(buf + 10 + header_len, data, sizeof data) == 0);
+    size_t one = 3;
+    EXPECT(cl_npy_write(path, "<i4", data, 4, 1, &one) == 0);
+    read_file(path, buf, sizeof buf);
+    EXPECT(strstr((char *)buf + 10, "'shape': (3,)"));
+    unlink(path);
+    EXPECT(cl_npy_write("/nonexistent-dir/x.npy", "<f4", data, 4, 1, &one) == -1);
+}
+
+static const uint8_t test_rgb[2 * 3 * 3] = {255, 0, 0, 0, 255, 0, 0, 0, 255,
+                                            10, 20, 30, 40, 50, 60, 70, 80, 90};
+
+static void test_ppm_writer(void)
+{
+    const char *path = "/tmp/cudalab_test.ppm";
+    EXPECT(cl_write_ppm(path, 3, 2, test_rgb) == 0);
+    unsigned char buf[256];
+    size_t len = read_file(path, buf, sizeof buf);
+    const char *header = "P6\n3 2\n255\n";
+    EXPECT(len == strlen(header) + sizeof test_rgb);
+    EXPECT(memcmp(buf, header, strlen(header)) == 0);
+    EXPECT(memcmp(buf + strlen(header), test_rgb, sizeof test_rgb) == 0);
+    unlink(path);
+}
+
+#ifdef CL_HAVE_PNG
+static void test_png_writer(void)
+{
+    char path[256];
+    EXPECT(cl_image_write("/tmp/cudalab_test", 3, 2, test_rgb, path, sizeof path) == 0);
+    EXPECT(strcmp(path, "/tmp/cudalab_test.png") == 0);
+    png_image image = {.version = PNG_IMAGE_VERSION};
+    EXPECT(png_image_begin_read_from_file(&image, path));
+    image.format = PNG_FORMAT_RGB;
+    uint8_t pixels[sizeof test_rgb] = {0};
+    EXPECT(image.width == 3 && image.height == 2);
+    EXPECT(png_image_finish_read(&image, NULL, pixels, 0, NULL));
+    EXPECT(memcmp(pixels, test_rgb, sizeof test_rgb) == 0);
+    unlink(path);
+}
+#endif
+
+static void test_rgba_to_rgb8(void)
+{
+    float rgba[8] = {0.0f, 0.5f, 1.0f, 1.0f, -1.0f, 2.0f, NAN, 0.5f};
+    uint8_t rgb[6];
+    cl_rgba_f32_to_rgb8(rgba, 2, rgb);
+    EXPECT(rgb[0] == 0 && rgb[1] == 128 && rgb[2] == 255);
+    EXPECT(rgb[3] == 0 && rgb[4] == 255 && rgb[5] == 0);
+}
+
+int main(void)
+{
+    RUN_TEST(test_parse_size_accepts_the_spec_forms);
+    RUN_TEST(test_parse_size_rejects_junk);
+    RUN_TEST(test_parse_defaults_and_values);
+    RUN_TEST(test_parse_kernel_selection);
+    RUN_TEST(test_parse_errors_name_the_flag);
+    RUN_TEST(test_parse_help);
+    RUN_TEST(test_score_formula);
+    RUN_TEST(test_score_table_layout);
+    RUN_TEST(test_score_table_json);
+    RUN_TEST(test_table_text_and_json);
+    RUN_TEST(test_median_and_bytes);
+    RUN_TEST(test_rng_is_splitmix64);
+    RUN_TEST(test_rng_ranges_and_determinism);
+    RUN_TEST(test_compare_f32);
+    RUN_TEST(test_compare_exact);
+    RUN_TEST(test_fault_injection);
+    RUN_TEST(test_npy_writer);
+    RUN_TEST(test_ppm_writer);
+#ifdef CL_HAVE_PNG
+    RUN_TEST(test_png_writer);
+#endif
+    RUN_TEST(test_rgba_to_rgb8);
+    return UNIT_RESULT();
+}
