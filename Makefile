@@ -99,7 +99,7 @@ check: $(BINARIES)
 clean:
 	rm -rf build bin
 
-FORMAT_FILES := $(wildcard common/*.[ch] common/*.cu common/*.cuh */*.c */*.h */*.cu tests/*.c tests/*.h)
+FORMAT_FILES := $(sort $(wildcard common/*.[ch] common/*.cu common/*.cuh */*.c */*.h */*.cu tests/*.c tests/*.h))
 format:
 	clang-format -i $(FORMAT_FILES)
 

@@ -5,6 +5,6 @@
 void cl_cublas_check(int status, const char *call, const char *file, int line)
 {
     if (status != CUBLAS_STATUS_SUCCESS)
-        cl_library_fail("cuBLAS", status, cublasGetStatusString((cublasStatus_t)status), call,
-                        file, line);
+        cl_library_fail("cuBLAS", status, cublasGetStatusString((cublasStatus_t)status), call, file,
+                        line);
 }

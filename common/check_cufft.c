@@ -6,8 +6,8 @@
 static const char *cufft_status_name(cufftResult s)
 {
     switch (s) {
-#define NAME(x) \
-    case x:     \
+#define NAME(x)                                                                                    \
+    case x:                                                                                        \
         return #x;
         NAME(CUFFT_SUCCESS)
         NAME(CUFFT_INVALID_PLAN)

@@ -6,8 +6,8 @@
 static const char *curand_status_name(curandStatus_t s)
 {
     switch (s) {
-#define NAME(x) \
-    case x:     \
+#define NAME(x)                                                                                    \
+    case x:                                                                                        \
         return #x;
         NAME(CURAND_STATUS_SUCCESS)
         NAME(CURAND_STATUS_VERSION_MISMATCH)

@@ -33,9 +33,9 @@ bool cl_parse_size(const char *text, double *value)
         const char *suffix;
         double scale;
     } suffixes[] = {
-        {"", 1.0},           {"K", 1e3},          {"M", 1e6},          {"G", 1e9},
-        {"T", 1e12},         {"Ki", 1024.0},      {"Mi", 1048576.0},   {"Gi", 1073741824.0},
-        {"Ti", 1099511627776.0},
+        {"", 1.0},         {"K", 1e3},           {"M", 1e6},
+        {"G", 1e9},        {"T", 1e12},          {"Ki", 1024.0},
+        {"Mi", 1048576.0}, {"Gi", 1073741824.0}, {"Ti", 1099511627776.0},
     };
     for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
         if (strcmp(end, suffixes[i].suffix) == 0) {
@@ -77,7 +77,8 @@ static void build_common_options(const cl_program *prog, cl_common_args *args,
         {'k', "kernel", CL_ARG_STRING, &args->kernel, "NAME",
          "kernel version (name or number) or 'all' (default: the fastest)", 0, 0, NULL},
         {'i', "iters", CL_ARG_INT, &args->iters, "R",
-         "timed repeats; 0 = automatic: >= 20 repeats and >= 50 ms, about 1 s at most", 0, 1e6, NULL},
+         "timed repeats; 0 = automatic: >= 20 repeats and >= 50 ms, about 1 s at most", 0, 1e6,
+         NULL},
         {'S', "seed", CL_ARG_INT, &args->seed, "S", "seed of the input generator", 0,
          9007199254740992.0, NULL},
         {'d', "device", CL_ARG_INT, &args->device, "D", "CUDA device index", 0, 1023, NULL},
@@ -140,9 +141,8 @@ static bool set_value(const cl_option *o, const char *label, const char *value, 
     case CL_ARG_SIZE: {
         double v;
         if (!cl_parse_size(value, &v) || v < o->min || v > o->max) {
-            snprintf(err, errlen,
-                     "%s %s: expected a size in %s..%s (e.g. 1000000, 1e6, 16M, 1Mi)", label,
-                     value, lo, hi);
+            snprintf(err, errlen, "%s %s: expected a size in %s..%s (e.g. 1000000, 1e6, 16M, 1Mi)",
+                     label, value, lo, hi);
             return false;
         }
         *(size_t *)o->dest = (size_t)v;
@@ -264,8 +264,8 @@ static bool parse_all(const cl_program *prog, int argc, char **argv, cl_common_a
                 snprintf(names + used, sizeof names - used, "%s, ",
                          cl_kernel_at(prog->kernels, k)->name);
             }
-            return fail(err, errlen, "-k %s: unknown kernel; expected one of %sor all",
-                        out->kernel, names);
+            return fail(err, errlen, "-k %s: unknown kernel; expected one of %sor all", out->kernel,
+                        names);
         }
     }
     return true;

@@ -25,10 +25,10 @@ typedef struct {
     const char *long_name; // without the leading "--"; NULL ends a table
     cl_arg_kind kind;
     void *dest;
-    const char *metavar;             // shown in --help, e.g. "SIZE"
-    const char *help;                // one line; the default is appended from dest
-    double min, max;                 // accepted range (SIZE, INT)
-    const char *const *choices;      // CHOICE: NULL-terminated names
+    const char *metavar;        // shown in --help, e.g. "SIZE"
+    const char *help;           // one line; the default is appended from dest
+    double min, max;            // accepted range (SIZE, INT)
+    const char *const *choices; // CHOICE: NULL-terminated names
 } cl_option;
 
 // A kernel version as listed by --help and selected by -k. Exercises keep their
@@ -46,23 +46,23 @@ typedef struct {
     int fastest;   // index of the default (fastest) version
 } cl_kernel_list;
 
-#define CL_KERNEL_LIST(table, n, fastest_index) \
+#define CL_KERNEL_LIST(table, n, fastest_index)                                                    \
     ((cl_kernel_list){&(table)[0].info, (n), sizeof((table)[0]), (fastest_index)})
 
 const cl_kernel_info *cl_kernel_at(cl_kernel_list list, int i);
 
 // The options every binary takes.
 typedef struct {
-    size_t n;          // -n
-    const char *kernel;// -k: a version's name, its number ("3" or "v3"), or "all"
-    long iters;        // -i: timed repeats; 0 = automatic
-    long seed;         // -S
-    long device;       // -d
-    bool check;        // --check: print the score table
-    bool json;         // --json: one JSON object per result line
-    const char *dump;  // --dump PREFIX
+    size_t n;           // -n
+    const char *kernel; // -k: a version's name, its number ("3" or "v3"), or "all"
+    long iters;         // -i: timed repeats; 0 = automatic
+    long seed;          // -S
+    long device;        // -d
+    bool check;         // --check: print the score table
+    bool json;          // --json: one JSON object per result line
+    const char *dump;   // --dump PREFIX
     // Filled in by the parser from `kernel`:
-    int kernel_index;  // the selected version, or -1 for "all"
+    int kernel_index; // the selected version, or -1 for "all"
 } cl_common_args;
 
 typedef struct {
@@ -72,8 +72,8 @@ typedef struct {
     size_t n_default, n_min, n_max;
     const char *n_meaning; // e.g. "elements"
     cl_kernel_list kernels;
-    const cl_option *options;       // the exercise's own, ended by an entry with long_name NULL
-    const char *positional;         // metavar of one optional positional argument, or NULL
+    const cl_option *options; // the exercise's own, ended by an entry with long_name NULL
+    const char *positional;   // metavar of one optional positional argument, or NULL
     const char **positional_dest;
 } cl_program;
 

@@ -46,8 +46,8 @@ static double measure_copy_gbps(void)
 }
 
 static const cl_column summary_columns[] = {
-    {"device", "device", 24, NULL},   {"index", "index", 5, NULL},
-    {"sm_count", "SMs", 4, NULL},     {"cc", "cc", 4, NULL},
+    {"device", "device", 24, NULL},        {"index", "index", 5, NULL},
+    {"sm_count", "SMs", 4, NULL},          {"cc", "cc", 4, NULL},
     {"memory_gb", "memory GB", 9, "%.1f"}, {"l2_mb", "L2 MB", 5, "%.0f"},
     {"copy_gbps", "copy GB/s", 9, "%.0f"},
 };
@@ -90,10 +90,10 @@ const cl_device_info *cl_device_open(int index)
                cl_progname, index, device.name, device.sm_count, cc, device.total_bytes / 1e9,
                device.l2_bytes / 1e6, device.copy_gbps);
     else
-        cl_table_row(&table, (cl_cell[]){CL_STR(device.name), CL_INT(index),
-                                         CL_INT(device.sm_count), CL_STR(cc),
-                                         CL_NUM(device.total_bytes / 1e9),
-                                         CL_NUM(device.l2_bytes / 1e6), CL_NUM(device.copy_gbps)});
+        cl_table_row(&table,
+                     (cl_cell[]){CL_STR(device.name), CL_INT(index), CL_INT(device.sm_count),
+                                 CL_STR(cc), CL_NUM(device.total_bytes / 1e9),
+                                 CL_NUM(device.l2_bytes / 1e6), CL_NUM(device.copy_gbps)});
     return &device;
 }
 
@@ -108,7 +108,8 @@ void cl_require_device_memory(size_t bytes, size_t bytes_per_n)
     char need[32], have[32], hint[64] = "";
     if (bytes_per_n > 0)
         snprintf(hint, sizeof hint, ": try -n %zu or less", usable / bytes_per_n);
-    cl_die(CL_EXIT_CUDA, "needs %s of device memory, %s free%s", cl_format_bytes((double)bytes, need, sizeof need),
+    cl_die(CL_EXIT_CUDA, "needs %s of device memory, %s free%s",
+           cl_format_bytes((double)bytes, need, sizeof need),
            cl_format_bytes((double)free_bytes, have, sizeof have), hint);
 }
 

@@ -9,8 +9,8 @@
 
 #include "check.h"
 
-int cl_npy_write(const char *path, const char *dtype, const void *data, size_t elem_size,
-                 int ndim, const size_t *shape)
+int cl_npy_write(const char *path, const char *dtype, const void *data, size_t elem_size, int ndim,
+                 const size_t *shape)
 {
     char header[256];
     char dims[128] = "";
@@ -20,8 +20,9 @@ int cl_npy_write(const char *path, const char *dtype, const void *data, size_t e
         snprintf(dims + used, sizeof dims - used, d ? ", %zu" : "%zu", shape[d]);
         count *= shape[d];
     }
-    int len = snprintf(header, sizeof header, "{'descr': '%s', 'fortran_order': False, 'shape': (%s%s), }",
-                       dtype, dims, ndim == 1 ? "," : "");
+    int len = snprintf(header, sizeof header,
+                       "{'descr': '%s', 'fortran_order': False, 'shape': (%s%s), }", dtype, dims,
+                       ndim == 1 ? "," : "");
     // Magic (6) + version (2) + header length (2) + header, padded with spaces and
     // ended by '\n' to a multiple of 64 bytes, as NumPy writes it.
     size_t total = 10 + (size_t)len + 1;
@@ -29,8 +30,16 @@ int cl_npy_write(const char *path, const char *dtype, const void *data, size_t e
     memset(header + len, ' ', padded - total);
     header[len + padded - total] = '\n';
     uint16_t header_len = (uint16_t)(padded - 10);
-    unsigned char prefix[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
-                                (unsigned char)(header_len & 0xFF), (unsigned char)(header_len >> 8)};
+    unsigned char prefix[10] = {0x93,
+                                'N',
+                                'U',
+                                'M',
+                                'P',
+                                'Y',
+                                1,
+                                0,
+                                (unsigned char)(header_len & 0xFF),
+                                (unsigned char)(header_len >> 8)};
     FILE *f = fopen(path, "wb");
     if (!f)
         return -1;
@@ -99,8 +108,8 @@ const char *cl_image_extension(void)
 #endif
 }
 
-int cl_image_write(const char *base, int width, int height, const uint8_t *rgb,
-                   char *written_path, size_t path_len)
+int cl_image_write(const char *base, int width, int height, const uint8_t *rgb, char *written_path,
+                   size_t path_len)
 {
     snprintf(written_path, path_len, "%s.%s", base, cl_image_extension());
 #ifdef CL_HAVE_PNG

@@ -13,8 +13,8 @@ extern "C" {
 
 // Writes a C-order .npy file (format version 1.0). dtype is NumPy's descr string:
 // "<f4", "<f8", "<i4", "<u4", "|u1". Returns 0, or -1 with errno set.
-int cl_npy_write(const char *path, const char *dtype, const void *data, size_t elem_size,
-                 int ndim, const size_t *shape);
+int cl_npy_write(const char *path, const char *dtype, const void *data, size_t elem_size, int ndim,
+                 const size_t *shape);
 
 // --dump: writes PREFIX_<role>.npy (role: input, output, gold) as a 1-D or 2-D
 // array; exits 2 naming the path when it cannot be written.
@@ -29,8 +29,8 @@ int cl_write_png(const char *path, int width, int height, const uint8_t *rgb);
 
 // Writes BASE.png (with libpng) or BASE.ppm, and puts the name used in written_path.
 // Returns 0, or -1 with errno set.
-int cl_image_write(const char *base, int width, int height, const uint8_t *rgb,
-                   char *written_path, size_t path_len);
+int cl_image_write(const char *base, int width, int height, const uint8_t *rgb, char *written_path,
+                   size_t path_len);
 
 // The extension cl_image_write uses: "png" or "ppm".
 const char *cl_image_extension(void);

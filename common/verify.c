@@ -40,17 +40,17 @@ cl_compare cl_compare_f32(const float *got, const double *want, size_t n, double
     return c;
 }
 
-#define COMPARE_EXACT(got, want, n)                                                 \
-    cl_compare c = {.ok = true, .n = (n)};                                          \
-    size_t fault = cl_fault_index(n);                                               \
-    for (size_t i = 0; i < (n); i++) {                                              \
-        double g = (double)(got)[i] + (i == fault ? 1.0 : 0.0);                     \
-        double err = fabs(g - (double)(want)[i]);                                   \
-        if (err != 0.0)                                                             \
-            note_bad(&c, i, (double)(want)[i], g);                                  \
-        if (err > c.max_abs_err)                                                    \
-            c.max_abs_err = err;                                                    \
-    }                                                                               \
+#define COMPARE_EXACT(got, want, n)                                                                \
+    cl_compare c = {.ok = true, .n = (n)};                                                         \
+    size_t fault = cl_fault_index(n);                                                              \
+    for (size_t i = 0; i < (n); i++) {                                                             \
+        double g = (double)(got)[i] + (i == fault ? 1.0 : 0.0);                                    \
+        double err = fabs(g - (double)(want)[i]);                                                  \
+        if (err != 0.0)                                                                            \
+            note_bad(&c, i, (double)(want)[i], g);                                                 \
+        if (err > c.max_abs_err)                                                                   \
+            c.max_abs_err = err;                                                                   \
+    }                                                                                              \
     return c
 
 cl_compare cl_compare_i32(const int32_t *got, const int32_t *want, size_t n)

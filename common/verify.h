@@ -14,9 +14,9 @@ extern "C" {
 typedef struct {
     bool ok;
     size_t n, n_bad;
-    size_t first_bad;        // valid when !ok
-    double expected, got;    // at first_bad
-    double max_abs_err;      // over all elements (floats)
+    size_t first_bad;     // valid when !ok
+    double expected, got; // at first_bad
+    double max_abs_err;   // over all elements (floats)
     double max_rel_err;
 } cl_compare;
 

@@ -29,8 +29,8 @@ enum { INPUT_MOD10, INPUT_UNIFORM };
 
 typedef struct {
     size_t n;
-    float *x, *y;  // host, pageable
-    double *gold;  // a*x + y in double
+    float *x, *y;   // host, pageable
+    double *gold;   // a*x + y in double
     double abs_tol; // rounding bound: a float FMA or multiply-add, relative to the terms
 } problem;
 
@@ -88,8 +88,10 @@ static device_data upload(const problem *p)
     CL_CUDA_CHECK(cudaMalloc((void **)&d.y, bytes));
     CL_CUDA_CHECK(cudaMalloc((void **)&d.z, bytes));
     for (int c = 0; c < d.copies; c++) {
-        CL_CUDA_CHECK(cudaMemcpy(d.x + c * d.pitch, p->x, p->n * sizeof(float), cudaMemcpyHostToDevice));
-        CL_CUDA_CHECK(cudaMemcpy(d.y + c * d.pitch, p->y, p->n * sizeof(float), cudaMemcpyHostToDevice));
+        CL_CUDA_CHECK(
+            cudaMemcpy(d.x + c * d.pitch, p->x, p->n * sizeof(float), cudaMemcpyHostToDevice));
+        CL_CUDA_CHECK(
+            cudaMemcpy(d.y + c * d.pitch, p->y, p->n * sizeof(float), cudaMemcpyHostToDevice));
     }
     return d;
 }
@@ -146,9 +148,9 @@ static measured measure(const problem *p, const device_data *d, saxpy_launcher l
 static double gbps(size_t n, double ms) { return bytes_per_element * n / (ms * 1e-3) / 1e9; }
 
 static const cl_column ladder_columns[] = {
-    {"kernel", "kernel", 22, NULL},       {"n", "n", 11, NULL},
-    {"time_ms", "time ms", 9, "%.4f"},     {"gbps", "GB/s", 7, "%.0f"},
-    {"pct_copy", "% copy", 6, "%.0f"},     {"speedup_v1", "x v1", 5, "%.2f"},
+    {"kernel", "kernel", 22, NULL},    {"n", "n", 11, NULL},
+    {"time_ms", "time ms", 9, "%.4f"}, {"gbps", "GB/s", 7, "%.0f"},
+    {"pct_copy", "% copy", 6, "%.0f"}, {"speedup_v1", "x v1", 5, "%.2f"},
     {"verified", "verified", 8, NULL},
 };
 static const cl_table ladder_table = {"ladder", ladder_columns, 7};
@@ -197,21 +199,28 @@ static bool run_kernels(const problem *p, const options *opt)
 
 // --- the whole job: host to device, kernel, device to host --------------------
 
-typedef enum { MEM_PAGEABLE, MEM_PINNED, MEM_MANAGED_ON_DEMAND, MEM_MANAGED_PREFETCH, MEM_STREAMS } memory_mode;
+typedef enum {
+    MEM_PAGEABLE,
+    MEM_PINNED,
+    MEM_MANAGED_ON_DEMAND,
+    MEM_MANAGED_PREFETCH,
+    MEM_STREAMS
+} memory_mode;
 
 typedef struct {
     const problem *p;
     memory_mode mode;
     saxpy_launcher launch;
-    float *hx, *hy, *hz;      // host buffers (pageable or pinned), or the managed arrays
-    float *dx, *dy, *dz;      // device buffers (unused for managed)
+    float *hx, *hy, *hz; // host buffers (pageable or pinned), or the managed arrays
+    float *dx, *dy, *dz; // device buffers (unused for managed)
     cudaStream_t *streams;
     int nstreams;
 } transfer_job;
 
 static void prefetch(const void *ptr, size_t bytes, bool to_device)
 {
-    struct cudaMemLocation where = {.type = to_device ? cudaMemLocationTypeDevice : cudaMemLocationTypeHost,
+    struct cudaMemLocation where = {.type = to_device ? cudaMemLocationTypeDevice
+                                                      : cudaMemLocationTypeHost,
                                     .id = to_device ? cl_device_current()->index : 0};
     CL_CUDA_CHECK(cudaMemPrefetchAsync(ptr, bytes, where, 0, 0));
 }
@@ -294,8 +303,8 @@ static void run_transfer_stage(void *ctx, int rep, int stage)
 }
 
 static const cl_column transfer_columns[] = {
-    {"memory", "memory", 24, NULL},       {"h2d_ms", "H2D ms", 8, "%.3f"},
-    {"kernel_ms", "kernel ms", 9, "%.3f"}, {"d2h_ms", "D2H ms", 8, "%.3f"},
+    {"memory", "memory", 24, NULL},           {"h2d_ms", "H2D ms", 8, "%.3f"},
+    {"kernel_ms", "kernel ms", 9, "%.3f"},    {"d2h_ms", "D2H ms", 8, "%.3f"},
     {"overall_ms", "overall ms", 10, "%.3f"}, {"overall_gbps", "GB/s", 6, "%.1f"},
     {"verified", "verified", 8, NULL},
 };
@@ -421,9 +430,10 @@ static bool run_check_table(const options *opt)
         problem p = make_problem(sizes[s], opt->input, (uint64_t)opt->common.seed);
         device_data d = upload(&p);
         measured ref = measure(&p, &d, NULL, peer, "cublasSaxpy", (int)opt->common.iters);
-        measured mine = measure(&p, &d, best->launch, NULL, best->info.name, (int)opt->common.iters);
-        rows[s] = (cl_score_row){.ref_ms = ref.ms, .your_ms = mine.ms, .correct = ref.ok && mine.ok,
-                                 .marks = 1.25};
+        measured mine =
+            measure(&p, &d, best->launch, NULL, best->info.name, (int)opt->common.iters);
+        rows[s] = (cl_score_row){
+            .ref_ms = ref.ms, .your_ms = mine.ms, .correct = ref.ok && mine.ok, .marks = 1.25};
         snprintf(rows[s].label, sizeof rows[s].label, "%zu", sizes[s]);
         rows[s].score = cl_score(ref.ms, mine.ms, rows[s].marks, rows[s].correct);
         ok = ok && rows[s].correct;
@@ -431,7 +441,8 @@ static bool run_check_table(const options *opt)
         free_problem(&p);
     }
     saxpy_peer_destroy(peer);
-    cl_note("\nsaxpy score table: Ref = cublasSaxpy, Your = %s, median times in ms", best->info.name);
+    cl_note("\nsaxpy score table: Ref = cublasSaxpy, Your = %s, median times in ms",
+            best->info.name);
     cl_score_table_print("Element Count", rows, NSIZES);
     return ok;
 }

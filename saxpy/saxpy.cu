@@ -156,8 +156,8 @@ static void launch_v4(size_t n, float a, const float *x, const float *y, float *
 {
     if (!aligned16(x) || !aligned16(y) || !aligned16(z))
         return launch_v2(n, a, x, y, z, s);
-    saxpy_v4_kernel<<<blocks_for(n / 4, SAXPY_THREADS * V4_VECS), SAXPY_THREADS, 0, s>>>(n, a, x,
-                                                                                        y, z);
+    saxpy_v4_kernel<<<blocks_for(n / 4, SAXPY_THREADS * V4_VECS), SAXPY_THREADS, 0, s>>>(n, a, x, y,
+                                                                                         z);
     CL_LAUNCH_CHECK();
 }
 

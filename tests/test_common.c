@@ -78,8 +78,8 @@ static void test_parse_size_accepts_the_spec_forms(void)
 static void test_parse_size_rejects_junk(void)
 {
     double v;
-    const char *bad[] = {"-3", "", "abc", "1.5", "16Q", "inf", "nan", "0x10", "1e30", "M", " 5",
-                         "5 ", "1e-3"};
+    const char *bad[] = {"-3",   "",     "abc", "1.5", "16Q", "inf", "nan",
+                         "0x10", "1e30", "M",   " 5",  "5 ",  "1e-3"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         bool accepted = cl_parse_size(bad[i], &v);
         if (accepted)
@@ -124,12 +124,21 @@ static void test_parse_errors_name_the_flag(void)
     static const struct {
         const char *line, *must_contain;
     } cases[] = {
-        {"-n -3", "-n -3"},          {"-n 0", "1..1000000000"},  {"-n 2G", "-n 2G"},
-        {"-n 99999999999999999999999", "-n"},                     {"-n", "missing value"},
-        {"--bogus", "--bogus"},      {"-x", "-x"},               {"-i -1", "-i -1"},
-        {"-i 1.5", "-i"},            {"-d 5000", "0..1023"},     {"-S -1", "-S"},
-        {"--streams 0", "1..64"},    {"--color blue", "red, green"},
-        {"--check=1", "--check takes no value"},                 {"stray", "stray"},
+        {"-n -3", "-n -3"},
+        {"-n 0", "1..1000000000"},
+        {"-n 2G", "-n 2G"},
+        {"-n 99999999999999999999999", "-n"},
+        {"-n", "missing value"},
+        {"--bogus", "--bogus"},
+        {"-x", "-x"},
+        {"-i -1", "-i -1"},
+        {"-i 1.5", "-i"},
+        {"-d 5000", "0..1023"},
+        {"-S -1", "-S"},
+        {"--streams 0", "1..64"},
+        {"--color blue", "red, green"},
+        {"--check=1", "--check takes no value"},
+        {"stray", "stray"},
         {"--dump", "--dump"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -154,10 +163,16 @@ static void test_parse_help(void)
     cl_print_help(&test_program, f);
     fclose(f);
     // Every option and every kernel version is listed, with defaults and ranges.
-    const char *must[] = {"--size SIZE", "default 1000; 1..1000000000", "--iters", "--seed",
-                          "--device", "--check", "--json", "--dump", "--streams K", "1..64",
-                          "--color", "red, green", "--managed", "v1-naive", "v2-shared",
-                          "v3-fast", "default: v3-fast", "exit codes", "prog -n 1M"};
+    const char *must[] = {"--size SIZE",      "default 1000; 1..1000000000",
+                          "--iters",          "--seed",
+                          "--device",         "--check",
+                          "--json",           "--dump",
+                          "--streams K",      "1..64",
+                          "--color",          "red, green",
+                          "--managed",        "v1-naive",
+                          "v2-shared",        "v3-fast",
+                          "default: v3-fast", "exit codes",
+                          "prog -n 1M"};
     for (size_t i = 0; i < sizeof must / sizeof must[0]; i++) {
         if (!strstr(text, must[i]))
             printf("  help lacks '%s'\n", must[i]);
@@ -210,11 +225,16 @@ static void test_score_table_layout(void)
 {
     cl_report_set_json(false, "t");
     const char *text = capture_stdout(print_score_table);
-    EXPECT(strstr(text, "| Element Count   | Ref Time        | Your Time       | Score           |"));
-    EXPECT(strstr(text, "| 10000           | 0.0160          | 0.0040          | 1.25            |"));
-    EXPECT(strstr(text, "| 100000          | 0.0200          | 0.0400          | 0 (F)           |"));
-    EXPECT(strstr(text, "|                                   | Total score:    | 1.25/2.5        |"));
-    EXPECT(strstr(text, "-------------------------------------------------------------------------\n"));
+    EXPECT(
+        strstr(text, "| Element Count   | Ref Time        | Your Time       | Score           |"));
+    EXPECT(
+        strstr(text, "| 10000           | 0.0160          | 0.0040          | 1.25            |"));
+    EXPECT(
+        strstr(text, "| 100000          | 0.0200          | 0.0400          | 0 (F)           |"));
+    EXPECT(
+        strstr(text, "|                                   | Total score:    | 1.25/2.5        |"));
+    EXPECT(strstr(text,
+                  "-------------------------------------------------------------------------\n"));
 }
 
 static void test_score_table_json(void)
@@ -222,22 +242,27 @@ static void test_score_table_json(void)
     cl_report_set_json(true, "t");
     const char *text = capture_stdout(print_score_table);
     cl_report_set_json(false, "t");
-    EXPECT(strstr(text, "{\"exercise\":\"t\",\"table\":\"score\",\"size\":\"10000\",\"ref_ms\":0.016,"
-                        "\"your_ms\":0.004,\"correct\":true,\"score\":1.25,\"marks\":1.25}\n"));
+    EXPECT(strstr(text,
+                  "{\"exercise\":\"t\",\"table\":\"score\",\"size\":\"10000\",\"ref_ms\":0.016,"
+                  "\"your_ms\":0.004,\"correct\":true,\"score\":1.25,\"marks\":1.25}\n"));
     EXPECT(strstr(text, "\"correct\":false,\"score\":0,"));
-    EXPECT(strstr(text, "{\"exercise\":\"t\",\"table\":\"score_total\",\"score\":1.25,\"max\":2.5}\n"));
+    EXPECT(strstr(text,
+                  "{\"exercise\":\"t\",\"table\":\"score_total\",\"score\":1.25,\"max\":2.5}\n"));
 }
 
 static const cl_column row_columns[] = {
-    {"kernel", "kernel", 10, NULL}, {"time_ms", "time ms", 8, "%.3f"},
-    {"n", "n", 6, NULL},            {"ok", "verified", 8, NULL},
+    {"kernel", "kernel", 10, NULL},
+    {"time_ms", "time ms", 8, "%.3f"},
+    {"n", "n", 6, NULL},
+    {"ok", "verified", 8, NULL},
 };
 static const cl_table row_table = {"ladder", row_columns, 4};
 
 static void print_rows(void)
 {
     cl_table_header(&row_table);
-    cl_table_row(&row_table, (cl_cell[]){CL_STR("v1 \"q\""), CL_NUM(0.5), CL_INT(42), CL_BOOL(true)});
+    cl_table_row(&row_table,
+                 (cl_cell[]){CL_STR("v1 \"q\""), CL_NUM(0.5), CL_INT(42), CL_BOOL(true)});
     cl_table_row(&row_table, (cl_cell[]){CL_STR("v2"), CL_NUM(NAN), CL_INT(7), CL_BOOL(false)});
 }
 
@@ -388,8 +413,8 @@ static void test_npy_writer(void)
     EXPECT(cl_npy_write("/nonexistent-dir/x.npy", "<f4", data, 4, 1, &one) == -1);
 }
 
-static const uint8_t test_rgb[2 * 3 * 3] = {255, 0, 0, 0, 255, 0, 0, 0, 255,
-                                            10, 20, 30, 40, 50, 60, 70, 80, 90};
+static const uint8_t test_rgb[2 * 3 * 3] = {255, 0,  0,  0,  255, 0,  0,  0,  255,
+                                            10,  20, 30, 40, 50,  60, 70, 80, 90};
 
 static void test_ppm_writer(void)
 {
