@@ -110,5 +110,6 @@ lint:
 
 .PHONY: all test check clean format lint $(addprefix check_,$(EXERCISES))
 .DELETE_ON_ERROR:
+.SECONDARY:
 
 -include $(shell find build -name '*.d' 2>/dev/null)

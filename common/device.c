@@ -133,7 +133,39 @@ int cl_rotation_count(size_t bytes)
     if (bytes == 0)
         return 1;
     size_t sets = (3 * l2 + bytes - 1) / bytes;
-    return sets < 1 ? 1 : sets > 64 ? 64 : (int)sets;
+    return sets < 1 ? 1 : sets > 4096 ? 4096 : (int)sets;
 }
 
 void cl_poison_device(void *ptr, size_t bytes) { CL_CUDA_CHECK(cudaMemset(ptr, 0xFF, bytes)); }
+
+cl_rotating cl_rotating_alloc(size_t bytes, int copies)
+{
+    cl_rotating r = {.pitch = (bytes + 255) / 256 * 256, .copies = copies};
+    if (r.pitch == 0)
+        r.pitch = 256;
+    CL_CUDA_CHECK(cudaMalloc((void **)&r.base, r.pitch * (size_t)copies));
+    return r;
+}
+
+void cl_rotating_upload(const cl_rotating *r, const void *host, size_t bytes)
+{
+    CL_CUDA_CHECK(cudaMemcpy(r->base, host, bytes, cudaMemcpyHostToDevice));
+    // Doubling device-to-device copies: log2(copies) calls instead of one each.
+    for (int have = 1; have < r->copies;) {
+        int more = have < r->copies - have ? have : r->copies - have;
+        CL_CUDA_CHECK(cudaMemcpy(r->base + (size_t)have * r->pitch, r->base,
+                                 (size_t)more * r->pitch, cudaMemcpyDeviceToDevice));
+        have += more;
+    }
+}
+
+void *cl_rotating_at(const cl_rotating *r, int rep)
+{
+    return r->base + (size_t)(rep % r->copies) * r->pitch;
+}
+
+void cl_rotating_free(cl_rotating *r)
+{
+    CL_CUDA_CHECK(cudaFree(r->base));
+    r->base = NULL;
+}

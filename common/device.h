@@ -39,8 +39,22 @@ void cl_require_device_memory(size_t bytes, size_t bytes_per_n);
 void cl_require_host_memory(size_t bytes, size_t bytes_per_n);
 
 // How many copies of a working set of `bytes` to rotate through so that repeated
-// timed runs read from DRAM, not from L2: enough for 3x the L2 size, at most 64.
+// timed runs read from DRAM, not from L2: enough for 3x the L2 size, at most 4096.
 int cl_rotation_count(size_t bytes);
+
+// `copies` device copies of one array, each starting on a 256-byte boundary.
+typedef struct {
+    char *base;
+    size_t pitch; // bytes between copies
+    int copies;
+} cl_rotating;
+
+cl_rotating cl_rotating_alloc(size_t bytes, int copies);
+// Copies `bytes` of host data into every copy.
+void cl_rotating_upload(const cl_rotating *r, const void *host, size_t bytes);
+// Copy number rep % copies.
+void *cl_rotating_at(const cl_rotating *r, int rep);
+void cl_rotating_free(cl_rotating *r);
 
 // Fills device memory with 0xFF bytes (NaN for float, -1 for int) so an element
 // the kernel fails to write cannot pass verification.

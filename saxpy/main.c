@@ -73,34 +73,29 @@ static bool verify(const problem *p, const float *z, const char *what)
 // --- device data: copies of x, y, z rotated so timed runs read DRAM, not L2 ---
 
 typedef struct {
-    size_t n, pitch; // pitch: elements between copies, a multiple of 64 (256 bytes)
-    int copies;
-    float *x, *y, *z;
+    size_t n;
+    cl_rotating x, y, z;
 } device_data;
 
 static device_data upload(const problem *p)
 {
-    device_data d = {.n = p->n, .pitch = (p->n + 63) / 64 * 64};
-    d.copies = cl_rotation_count((size_t)(bytes_per_element * p->n));
-    size_t bytes = d.pitch * d.copies * sizeof(float);
-    cl_require_device_memory(3 * bytes, (size_t)(bytes_per_element * d.copies));
-    CL_CUDA_CHECK(cudaMalloc((void **)&d.x, bytes));
-    CL_CUDA_CHECK(cudaMalloc((void **)&d.y, bytes));
-    CL_CUDA_CHECK(cudaMalloc((void **)&d.z, bytes));
-    for (int c = 0; c < d.copies; c++) {
-        CL_CUDA_CHECK(
-            cudaMemcpy(d.x + c * d.pitch, p->x, p->n * sizeof(float), cudaMemcpyHostToDevice));
-        CL_CUDA_CHECK(
-            cudaMemcpy(d.y + c * d.pitch, p->y, p->n * sizeof(float), cudaMemcpyHostToDevice));
-    }
+    size_t bytes = p->n * sizeof(float);
+    int copies = cl_rotation_count((size_t)(bytes_per_element * p->n));
+    cl_require_device_memory(3 * (bytes + 256) * copies, (size_t)bytes_per_element * copies);
+    device_data d = {.n = p->n};
+    d.x = cl_rotating_alloc(bytes, copies);
+    d.y = cl_rotating_alloc(bytes, copies);
+    d.z = cl_rotating_alloc(bytes, copies);
+    cl_rotating_upload(&d.x, p->x, bytes);
+    cl_rotating_upload(&d.y, p->y, bytes);
     return d;
 }
 
 static void free_device_data(device_data *d)
 {
-    CL_CUDA_CHECK(cudaFree(d->x));
-    CL_CUDA_CHECK(cudaFree(d->y));
-    CL_CUDA_CHECK(cudaFree(d->z));
+    cl_rotating_free(&d->x);
+    cl_rotating_free(&d->y);
+    cl_rotating_free(&d->z);
 }
 
 // --- one kernel version or the peer: verify once, then time -----------------
@@ -115,11 +110,12 @@ static void run_call(void *ctx, int rep)
 {
     const timed_call *t = ctx;
     const device_data *d = t->d;
-    size_t off = (size_t)(rep % d->copies) * d->pitch;
+    const float *x = cl_rotating_at(&d->x, rep), *y = cl_rotating_at(&d->y, rep);
+    float *z = cl_rotating_at(&d->z, rep);
     if (t->launch)
-        t->launch(d->n, saxpy_a, d->x + off, d->y + off, d->z + off, 0);
+        t->launch(d->n, saxpy_a, x, y, z, 0);
     else // cublasSaxpy works in place: z, holding a copy of y, becomes a*x + z
-        saxpy_peer_run(t->peer, d->n, saxpy_a, d->x + off, d->z + off);
+        saxpy_peer_run(t->peer, d->n, saxpy_a, x, z);
 }
 
 typedef struct {
@@ -132,13 +128,13 @@ static measured measure(const problem *p, const device_data *d, saxpy_launcher l
                         saxpy_peer *peer, const char *name, int iters)
 {
     timed_call call = {d, launch, peer};
-    size_t bytes = d->pitch * d->copies * sizeof(float);
-    cl_poison_device(d->z, bytes);
+    size_t bytes = d->z.pitch * d->z.copies;
+    cl_poison_device(d->z.base, bytes);
     if (!launch)
-        CL_CUDA_CHECK(cudaMemcpy(d->z, d->y, bytes, cudaMemcpyDeviceToDevice));
+        CL_CUDA_CHECK(cudaMemcpy(d->z.base, d->y.base, bytes, cudaMemcpyDeviceToDevice));
     run_call(&call, 0);
     float *z = cl_host_alloc(p->n * sizeof(float), "z");
-    CL_CUDA_CHECK(cudaMemcpy(z, d->z, p->n * sizeof(float), cudaMemcpyDeviceToHost));
+    CL_CUDA_CHECK(cudaMemcpy(z, d->z.base, p->n * sizeof(float), cudaMemcpyDeviceToHost));
     measured m = {.ok = verify(p, z, name)};
     free(z);
     m.ms = cl_time_gpu(run_call, &call, iters).median_ms;
@@ -170,7 +166,7 @@ static bool run_kernels(const problem *p, const options *opt)
     device_data d = upload(p);
     cl_note("\nkernels on device-resident data: %zu elements, %.1f MB per call, input %s, "
             "timed over %d rotating copies",
-            p->n, bytes_per_element * p->n / 1e6, input_names[opt->input], d.copies);
+            p->n, bytes_per_element * p->n / 1e6, input_names[opt->input], d.x.copies);
     cl_table_header(&ladder_table);
     bool all = opt->common.kernel_index < 0;
     int first = all ? 0 : opt->common.kernel_index;

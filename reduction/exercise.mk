@@ -1,0 +1,1 @@
+reduction_LIBS :=
