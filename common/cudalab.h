@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "device.h"
 #include "io.h"
+#include "ladder.h"
 #include "report.h"
 #include "rng.h"
 #include "timing.h"

@@ -131,6 +131,15 @@ double cl_score(double ref_ms, double your_ms, double marks, bool correct)
     return marks * ref_ms / your_ms;
 }
 
+cl_score_row cl_score_row_for(size_t size, double ref_ms, double your_ms, bool correct,
+                              double marks)
+{
+    cl_score_row row = {.ref_ms = ref_ms, .your_ms = your_ms, .correct = correct, .marks = marks};
+    snprintf(row.label, sizeof row.label, "%zu", size);
+    row.score = cl_score(ref_ms, your_ms, marks, correct);
+    return row;
+}
+
 // "5", "3.75", "0.83": at most two decimals, no trailing zeros.
 static void format_marks(double v, char *buf, size_t len)
 {

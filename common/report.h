@@ -4,6 +4,7 @@
 #define CUDALAB_REPORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
@@ -59,6 +60,10 @@ typedef struct {
     bool correct; // both the peer's and ours verified
     double score, marks;
 } cl_score_row;
+
+// A row for a size, scored with cl_score.
+cl_score_row cl_score_row_for(size_t size, double ref_ms, double your_ms, bool correct,
+                              double marks);
 
 // Prints the CMU 15-418 checker layout (or JSON lines) with the total.
 void cl_score_table_print(const char *size_header, const cl_score_row *rows, int nrows);

@@ -111,25 +111,11 @@ static void device_free(timed_call *call)
     CL_CUDA_CHECK(cudaFree(call->out));
 }
 
-static double gbps(size_t n, double ms) { return 4.0 * n / (ms * 1e-3) / 1e9; }
-
-static const cl_column ladder_columns[] = {
-    {"kernel", "kernel", 24, NULL},    {"n", "n", 11, NULL},
-    {"time_ms", "time ms", 9, "%.4f"}, {"gbps", "GB/s", 7, "%.0f"},
-    {"pct_copy", "% copy", 6, "%.0f"}, {"speedup_v1", "x v1", 7, "%.2f"},
-    {"result", "result", 14, "%.9g"},  {"abs_error", "error", 9, "%.3g"},
-    {"verified", "verified", 8, NULL},
+// The ladder's own columns: the sum each version returned and its error.
+static const cl_column result_columns[] = {
+    {"result", "result", 14, "%.9g"},
+    {"abs_error", "error", 9, "%.3g"},
 };
-static const cl_table ladder_table = {"ladder", ladder_columns, 9};
-
-static void ladder_row(const char *name, size_t n, measured m, double v1_ms)
-{
-    // Reading 4 bytes an element against a copy's read + write: 100% is the copy rate.
-    cl_table_row(&ladder_table,
-                 (cl_cell[]){CL_STR(name), CL_INT(n), CL_NUM(m.ms), CL_NUM(gbps(n, m.ms)),
-                             CL_NUM(100.0 * gbps(n, m.ms) / cl_device_current()->copy_gbps),
-                             CL_NUM(v1_ms / m.ms), CL_NUM(m.got), CL_NUM(m.error), CL_BOOL(m.ok)});
-}
 
 static bool run_versions(const problem *p, const options *opt, float *output)
 {
@@ -139,28 +125,26 @@ static bool run_versions(const problem *p, const options *opt, float *output)
             "tolerance %.3g, timed over %d rotating copies",
             p->n, 4.0 * p->n / 1e6, input_names[opt->input], p->gold, p->gold_ms, p->tolerance,
             call.x.copies);
-    cl_table_header(&ladder_table);
-    bool all = opt->common.kernel_index < 0;
-    int first = all ? 0 : opt->common.kernel_index;
-    int last = all ? reduction_version_count - 1 : first;
-    double v1_ms = NAN, best_ms = INFINITY;
+    cl_ladder ladder;
+    cl_ladder_begin(&ladder, result_columns, 2);
+    double bytes = 4.0 * p->n; // read once; against a copy's read + write, 100% is the copy rate
+    int first, last;
+    cl_selected_versions(&opt->common, reduction_version_count, &first, &last);
     bool ok = true;
     for (int k = first; k <= last; k++) {
         const reduction_version *v = &reduction_versions[k];
         call.launch = v->launch;
         measured m = measure(p, &call, v->info.name, (int)opt->common.iters);
-        if (k == 0)
-            v1_ms = m.ms;
-        best_ms = m.ms < best_ms ? m.ms : best_ms;
         ok = ok && m.ok;
         *output = m.got;
-        ladder_row(v->info.name, p->n, m, v1_ms);
+        cl_ladder_row(&ladder, v->info.name, k, p->n, bytes, m.ms, m.ok,
+                      (cl_cell[]){CL_NUM(m.got), CL_NUM(m.error)});
     }
     call.launch = NULL;
     call.peer = reduction_peer_create(p->n);
     measured ref = measure(p, &call, "cub::DeviceReduce::Sum", (int)opt->common.iters);
-    ladder_row("cub::DeviceReduce (peer)", p->n, ref, v1_ms);
-    cl_note("best kernel / CUB time: %.3f (below 1 = faster than CUB)", best_ms / ref.ms);
+    cl_ladder_peer(&ladder, "cub::DeviceReduce::Sum", p->n, bytes, ref.ms, ref.ok,
+                   (cl_cell[]){CL_NUM(ref.got), CL_NUM(ref.error)});
     reduction_peer_destroy(call.peer);
     reduction_workspace_destroy(call.ws);
     device_free(&call);
@@ -185,10 +169,7 @@ static bool run_check_table(const options *opt)
         measured ref = measure(&p, &call, "cub::DeviceReduce::Sum", (int)opt->common.iters);
         call.launch = best->launch;
         measured mine = measure(&p, &call, best->info.name, (int)opt->common.iters);
-        rows[s] = (cl_score_row){
-            .ref_ms = ref.ms, .your_ms = mine.ms, .correct = ref.ok && mine.ok, .marks = 1.0};
-        snprintf(rows[s].label, sizeof rows[s].label, "%zu", sizes[s]);
-        rows[s].score = cl_score(ref.ms, mine.ms, rows[s].marks, rows[s].correct);
+        rows[s] = cl_score_row_for(sizes[s], ref.ms, mine.ms, ref.ok && mine.ok, 1.0);
         ok = ok && rows[s].correct;
         reduction_peer_destroy(call.peer);
         device_free(&call);

@@ -143,22 +143,6 @@ static measured measure(const problem *p, const device_data *d, saxpy_launcher l
 
 static double gbps(size_t n, double ms) { return bytes_per_element * n / (ms * 1e-3) / 1e9; }
 
-static const cl_column ladder_columns[] = {
-    {"kernel", "kernel", 22, NULL},    {"n", "n", 11, NULL},
-    {"time_ms", "time ms", 9, "%.4f"}, {"gbps", "GB/s", 7, "%.0f"},
-    {"pct_copy", "% copy", 6, "%.0f"}, {"speedup_v1", "x v1", 5, "%.2f"},
-    {"verified", "verified", 8, NULL},
-};
-static const cl_table ladder_table = {"ladder", ladder_columns, 7};
-
-static void ladder_row(const char *name, size_t n, measured m, double v1_ms)
-{
-    cl_table_row(&ladder_table,
-                 (cl_cell[]){CL_STR(name), CL_INT(n), CL_NUM(m.ms), CL_NUM(gbps(n, m.ms)),
-                             CL_NUM(100.0 * gbps(n, m.ms) / cl_device_current()->copy_gbps),
-                             CL_NUM(v1_ms / m.ms), CL_BOOL(m.ok)});
-}
-
 // The selected version (or all of them, -k all) and the peer. Returns false if any
 // result was wrong.
 static bool run_kernels(const problem *p, const options *opt)
@@ -167,28 +151,22 @@ static bool run_kernels(const problem *p, const options *opt)
     cl_note("\nkernels on device-resident data: %zu elements, %.1f MB per call, input %s, "
             "timed over %d rotating copies",
             p->n, bytes_per_element * p->n / 1e6, input_names[opt->input], d.x.copies);
-    cl_table_header(&ladder_table);
-    bool all = opt->common.kernel_index < 0;
-    int first = all ? 0 : opt->common.kernel_index;
-    int last = all ? saxpy_version_count - 1 : first;
-    double v1_ms = NAN, best_ms = INFINITY;
+    cl_ladder ladder;
+    cl_ladder_begin(&ladder, NULL, 0);
+    double bytes = bytes_per_element * p->n;
+    int first, last;
+    cl_selected_versions(&opt->common, saxpy_version_count, &first, &last);
     bool ok = true;
     for (int k = first; k <= last; k++) {
         const saxpy_version *v = &saxpy_versions[k];
         measured m = measure(p, &d, v->launch, NULL, v->info.name, (int)opt->common.iters);
-        if (k == 0)
-            v1_ms = m.ms;
-        if (m.ms < best_ms)
-            best_ms = m.ms;
         ok = ok && m.ok;
-        ladder_row(v->info.name, p->n, m, v1_ms);
+        cl_ladder_row(&ladder, v->info.name, k, p->n, bytes, m.ms, m.ok, NULL);
     }
     saxpy_peer *peer = saxpy_peer_create();
     measured ref = measure(p, &d, NULL, peer, "cublasSaxpy", (int)opt->common.iters);
     saxpy_peer_destroy(peer);
-    ladder_row("cublasSaxpy (peer)", p->n, ref, v1_ms);
-    cl_note("best kernel / cublasSaxpy time: %.3f (below 1 = faster than cuBLAS)",
-            best_ms / ref.ms);
+    cl_ladder_peer(&ladder, "cublasSaxpy", p->n, bytes, ref.ms, ref.ok, NULL);
     free_device_data(&d);
     return ok && ref.ok;
 }
@@ -428,10 +406,7 @@ static bool run_check_table(const options *opt)
         measured ref = measure(&p, &d, NULL, peer, "cublasSaxpy", (int)opt->common.iters);
         measured mine =
             measure(&p, &d, best->launch, NULL, best->info.name, (int)opt->common.iters);
-        rows[s] = (cl_score_row){
-            .ref_ms = ref.ms, .your_ms = mine.ms, .correct = ref.ok && mine.ok, .marks = 1.25};
-        snprintf(rows[s].label, sizeof rows[s].label, "%zu", sizes[s]);
-        rows[s].score = cl_score(ref.ms, mine.ms, rows[s].marks, rows[s].correct);
+        rows[s] = cl_score_row_for(sizes[s], ref.ms, mine.ms, ref.ok && mine.ok, 1.25);
         ok = ok && rows[s].correct;
         free_device_data(&d);
         free_problem(&p);

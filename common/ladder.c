@@ -1,0 +1,71 @@
+#include "ladder.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "device.h"
+
+static const cl_column standard_head[] = {
+    {"kernel", "kernel", 26, NULL},    {"n", "n", 11, NULL},
+    {"time_ms", "time ms", 9, "%.4f"}, {"gbps", "GB/s", 7, "%.0f"},
+    {"pct_copy", "% copy", 6, "%.0f"}, {"speedup_v1", "x v1", 7, "%.2f"},
+};
+static const cl_column verified_column = {"verified", "verified", 8, NULL};
+enum { HEAD = sizeof standard_head / sizeof standard_head[0] };
+
+void cl_selected_versions(const cl_common_args *args, int count, int *first, int *last)
+{
+    bool all = args->kernel_index < 0;
+    *first = all ? 0 : args->kernel_index;
+    *last = all ? count - 1 : *first;
+}
+
+void cl_ladder_begin(cl_ladder *l, const cl_column *extra, int nextra)
+{
+    if (nextra > CL_LADDER_MAX_EXTRA)
+        nextra = CL_LADDER_MAX_EXTRA;
+    memcpy(l->columns, standard_head, sizeof standard_head);
+    for (int i = 0; i < nextra; i++)
+        l->columns[HEAD + i] = extra[i];
+    l->columns[HEAD + nextra] = verified_column;
+    l->table = (cl_table){"ladder", l->columns, HEAD + nextra + 1};
+    l->nextra = nextra;
+    l->v1_ms = NAN;
+    l->best_ms = INFINITY;
+    cl_table_header(&l->table);
+}
+
+static void print_row(cl_ladder *l, const char *name, size_t n, double bytes, double ms, bool ok,
+                      const cl_cell *extra)
+{
+    double gbps = bytes / (ms * 1e-3) / 1e9;
+    cl_cell cells[7 + CL_LADDER_MAX_EXTRA] = {
+        CL_STR(name),
+        CL_INT(n),
+        CL_NUM(ms),
+        CL_NUM(gbps),
+        CL_NUM(100.0 * gbps / cl_device_current()->copy_gbps),
+        CL_NUM(l->v1_ms / ms),
+    };
+    for (int i = 0; i < l->nextra; i++)
+        cells[HEAD + i] = extra[i];
+    cells[HEAD + l->nextra] = CL_BOOL(ok);
+    cl_table_row(&l->table, cells);
+}
+
+void cl_ladder_row(cl_ladder *l, const char *name, int version, size_t n, double bytes, double ms,
+                   bool ok, const cl_cell *extra)
+{
+    if (version == 0)
+        l->v1_ms = ms;
+    if (ms < l->best_ms)
+        l->best_ms = ms;
+    print_row(l, name, n, bytes, ms, ok, extra);
+}
+
+void cl_ladder_peer(cl_ladder *l, const char *name, size_t n, double bytes, double ms, bool ok,
+                    const cl_cell *extra)
+{
+    print_row(l, name, n, bytes, ms, ok, extra);
+    cl_note("best version / peer time: %.3f (below 1 = faster than %s)", l->best_ms / ms, name);
+}
