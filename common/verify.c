@@ -22,22 +22,31 @@ static void note_bad(cl_compare *c, size_t i, double want, double got)
     }
 }
 
+#define COMPARE_TOLERANCE(got, want, n, rel_tol, abs_tol)                                          \
+    cl_compare c = {.ok = true, .n = (n)};                                                         \
+    size_t fault = cl_fault_index(n);                                                              \
+    for (size_t i = 0; i < (n); i++) {                                                             \
+        double g = (double)(got)[i] + (i == fault ? 1.0 : 0.0);                                    \
+        double err = fabs(g - (want)[i]);                                                          \
+        if (!(err <= (abs_tol) + (rel_tol)*fabs((want)[i]))) /* NaN fails */                       \
+            note_bad(&c, i, (want)[i], g);                                                         \
+        if (err > c.max_abs_err || isnan(err))                                                     \
+            c.max_abs_err = err;                                                                   \
+        if ((want)[i] != 0.0 && err / fabs((want)[i]) > c.max_rel_err)                             \
+            c.max_rel_err = err / fabs((want)[i]);                                                 \
+    }                                                                                              \
+    return c
+
 cl_compare cl_compare_f32(const float *got, const double *want, size_t n, double rel_tol,
                           double abs_tol)
 {
-    cl_compare c = {.ok = true, .n = n};
-    size_t fault = cl_fault_index(n);
-    for (size_t i = 0; i < n; i++) {
-        double g = (double)got[i] + (i == fault ? 1.0 : 0.0);
-        double err = fabs(g - want[i]);
-        if (!(err <= abs_tol + rel_tol * fabs(want[i]))) // written so NaN fails
-            note_bad(&c, i, want[i], g);
-        if (err > c.max_abs_err || isnan(err))
-            c.max_abs_err = err;
-        if (want[i] != 0.0 && err / fabs(want[i]) > c.max_rel_err)
-            c.max_rel_err = err / fabs(want[i]);
-    }
-    return c;
+    COMPARE_TOLERANCE(got, want, n, rel_tol, abs_tol);
+}
+
+cl_compare cl_compare_f64(const double *got, const double *want, size_t n, double rel_tol,
+                          double abs_tol)
+{
+    COMPARE_TOLERANCE(got, want, n, rel_tol, abs_tol);
 }
 
 #define COMPARE_EXACT(got, want, n)                                                                \

@@ -23,6 +23,8 @@ typedef struct {
 // Passes when |got - want| <= abs_tol + rel_tol * |want| for every element (NaN fails).
 cl_compare cl_compare_f32(const float *got, const double *want, size_t n, double rel_tol,
                           double abs_tol);
+cl_compare cl_compare_f64(const double *got, const double *want, size_t n, double rel_tol,
+                          double abs_tol);
 cl_compare cl_compare_i32(const int32_t *got, const int32_t *want, size_t n);
 cl_compare cl_compare_u32(const uint32_t *got, const uint32_t *want, size_t n);
 

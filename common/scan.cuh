@@ -1,0 +1,223 @@
+// Scan building blocks, CUB-style layers: warp (shuffles) -> block (warp scans +
+// one scan of warp totals) -> device (a single pass over tiles with decoupled
+// look-back, Merrill & Garland 2016). The device layer is a kernel template that
+// takes a tile operation, so fused kernels (find_repeats' flags + scatter) reuse
+// the whole machinery with their own loads and stores. Device code only.
+#ifndef CUDALAB_SCAN_CUH
+#define CUDALAB_SCAN_CUH
+
+#include <cuda/atomic>
+
+#include "scan.h"
+
+// Inclusive sum over a full warp: log2(32) = 5 shuffle-up steps, no shared memory.
+template <typename T> __device__ __forceinline__ T warp_inclusive_scan(T v)
+{
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int offset = 1; offset < 32; offset <<= 1) {
+        T up = __shfl_up_sync(0xffffffffu, v, offset);
+        if (lane >= offset)
+            v += up;
+    }
+    return v;
+}
+
+// Exclusive sum of one value per thread over a block of THREADS (a multiple of 32,
+// at most 1024): each warp scans by shuffles, warp 0 scans the warp totals, each
+// thread adds its warp's offset. Sets `total` to the block's sum in every thread.
+// Three barriers, the last so the shared array can be reused by the next call.
+template <typename T, int THREADS> __device__ T block_exclusive_scan(T v, T &total)
+{
+    constexpr int WARPS = THREADS / 32;
+    __shared__ T warp_offsets[WARPS + 1];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    T inclusive = warp_inclusive_scan(v);
+    if (lane == 31)
+        warp_offsets[warp] = inclusive;
+    __syncthreads();
+    if (warp == 0) {
+        T w = lane < WARPS ? warp_offsets[lane] : T(0);
+        T w_inclusive = warp_inclusive_scan(w);
+        if (lane < WARPS)
+            warp_offsets[lane] = w_inclusive - w;
+        if (lane == WARPS - 1)
+            warp_offsets[WARPS] = w_inclusive;
+    }
+    __syncthreads();
+    T result = warp_offsets[warp] + inclusive - v;
+    total = warp_offsets[WARPS];
+    __syncthreads();
+    return result;
+}
+
+// --- the device layer: single-pass scan with decoupled look-back -----------------
+
+// A tile's status word: epoch (30 bits) | flag (2 bits) | value (32 bits). A word
+// from another launch (other epoch) reads as "not yet published", so no launch
+// needs the status array cleared first.
+enum : unsigned { TILE_AGGREGATE = 1, TILE_PREFIX = 2 };
+enum { CL_SCAN_MIN_TILE = 1024 };
+
+struct scan_tile_state {
+    unsigned long long *status; // one word per tile
+    unsigned *tile_counter;     // tickets: tiles start in ticket order, not blockIdx order
+    unsigned epoch;             // 1 .. 2^30 - 1
+};
+
+__device__ __forceinline__ unsigned long long tile_word(unsigned epoch, unsigned flag,
+                                                        uint32_t value)
+{
+    return ((unsigned long long)epoch << 34) | ((unsigned long long)flag << 32) | value;
+}
+
+__device__ __forceinline__ void publish_tile(scan_tile_state st, unsigned tile, unsigned flag,
+                                             uint32_t value)
+{
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(st.status[tile]);
+    word.store(tile_word(st.epoch, flag, value), cuda::memory_order_relaxed);
+}
+
+// Warp 0 of a tile: the sum of everything before `tile`. Each round the 32 lanes read
+// the status of the 32 nearest predecessors not yet summed; when one holds an
+// inclusive prefix, the sum stops there, otherwise the aggregates are added and the
+// window moves 32 tiles back. Spins only on tiles that took earlier tickets, which
+// are already running, so it cannot deadlock.
+__device__ inline uint32_t tile_lookback(scan_tile_state st, unsigned tile)
+{
+    const int lane = threadIdx.x & 31;
+    uint32_t exclusive = 0;
+    long long pred = (long long)tile - 1 - lane;
+    while (true) {
+        unsigned long long w;
+        bool ready;
+        do {
+            if (pred >= 0) {
+                cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(
+                    st.status[pred]);
+                w = word.load(cuda::memory_order_relaxed);
+            } else { // before tile 0: a prefix of 0 ends the walk
+                w = tile_word(st.epoch, TILE_PREFIX, 0);
+            }
+            ready = (unsigned)(w >> 34) == st.epoch;
+        } while (!__all_sync(0xffffffffu, ready));
+        unsigned prefix_lanes = __ballot_sync(0xffffffffu, ((w >> 32) & 3u) == TILE_PREFIX);
+        uint32_t value = (uint32_t)w;
+        if (prefix_lanes) // lanes past the nearest prefix must not count
+            value = lane <= __ffs(prefix_lanes) - 1 ? value : 0u;
+#pragma unroll
+        for (int offset = 16; offset > 0; offset >>= 1)
+            value += __shfl_xor_sync(0xffffffffu, value, offset);
+        exclusive += value;
+        if (prefix_lanes)
+            return exclusive;
+        pred -= 32;
+    }
+}
+
+// The single-pass kernel. TileOp supplies, for the ITEMS consecutive elements a
+// thread owns (a blocked arrangement):
+//   void load(size_t first, uint32_t (&items)[ITEMS]) const;   values to scan
+//   void store(size_t first, const uint32_t (&items)[ITEMS], const uint32_t (&exclusive)[ITEMS],
+//              uint32_t thread_end) const;
+// where exclusive[i] is the scan result for element first + i and thread_end the
+// sum of everything up to and including the thread's last item.
+// Launch exactly num_tiles blocks of THREADS, num_tiles = ceil(n / (THREADS * ITEMS)),
+// with THREADS * ITEMS >= CL_SCAN_MIN_TILE (the workspace has a word per such tile).
+template <int THREADS, int ITEMS, typename TileOp>
+__global__ void __launch_bounds__(THREADS)
+    single_pass_scan_kernel(TileOp op, scan_tile_state st, unsigned num_tiles)
+{
+    __shared__ unsigned tile_shared;
+    __shared__ uint32_t tile_prefix_shared;
+    if (threadIdx.x == 0) {
+        unsigned t = atomicAdd(st.tile_counter, 1u);
+        if (t == num_tiles - 1) // every ticket is taken: reset for the next launch
+            atomicExch(st.tile_counter, 0u);
+        tile_shared = t;
+    }
+    __syncthreads();
+    const unsigned tile = tile_shared;
+    const size_t first = ((size_t)tile * THREADS + threadIdx.x) * ITEMS;
+
+    uint32_t items[ITEMS];
+    op.load(first, items);
+    uint32_t thread_sum = 0;
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++)
+        thread_sum += items[i];
+    uint32_t tile_total;
+    uint32_t thread_offset = block_exclusive_scan<uint32_t, THREADS>(thread_sum, tile_total);
+
+    if (threadIdx.x < 32) {
+        uint32_t tile_prefix = 0;
+        if (tile == 0) {
+            if (threadIdx.x == 0)
+                publish_tile(st, tile, TILE_PREFIX, tile_total);
+        } else {
+            if (threadIdx.x == 0) // let successors start summing before our prefix is known
+                publish_tile(st, tile, TILE_AGGREGATE, tile_total);
+            tile_prefix = tile_lookback(st, tile);
+            if (threadIdx.x == 0)
+                publish_tile(st, tile, TILE_PREFIX, tile_prefix + tile_total);
+        }
+        if (threadIdx.x == 0)
+            tile_prefix_shared = tile_prefix;
+    }
+    __syncthreads();
+    uint32_t running = tile_prefix_shared + thread_offset;
+    uint32_t exclusive[ITEMS];
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+        exclusive[i] = running;
+        running += items[i];
+    }
+    op.store(first, items, exclusive, running);
+}
+
+// The workspace's state for a launch over num_tiles tiles (a new epoch each call);
+// exits 3 if the workspace was made for fewer tiles.
+scan_tile_state cl_scan_tile_state(cl_scan_workspace *ws, size_t num_tiles);
+
+// Loads and stores ITEMS consecutive 32-bit values from a thread's position, as four
+// 16-byte accesses per 16 items when the whole run is in bounds and aligned.
+template <int ITEMS> struct blocked_io {
+    static_assert(ITEMS % 4 == 0, "ITEMS must be a multiple of 4");
+    __device__ static void load(const uint32_t *src, size_t first, size_t n, bool aligned,
+                                uint32_t (&items)[ITEMS], uint32_t fill)
+    {
+        if (aligned && first + ITEMS <= n) {
+            const uint4 *v = reinterpret_cast<const uint4 *>(src + first);
+#pragma unroll
+            for (int j = 0; j < ITEMS / 4; j++) {
+                uint4 q = v[j];
+                items[4 * j] = q.x;
+                items[4 * j + 1] = q.y;
+                items[4 * j + 2] = q.z;
+                items[4 * j + 3] = q.w;
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < ITEMS; i++)
+                items[i] = first + i < n ? src[first + i] : fill;
+        }
+    }
+    __device__ static void store(uint32_t *dst, size_t first, size_t n, bool aligned,
+                                 const uint32_t (&items)[ITEMS])
+    {
+        if (aligned && first + ITEMS <= n) {
+            uint4 *v = reinterpret_cast<uint4 *>(dst + first);
+#pragma unroll
+            for (int j = 0; j < ITEMS / 4; j++)
+                v[j] =
+                    make_uint4(items[4 * j], items[4 * j + 1], items[4 * j + 2], items[4 * j + 3]);
+        } else {
+#pragma unroll
+            for (int i = 0; i < ITEMS; i++)
+                if (first + i < n)
+                    dst[first + i] = items[i];
+        }
+    }
+};
+
+#endif

@@ -1,0 +1,31 @@
+// The suite's device-wide exclusive scan (single pass, decoupled look-back), linked
+// by every exercise that needs one (scan, find_repeats, radix_sort, renderer).
+// C interface; the building blocks for fused kernels are in scan.cuh.
+#ifndef CUDALAB_SCAN_H
+#define CUDALAB_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Tile status words and the tile counter; sized for n up to n_max. Create once and
+// reuse: no launch clears it (each launch tags its status words with a new epoch).
+// One workspace serves one stream at a time.
+typedef struct cl_scan_workspace cl_scan_workspace;
+cl_scan_workspace *cl_scan_workspace_create(size_t n_max);
+void cl_scan_workspace_destroy(cl_scan_workspace *ws);
+
+// out[i] = in[0] + ... + in[i-1] (out[0] = 0), int32 with wrap-around, n <= n_max.
+// in and out may be the same array. One kernel launch.
+void cl_exclusive_scan_i32(const int32_t *in, int32_t *out, size_t n, cl_scan_workspace *ws,
+                           cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

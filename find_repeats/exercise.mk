@@ -1,0 +1,1 @@
+find_repeats_LIBS :=

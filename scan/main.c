@@ -1,0 +1,303 @@
+// scan: exclusive prefix sum of int32, input rand % 10, any n (SPEC §3); and
+// --op recurrence, the linear recurrence v[i] = s[i] v[i-1] + u[i] in double.
+//
+// Order of a run: options; input and gold; each selected version (or all) verified
+// and timed on device-resident data, cub::DeviceScan::ExclusiveSum beside them;
+// --check prints the score table (10K..2M, --extended adds 10M..256M) instead.
+#include <math.h>
+#include <stdlib.h>
+
+#include "cudalab.h"
+#include "scan.h"
+
+typedef struct {
+    cl_common_args common;
+    int op;
+    bool extended;
+} options;
+
+static const char *const op_names[] = {"sum", "recurrence", NULL};
+enum { OP_SUM, OP_RECURRENCE };
+
+// --- the prefix sum -------------------------------------------------------------------
+
+typedef struct {
+    size_t n;
+    int32_t *in, *gold;
+} problem;
+
+static problem make_problem(size_t n, uint64_t seed)
+{
+    problem p = {.n = n};
+    p.in = cl_host_alloc(n * sizeof(int32_t), "input");
+    p.gold = cl_host_alloc(n * sizeof(int32_t), "gold");
+    cl_fill_below_i32(p.in, n, cl_rng_key(seed, 0), 10);
+    scan_gold(p.in, p.gold, n);
+    return p;
+}
+
+static void free_problem(problem *p)
+{
+    free(p->in);
+    free(p->gold);
+}
+
+typedef struct {
+    size_t n;
+    cl_rotating in, out;
+    scan_workspace *ws;
+    scan_launcher launch; // NULL: the peer
+    scan_peer *peer;
+} timed_call;
+
+static void run_call(void *ctx, int rep)
+{
+    const timed_call *t = ctx;
+    const int32_t *in = cl_rotating_at(&t->in, rep);
+    int32_t *out = cl_rotating_at(&t->out, rep);
+    if (t->launch)
+        t->launch(in, out, t->n, t->ws, 0);
+    else
+        scan_peer_run(t->peer, in, out, t->n);
+}
+
+typedef struct {
+    double ms;
+    bool ok;
+} measured;
+
+// Poisons the output, runs once on copy 0 and verifies every element, then times.
+static measured measure(const problem *p, timed_call *call, const char *name, int iters,
+                        int32_t *host_out)
+{
+    cl_poison_device(call->out.base, call->out.pitch * call->out.copies);
+    run_call(call, 0);
+    CL_CUDA_CHECK(
+        cudaMemcpy(host_out, call->out.base, p->n * sizeof(int32_t), cudaMemcpyDeviceToHost));
+    cl_compare c = cl_compare_i32(host_out, p->gold, p->n);
+    cl_compare_report(name, c);
+    measured m = {.ok = c.ok};
+    m.ms = cl_time_gpu(run_call, call, iters).median_ms;
+    return m;
+}
+
+// Device memory: input and output copies, the versions' workspace, CUB's scratch.
+static timed_call device_setup(const problem *p)
+{
+    size_t bytes = p->n * sizeof(int32_t);
+    int copies = cl_rotation_count(2 * bytes);
+    size_t need = 2 * (bytes + 256) * copies + 2 * bytes + scan_workspace_bytes(p->n);
+    cl_require_device_memory(need, 2 * sizeof(int32_t) * copies + 6 * sizeof(int32_t));
+    timed_call call = {
+        .n = p->n, .in = cl_rotating_alloc(bytes, copies), .out = cl_rotating_alloc(bytes, copies)};
+    cl_rotating_upload(&call.in, p->in, bytes);
+    call.ws = scan_workspace_create(p->n);
+    call.peer = scan_peer_create(p->n);
+    return call;
+}
+
+static void device_free(timed_call *call)
+{
+    cl_rotating_free(&call->in);
+    cl_rotating_free(&call->out);
+    scan_workspace_destroy(call->ws);
+    scan_peer_destroy(call->peer);
+}
+
+static bool run_versions(const problem *p, const options *opt, int32_t *host_out)
+{
+    timed_call call = device_setup(p);
+    cl_note("\n%zu elements (%.1f MB read + written per call), input rand %% 10, timed over %d "
+            "rotating copies",
+            p->n, 8.0 * p->n / 1e6, call.in.copies);
+    cl_ladder ladder;
+    cl_ladder_begin(&ladder, NULL, 0);
+    double bytes = 8.0 * p->n;
+    // The peer first, so host_out ends up holding the last version's output (--dump).
+    measured ref =
+        measure(p, &call, "cub::DeviceScan::ExclusiveSum", (int)opt->common.iters, host_out);
+    int first, last;
+    cl_selected_versions(&opt->common, scan_version_count, &first, &last);
+    bool ok = true;
+    for (int k = first; k <= last; k++) {
+        const scan_version *v = &scan_versions[k];
+        call.launch = v->launch;
+        measured m = measure(p, &call, v->info.name, (int)opt->common.iters, host_out);
+        ok = ok && m.ok;
+        cl_ladder_row(&ladder, v->info.name, k, p->n, bytes, m.ms, m.ok, NULL);
+    }
+    cl_ladder_peer(&ladder, "cub::DeviceScan::ExclusiveSum", p->n, bytes, ref.ms, ref.ok, NULL);
+    device_free(&call);
+    return ok && ref.ok;
+}
+
+static bool run_check_table(const options *opt)
+{
+    static const size_t sizes[] = {10000,    100000,   1000000,  2000000,
+                                   10000000, 20000000, 40000000, 256000000};
+    int nsizes = opt->extended ? 8 : 4;
+    const scan_version *best = &scan_versions[scan_fastest_version];
+    cl_score_row rows[8];
+    bool ok = true;
+    for (int s = 0; s < nsizes; s++) {
+        problem p = make_problem(sizes[s], (uint64_t)opt->common.seed);
+        int32_t *host_out = cl_host_alloc(p.n * sizeof(int32_t), "output");
+        timed_call call = device_setup(&p);
+        measured ref =
+            measure(&p, &call, "cub::DeviceScan::ExclusiveSum", (int)opt->common.iters, host_out);
+        call.launch = best->launch;
+        measured mine = measure(&p, &call, best->info.name, (int)opt->common.iters, host_out);
+        rows[s] = cl_score_row_for(sizes[s], ref.ms, mine.ms, ref.ok && mine.ok, 1.25);
+        ok = ok && rows[s].correct;
+        device_free(&call);
+        free(host_out);
+        free_problem(&p);
+    }
+    cl_note(
+        "\nscan score table: Ref = cub::DeviceScan::ExclusiveSum, Your = %s, median times in ms",
+        best->info.name);
+    cl_score_table_print("Element Count", rows, nsizes);
+    return ok;
+}
+
+// --- the recurrence -------------------------------------------------------------------
+
+typedef struct {
+    size_t n;
+    const double *s, *u;
+    double *v;
+    scan_workspace *ws;
+    recurrence_peer *peer; // NULL: ours
+} recurrence_call;
+
+static void run_recurrence(void *ctx, int rep)
+{
+    (void)rep;
+    const recurrence_call *c = ctx;
+    if (c->peer)
+        recurrence_peer_run(c->peer, c->s, c->u, c->v, c->n);
+    else
+        recurrence_run(c->s, c->u, c->v, c->n, c->ws);
+}
+
+// |s| <= 0.9 and |u| <= 1 keep |v| <= 1 / (1 - 0.9) = 10.
+static bool run_recurrence_op(const options *opt)
+{
+    size_t n = opt->common.n, bytes = n * sizeof(double);
+    cl_require_host_memory(4 * bytes, 4 * sizeof(double));
+    cl_require_device_memory(3 * bytes + scan_workspace_bytes(n), 3 * sizeof(double) + 12);
+    double *s = cl_host_alloc(bytes, "s"), *u = cl_host_alloc(bytes, "u");
+    double *gold = cl_host_alloc(bytes, "gold"), *got = cl_host_alloc(bytes, "v");
+    uint64_t ks = cl_rng_key((uint64_t)opt->common.seed, 0),
+             ku = cl_rng_key((uint64_t)opt->common.seed, 1);
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        s[i] = -0.9 + 1.8 * cl_rng_uniform_f64(ks, i);
+        u[i] = -1.0 + 2.0 * cl_rng_uniform_f64(ku, i);
+    }
+    recurrence_gold(s, u, gold, n);
+    recurrence_call call = {.n = n, .ws = scan_workspace_create(n)};
+    double *ds, *du, *dv;
+    CL_CUDA_CHECK(cudaMalloc((void **)&ds, bytes));
+    CL_CUDA_CHECK(cudaMalloc((void **)&du, bytes));
+    CL_CUDA_CHECK(cudaMalloc((void **)&dv, bytes));
+    CL_CUDA_CHECK(cudaMemcpy(ds, s, bytes, cudaMemcpyHostToDevice));
+    CL_CUDA_CHECK(cudaMemcpy(du, u, bytes, cudaMemcpyHostToDevice));
+    call.s = ds;
+    call.u = du;
+    call.v = dv;
+    recurrence_peer *peer = recurrence_peer_create(n);
+    // Each v[i] is a sum of products of at most ~log2(n) rounded terms per level,
+    // all bounded by 10: an absolute tolerance of 1e-9 leaves room above double
+    // rounding (~1e-14) and is far below any wrong term (>= 1e-3 for these inputs).
+    static const cl_column columns[] = {{"max_abs_error", "max error", 10, "%.2e"}};
+    cl_note("\nrecurrence v[i] = s[i] v[i-1] + u[i], %zu elements, s in [-0.9, 0.9], u in [-1, 1], "
+            "tolerance 1e-9",
+            n);
+    cl_ladder ladder;
+    cl_ladder_begin(&ladder, columns, 1);
+    bool ok = true;
+    for (int who = 0; who < 2; who++) {
+        call.peer = who ? peer : NULL;
+        cl_poison_device(dv, bytes);
+        run_recurrence(&call, 0);
+        CL_CUDA_CHECK(cudaMemcpy(got, dv, bytes, cudaMemcpyDeviceToHost));
+        const char *name = who ? "cub::DeviceScan::InclusiveScan" : "affine-map scan";
+        cl_compare c = cl_compare_f64(got, gold, n, 0.0, 1e-9);
+        cl_compare_report(name, c);
+        ok = ok && c.ok;
+        double ms = cl_time_gpu(run_recurrence, &call, (int)opt->common.iters).median_ms;
+        if (who)
+            cl_ladder_peer(&ladder, name, n, 3.0 * bytes, ms, c.ok,
+                           (cl_cell[]){CL_NUM(c.max_abs_err)});
+        else
+            cl_ladder_row(&ladder, name, 0, n, 3.0 * bytes, ms, c.ok,
+                          (cl_cell[]){CL_NUM(c.max_abs_err)});
+    }
+    if (opt->common.dump) {
+        double *su = cl_host_alloc(2 * bytes, "dump");
+        for (size_t i = 0; i < n; i++) {
+            su[i] = s[i];
+            su[n + i] = u[i];
+        }
+        size_t shape[2] = {2, n};
+        cl_dump_npy(opt->common.dump, "input", "<f8", su, sizeof(double), 2, shape);
+        cl_dump_npy(opt->common.dump, "output", "<f8", got, sizeof(double), 1, &n);
+        cl_dump_npy(opt->common.dump, "gold", "<f8", gold, sizeof(double), 1, &n);
+        free(su);
+    }
+    recurrence_peer_destroy(peer);
+    scan_workspace_destroy(call.ws);
+    CL_CUDA_CHECK(cudaFree(ds));
+    CL_CUDA_CHECK(cudaFree(du));
+    CL_CUDA_CHECK(cudaFree(dv));
+    free(s);
+    free(u);
+    free(gold);
+    free(got);
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    options opt = {.op = OP_SUM};
+    const cl_option own[] = {
+        {0, "op", CL_ARG_CHOICE, &opt.op, "OP",
+         "sum: exclusive prefix sum; recurrence: v[i] = s[i] v[i-1] + u[i] in double", 0, 0,
+         op_names},
+        {0, "extended", CL_ARG_FLAG, &opt.extended, NULL,
+         "--check also at 10M, 20M, 40M and 256M elements", 0, 0, NULL},
+        {0},
+    };
+    const cl_program prog = {
+        .name = "scan",
+        .summary = "Exclusive prefix sum of int32 (any n): Blelloch to a single-pass "
+                   "decoupled look-back; cub::DeviceScan::ExclusiveSum as the peer.",
+        .example = "scan -n 16M -k all",
+        .n_default = 16000000,
+        .n_min = 1,
+        .n_max = 1000000000,
+        .n_meaning = "elements",
+        .kernels = CL_KERNEL_LIST(scan_versions, scan_version_count, scan_fastest_version),
+        .options = own,
+    };
+    cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
+    cl_device_open((int)opt.common.device);
+    if (opt.common.check)
+        return run_check_table(&opt) ? CL_EXIT_OK : CL_EXIT_WRONG;
+    if (opt.op == OP_RECURRENCE)
+        return run_recurrence_op(&opt) ? CL_EXIT_OK : CL_EXIT_WRONG;
+
+    cl_require_host_memory(12 * opt.common.n, 12);
+    problem p = make_problem(opt.common.n, (uint64_t)opt.common.seed);
+    int32_t *out = cl_host_alloc(p.n * sizeof(int32_t), "output");
+    bool ok = run_versions(&p, &opt, out);
+    if (opt.common.dump) {
+        cl_dump_npy(opt.common.dump, "input", "<i4", p.in, sizeof(int32_t), 1, &p.n);
+        cl_dump_npy(opt.common.dump, "output", "<i4", out, sizeof(int32_t), 1, &p.n);
+        cl_dump_npy(opt.common.dump, "gold", "<i4", p.gold, sizeof(int32_t), 1, &p.n);
+    }
+    free(out);
+    free_problem(&p);
+    return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
+}

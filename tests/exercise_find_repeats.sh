@@ -1,0 +1,23 @@
+# find_repeats' integration tests, sourced by tests/run.sh.
+fr=bin/find_repeats
+
+run "$fr" --help
+if [ "$rc" -eq 0 ] && grep -q "v2-fused" "$tmp/out"; then pass "find_repeats --help"; else fail "find_repeats --help"; fi
+expect_usage "find_repeats -n 0" "-n 0" "$fr" -n 0
+expect_usage "find_repeats --bogus" "--bogus" "$fr" --bogus
+expect_usage "find_repeats -k 3" "-k 3" "$fr" -k 3
+expect_no_device "find_repeats without a device exits 77" "$fr" -n 100
+
+expect_gpu "find_repeats --example -k all" 0 "$fr" --example -k all -i 2
+if [ "$rc" -eq 0 ] && ! grep -q "10 elements of rand % 10, 4 repeats" "$tmp/out"; then fail "find_repeats example finds 4"; fi
+for n in 1 2 3 31 32 33 1023 1024 1025 4095 4096 4097 65537 999983 1048577; do
+    expect_gpu "find_repeats -k all -n $n" 0 "$fr" -k all -n "$n" -i 2
+done
+expect_gpu "find_repeats -k all -n 1e7" 0 "$fr" -k all -n 1e7 -i 2 -S 5
+expect_gpu "find_repeats reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$fr" -n 1000 -i 2
+expect_json_lines "find_repeats --json -k all" "$fr" --json -k all -n 5000 -i 2
+expect_gpu "find_repeats --dump" 0 "$fr" --example -i 2 --dump "$tmp/fr"
+if [ "$rc" -eq 0 ] && command -v python3 >/dev/null && python3 -c 'import numpy' 2>/dev/null; then
+    if python3 -c "import numpy, sys; o = numpy.load(sys.argv[1]); assert list(o) == [1, 3, 4, 8], o" "$tmp/fr_output.npy" 2>>"$tmp/out"; then
+        pass "find_repeats --dump holds {1,3,4,8}"; else fail "find_repeats --dump holds {1,3,4,8}"; fi
+fi

@@ -1,0 +1,28 @@
+# scan's integration tests, sourced by tests/run.sh.
+scan=bin/scan
+
+run "$scan" --help
+if [ "$rc" -eq 0 ] && grep -q "v5-lookback" "$tmp/out" && grep -q -- "--op OP" "$tmp/out"; then
+    pass "scan --help"; else fail "scan --help"; fi
+expect_usage "scan -n -3" "-n -3" "$scan" -n -3
+expect_usage "scan --op bogus" "--op bogus" "$scan" --op bogus
+expect_usage "scan -k 6" "-k 6" "$scan" -k 6
+expect_usage "scan -n 2e9" "-n 2e9" "$scan" -n 2e9
+expect_no_device "scan without a device exits 77" "$scan" -n 100
+
+# Every version, every element checked; tile edges of v3 (1024), v4 (2048), v5 (4096).
+for n in 1 2 3 31 32 33 1023 1024 1025 2047 2048 2049 4095 4096 4097 65537 999983 1048575 1048577; do
+    expect_gpu "scan -k all -n $n" 0 "$scan" -k all -n "$n" -i 2
+done
+# Many tiles: the look-back chains across thousands of tiles; v3/v4 recurse two levels.
+expect_gpu "scan -k all -n 1e7" 0 "$scan" -k all -n 1e7 -i 2 -S 99
+expect_gpu "scan v5 -n 33554433 (2^25+1)" 0 "$scan" -k v5 -n 33554433 -i 5
+for n in 1 2 1023 1025 1000003; do
+    expect_gpu "scan --op recurrence -n $n" 0 "$scan" --op recurrence -n "$n" -i 2
+done
+expect_gpu "scan reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$scan" -n 1000 -i 2
+expect_json_lines "scan --json -k all" "$scan" --json -k all -n 5000 -i 2
+expect_gpu "scan --dump" 0 "$scan" -n 777 -i 2 --dump "$tmp/sc"
+if [ "$rc" -eq 0 ] && [ -s "$tmp/sc_output.npy" ] && cmp -s <(tail -c 3108 "$tmp/sc_output.npy") <(tail -c 3108 "$tmp/sc_gold.npy"); then
+    pass "scan --dump output equals gold"
+elif [ "$rc" -eq 0 ]; then fail "scan --dump output equals gold"; fi
