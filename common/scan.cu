@@ -55,12 +55,12 @@ struct plain_scan_op {
     bool aligned;
     __device__ void load(size_t first, uint32_t (&items)[SCAN_ITEMS]) const
     {
-        blocked_io<SCAN_ITEMS>::load(in, first, n, aligned, items, 0u);
+        tile_io<SCAN_THREADS, SCAN_ITEMS>::load(in, first, n, aligned, items, 0u);
     }
     __device__ void store(size_t first, const uint32_t (&)[SCAN_ITEMS],
                           const uint32_t (&exclusive)[SCAN_ITEMS], uint32_t) const
     {
-        blocked_io<SCAN_ITEMS>::store(out, first, n, aligned, exclusive);
+        tile_io<SCAN_THREADS, SCAN_ITEMS>::store(out, first, n, aligned, exclusive);
     }
 };
 } // namespace

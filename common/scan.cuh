@@ -179,44 +179,83 @@ __global__ void __launch_bounds__(THREADS)
 // exits 3 if the workspace was made for fewer tiles.
 scan_tile_state cl_scan_tile_state(cl_scan_workspace *ws, size_t num_tiles);
 
-// Loads and stores ITEMS consecutive 32-bit values from a thread's position, as four
-// 16-byte accesses per 16 items when the whole run is in bounds and aligned.
-template <int ITEMS> struct blocked_io {
+// Moves ITEMS consecutive 32-bit values per thread (a blocked arrangement) between
+// global memory and registers through a warp transpose in shared memory: global
+// accesses are warp-striped, so each 16-byte load or store instruction of a warp
+// covers 512 contiguous bytes (fully coalesced), and threads still own consecutive
+// items. Shared memory is padded one word per 32 so both the striped and the blocked
+// side are free of bank conflicts. THREADS * ITEMS words (+ padding) per block.
+template <int THREADS, int ITEMS> struct tile_io {
     static_assert(ITEMS % 4 == 0, "ITEMS must be a multiple of 4");
+    static constexpr int WARP_ITEMS = 32 * ITEMS;
+    static constexpr int WARP_STAGE = WARP_ITEMS + ITEMS; // one pad word per 32
+
+    __device__ static int pad(int e) { return e + e / 32; }
+    __device__ static uint32_t *warp_stage()
+    {
+        __shared__ uint32_t stage[THREADS / 32 * WARP_STAGE];
+        return stage + (threadIdx.x >> 5) * WARP_STAGE;
+    }
+
+    // `first` is the thread's first element (thread-blocked, warps contiguous).
     __device__ static void load(const uint32_t *src, size_t first, size_t n, bool aligned,
                                 uint32_t (&items)[ITEMS], uint32_t fill)
     {
-        if (aligned && first + ITEMS <= n) {
-            const uint4 *v = reinterpret_cast<const uint4 *>(src + first);
+        const int lane = threadIdx.x & 31;
+        const size_t warp_first = first - (size_t)lane * ITEMS;
+        uint32_t *stage = warp_stage();
+        if (aligned && warp_first + WARP_ITEMS <= n) {
+            const uint4 *v = reinterpret_cast<const uint4 *>(src + warp_first);
 #pragma unroll
             for (int j = 0; j < ITEMS / 4; j++) {
-                uint4 q = v[j];
-                items[4 * j] = q.x;
-                items[4 * j + 1] = q.y;
-                items[4 * j + 2] = q.z;
-                items[4 * j + 3] = q.w;
+                uint4 q = v[j * 32 + lane];
+                int e = (j * 32 + lane) * 4;
+                stage[pad(e)] = q.x;
+                stage[pad(e + 1)] = q.y;
+                stage[pad(e + 2)] = q.z;
+                stage[pad(e + 3)] = q.w;
             }
         } else {
 #pragma unroll
-            for (int i = 0; i < ITEMS; i++)
-                items[i] = first + i < n ? src[first + i] : fill;
+            for (int j = 0; j < ITEMS; j++) {
+                int e = j * 32 + lane;
+                stage[pad(e)] = warp_first + e < n ? src[warp_first + e] : fill;
+            }
         }
+        __syncwarp();
+#pragma unroll
+        for (int i = 0; i < ITEMS; i++)
+            items[i] = stage[pad(lane * ITEMS + i)];
+        __syncwarp(); // the stage is reused by the next load or store
     }
+
     __device__ static void store(uint32_t *dst, size_t first, size_t n, bool aligned,
                                  const uint32_t (&items)[ITEMS])
     {
-        if (aligned && first + ITEMS <= n) {
-            uint4 *v = reinterpret_cast<uint4 *>(dst + first);
+        const int lane = threadIdx.x & 31;
+        const size_t warp_first = first - (size_t)lane * ITEMS;
+        uint32_t *stage = warp_stage();
 #pragma unroll
-            for (int j = 0; j < ITEMS / 4; j++)
-                v[j] =
-                    make_uint4(items[4 * j], items[4 * j + 1], items[4 * j + 2], items[4 * j + 3]);
+        for (int i = 0; i < ITEMS; i++)
+            stage[pad(lane * ITEMS + i)] = items[i];
+        __syncwarp();
+        if (aligned && warp_first + WARP_ITEMS <= n) {
+            uint4 *v = reinterpret_cast<uint4 *>(dst + warp_first);
+#pragma unroll
+            for (int j = 0; j < ITEMS / 4; j++) {
+                int e = (j * 32 + lane) * 4;
+                v[j * 32 + lane] = make_uint4(stage[pad(e)], stage[pad(e + 1)], stage[pad(e + 2)],
+                                              stage[pad(e + 3)]);
+            }
         } else {
 #pragma unroll
-            for (int i = 0; i < ITEMS; i++)
-                if (first + i < n)
-                    dst[first + i] = items[i];
+            for (int j = 0; j < ITEMS; j++) {
+                int e = j * 32 + lane;
+                if (warp_first + e < n)
+                    dst[warp_first + e] = stage[pad(e)];
+            }
         }
+        __syncwarp();
     }
 };
 

@@ -54,7 +54,7 @@ struct repeats_tile_op {
     __device__ void load(size_t first, uint32_t (&flags)[FUSED_ITEMS]) const
     {
         uint32_t v[FUSED_ITEMS];
-        blocked_io<FUSED_ITEMS>::load(a, first, n, aligned, v, 0u);
+        tile_io<FUSED_THREADS, FUSED_ITEMS>::load(a, first, n, aligned, v, 0u);
         uint32_t next = first + FUSED_ITEMS < n ? a[first + FUSED_ITEMS] : 0u;
 #pragma unroll
         for (int i = 0; i < FUSED_ITEMS; i++) {

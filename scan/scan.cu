@@ -124,15 +124,16 @@ __global__ void tile_scan_blelloch(const uint32_t *in, uint32_t *out, size_t n, 
 
 enum { V4_THREADS = 256, V4_ITEMS = 8, V4_TILE = V4_THREADS * V4_ITEMS };
 // A thread sums its 8 consecutive items, the block scans the 256 thread sums with
-// warp shuffles (block_exclusive_scan: 2 barriers instead of v3's 20), and each
-// thread writes its items' prefixes: 16-byte loads and stores, 2048 elements a tile.
+// warp shuffles (block_exclusive_scan: 3 barriers instead of v3's 21), and each
+// thread writes its items' prefixes; global accesses are coalesced 16-byte ones
+// through a warp transpose (tile_io). 2048 elements a tile.
 __global__ void __launch_bounds__(V4_THREADS)
     tile_scan_shuffle(const uint32_t *in, uint32_t *out, size_t n, uint32_t *tile_sums)
 {
     const size_t first = ((size_t)blockIdx.x * V4_THREADS + threadIdx.x) * V4_ITEMS;
     const bool aligned = (((uintptr_t)in | (uintptr_t)out) & 15u) == 0;
     uint32_t items[V4_ITEMS];
-    blocked_io<V4_ITEMS>::load(in, first, n, aligned, items, 0u);
+    tile_io<V4_THREADS, V4_ITEMS>::load(in, first, n, aligned, items, 0u);
     uint32_t sum = 0;
 #pragma unroll
     for (int i = 0; i < V4_ITEMS; i++)
@@ -145,7 +146,7 @@ __global__ void __launch_bounds__(V4_THREADS)
         items[i] = running;
         running += v;
     }
-    blocked_io<V4_ITEMS>::store(out, first, n, aligned, items);
+    tile_io<V4_THREADS, V4_ITEMS>::store(out, first, n, aligned, items);
     if (threadIdx.x == 0)
         tile_sums[blockIdx.x] = total;
 }
