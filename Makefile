@@ -2,6 +2,8 @@
 # table (needs a GPU); `make check_<exercise>` one of them; `make test` runs the
 # tests (GPU tests are skipped without a GPU); `make clean`.
 #
+# Optimization flags: C_OPT (default -O2) and NVCC_OPT (default -O3), e.g.
+# `make NVCC_OPT="-O3 -DSOME_TUNING_MACRO=1"` for an experiment.
 # Architecture: the GPU present (nvidia-smi's compute capability), else a fat
 # binary (sm_75, sm_80, sm_90 + PTX); `make ARCH=sm_90` overrides.
 # An exercise is a directory with main.c, gold.c, <name>.cu, <name>.h and an
@@ -39,11 +41,11 @@ PNG_LIBS := $(shell pkg-config --libs libpng 2>/dev/null)
 PNG_CFLAGS := $(if $(PNG_LIBS),-DCL_HAVE_PNG $(shell pkg-config --cflags libpng))
 
 CC := gcc
-CFLAGS ?= -O2
-CFLAGS += -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -fopenmp -Icommon -isystem $(CUDA_HOME)/include \
-          $(PNG_CFLAGS) -MMD -MP
-NVCCFLAGS ?= -O3
-NVCCFLAGS += -std=c++17 $(GENCODE) -lineinfo -Icommon -Xcompiler -Wall,-Wextra -MMD -MP \
+C_OPT ?= -O2
+CFLAGS := $(C_OPT) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -fopenmp -Icommon \
+          -isystem $(CUDA_HOME)/include $(PNG_CFLAGS) -MMD -MP
+NVCC_OPT ?= -O3
+NVCCFLAGS := $(NVCC_OPT) -std=c++17 $(GENCODE) -lineinfo -Icommon -Xcompiler -Wall,-Wextra -MMD -MP \
              $(if $(PTXAS_VERBOSE),-Xptxas -v)
 LDLIBS := -Xcompiler -fopenmp $(PNG_LIBS) -lm -Xlinker -rpath=$(CUDA_HOME)/lib64
 

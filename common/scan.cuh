@@ -90,8 +90,7 @@ __device__ inline uint32_t tile_lookback(scan_tile_state st, unsigned tile)
     long long pred = (long long)tile - 1 - lane;
     while (true) {
         unsigned long long w;
-        bool ready;
-        do {
+        while (true) {
             if (pred >= 0) {
                 cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(
                     st.status[pred]);
@@ -99,8 +98,9 @@ __device__ inline uint32_t tile_lookback(scan_tile_state st, unsigned tile)
             } else { // before tile 0: a prefix of 0 ends the walk
                 w = tile_word(st.epoch, TILE_PREFIX, 0);
             }
-            ready = (unsigned)(w >> 34) == st.epoch;
-        } while (!__all_sync(0xffffffffu, ready));
+            if (__all_sync(0xffffffffu, (unsigned)(w >> 34) == st.epoch))
+                break;
+        }
         unsigned prefix_lanes = __ballot_sync(0xffffffffu, ((w >> 32) & 3u) == TILE_PREFIX);
         uint32_t value = (uint32_t)w;
         if (prefix_lanes) // lanes past the nearest prefix must not count

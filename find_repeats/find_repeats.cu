@@ -41,7 +41,9 @@ __global__ void scatter_repeats(const int32_t *flags, const int32_t *positions, 
 
 // --- v2: fused into the single-pass scan ----------------------------------------------
 
-enum { FUSED_THREADS = 256, FUSED_ITEMS = 16 };
+// Tile shape, measured on an H200 at 256M (median ms): 256x16 0.61, 256x32 0.55,
+// 128x64 0.60 (CUB 0.635).
+enum { FUSED_THREADS = 256, FUSED_ITEMS = 32 };
 
 // The scan's tile operation: items are the flags of the thread's 16 elements
 // (computed from A and the next element), the store scatters flagged indices and

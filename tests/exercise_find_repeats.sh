@@ -10,7 +10,7 @@ expect_no_device "find_repeats without a device exits 77" "$fr" -n 100
 
 expect_gpu "find_repeats --example -k all" 0 "$fr" --example -k all -i 2
 if [ "$rc" -eq 0 ] && ! grep -q "10 elements of rand % 10, 4 repeats" "$tmp/out"; then fail "find_repeats example finds 4"; fi
-for n in 1 2 3 31 32 33 1023 1024 1025 4095 4096 4097 65537 999983 1048577; do
+for n in 1 2 3 31 32 33 1023 1024 1025 8191 8192 8193 65537 999983 1048577; do
     expect_gpu "find_repeats -k all -n $n" 0 "$fr" -k all -n "$n" -i 2
 done
 expect_gpu "find_repeats -k all -n 1e7" 0 "$fr" -k all -n 1e7 -i 2 -S 5

@@ -10,8 +10,8 @@ expect_usage "scan -k 6" "-k 6" "$scan" -k 6
 expect_usage "scan -n 2e9" "-n 2e9" "$scan" -n 2e9
 expect_no_device "scan without a device exits 77" "$scan" -n 100
 
-# Every version, every element checked; tile edges of v3 (1024), v4 (2048), v5 (4096).
-for n in 1 2 3 31 32 33 1023 1024 1025 2047 2048 2049 4095 4096 4097 65537 999983 1048575 1048577; do
+# Every version, every element checked; tile edges of v3 (1024), v4 (2048), v5 (8192).
+for n in 1 2 3 31 32 33 1023 1024 1025 2047 2048 2049 8191 8192 8193 65537 999983 1048575 1048577; do
     expect_gpu "scan -k all -n $n" 0 "$scan" -k all -n "$n" -i 2
 done
 # Many tiles: the look-back chains across thousands of tiles; v3/v4 recurse two levels.
