@@ -124,8 +124,21 @@ __device__ inline uint32_t tile_lookback(scan_tile_state st, unsigned tile)
 // sum of everything up to and including the thread's last item.
 // Launch exactly num_tiles blocks of THREADS, num_tiles = ceil(n / (THREADS * ITEMS)),
 // with THREADS * ITEMS >= CL_SCAN_MIN_TILE (the workspace has a word per such tile).
-template <int THREADS, int ITEMS, typename TileOp>
-__global__ void __launch_bounds__(THREADS)
+// MIN_BLOCKS caps registers so that many blocks stay resident: while one block
+// waits in its look-back, the others keep loads in flight. It is clamped to what
+// the SM holds (1024 threads on sm_75, 1536 on sm_86/89, 2048 on sm_80/90).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define CL_THREADS_PER_SM 1024
+#elif defined(__CUDA_ARCH__) &&                                                                    \
+    (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890)
+#define CL_THREADS_PER_SM 1536
+#else
+#define CL_THREADS_PER_SM 2048
+#endif
+template <int THREADS, int ITEMS, int MIN_BLOCKS, typename TileOp>
+__global__ void __launch_bounds__(THREADS, (MIN_BLOCKS * THREADS <= CL_THREADS_PER_SM
+                                                ? MIN_BLOCKS
+                                                : CL_THREADS_PER_SM / THREADS))
     single_pass_scan_kernel(TileOp op, scan_tile_state st, unsigned num_tiles)
 {
     __shared__ unsigned tile_shared;

@@ -42,8 +42,9 @@ __global__ void scatter_repeats(const int32_t *flags, const int32_t *positions, 
 // --- v2: fused into the single-pass scan ----------------------------------------------
 
 // Tile shape, measured on an H200 at 256M (median ms): 256x16 0.61, 256x32 0.55,
-// 128x64 0.60 (CUB 0.635).
-enum { FUSED_THREADS = 256, FUSED_ITEMS = 32 };
+// 128x64 0.60 (CUB 0.635); with registers capped for 6 blocks an SM (40 registers,
+// 24 bytes spilled) 0.63 -> 0.55 in a same-run comparison.
+enum { FUSED_THREADS = 256, FUSED_ITEMS = 32, FUSED_MIN_BLOCKS = 6 };
 
 // The scan's tile operation: items are the flags of the thread's 16 elements
 // (computed from A and the next element), the store scatters flagged indices and
@@ -123,8 +124,9 @@ static void launch_v2(const int32_t *a, size_t n, int32_t *indices, int32_t *cou
     size_t tiles = (n + tile - 1) / tile;
     repeats_tile_op op{reinterpret_cast<const uint32_t *>(a), indices, count, n,
                        ((uintptr_t)a & 15u) == 0};
-    single_pass_scan_kernel<FUSED_THREADS, FUSED_ITEMS><<<(unsigned)tiles, FUSED_THREADS, 0, s>>>(
-        op, cl_scan_tile_state(ws->scan, tiles), (unsigned)tiles);
+    single_pass_scan_kernel<FUSED_THREADS, FUSED_ITEMS, FUSED_MIN_BLOCKS>
+        <<<(unsigned)tiles, FUSED_THREADS, 0, s>>>(op, cl_scan_tile_state(ws->scan, tiles),
+                                                   (unsigned)tiles);
     CL_LAUNCH_CHECK();
 }
 
