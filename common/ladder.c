@@ -4,6 +4,9 @@
 #include <string.h>
 
 #include "device.h"
+#include "check.h"
+
+#include <stdlib.h>
 
 static const cl_column standard_head[] = {
     {"kernel", "kernel", 26, NULL},    {"n", "n", 11, NULL},
@@ -68,4 +71,40 @@ void cl_ladder_peer(cl_ladder *l, const char *name, size_t n, double bytes, doub
 {
     print_row(l, name, n, bytes, ms, ok, extra);
     cl_note("best version / peer time: %.3f (below 1 = faster than %s)", l->best_ms / ms, name);
+}
+
+bool cl_run_ladder(const cl_common_args *args, cl_kernel_list versions, const char *peer_name,
+                   size_t n, double bytes, const cl_column *extra, int nextra,
+                   cl_version_measure measure, void *ctx)
+{
+    cl_ladder ladder;
+    cl_ladder_begin(&ladder, extra, nextra);
+    cl_cell peer_extra[CL_LADDER_MAX_EXTRA], cells[CL_LADDER_MAX_EXTRA];
+    cl_measured peer = measure(ctx, CL_PEER, peer_extra);
+    int first, last;
+    cl_selected_versions(args, versions.count, &first, &last);
+    bool ok = peer.ok;
+    for (int k = first; k <= last; k++) {
+        cl_measured m = measure(ctx, k, cells);
+        ok = ok && m.ok;
+        cl_ladder_row(&ladder, cl_kernel_at(versions, k)->name, k, n, bytes, m.ms, m.ok, cells);
+    }
+    cl_ladder_peer(&ladder, peer_name, n, bytes, peer.ms, peer.ok, peer_extra);
+    return ok;
+}
+
+bool cl_run_check_table(const char *peer_name, const char *your_name, const size_t *sizes,
+                        int nsizes, double marks, cl_check_measure measure, void *ctx)
+{
+    cl_score_row *rows = cl_host_alloc((size_t)nsizes * sizeof *rows, "score rows");
+    bool ok = true;
+    for (int s = 0; s < nsizes; s++) {
+        cl_check_point point = measure(ctx, sizes[s]);
+        rows[s] = cl_score_row_for(sizes[s], point.ref_ms, point.your_ms, point.ok, marks);
+        ok = ok && point.ok;
+    }
+    cl_note("\nscore table: Ref = %s, Your = %s, median times in ms", peer_name, your_name);
+    cl_score_table_print("Element Count", rows, nsizes);
+    free(rows);
+    return ok;
 }

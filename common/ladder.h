@@ -38,6 +38,38 @@ void cl_ladder_row(cl_ladder *l, const char *name, int version, size_t n, double
 void cl_ladder_peer(cl_ladder *l, const char *name, size_t n, double bytes, double ms, bool ok,
                     const cl_cell *extra);
 
+// --- drivers: the loops every exercise's main would otherwise repeat ---------------
+
+typedef struct {
+    double ms; // median time
+    bool ok;   // verified against gold
+} cl_measured;
+
+enum { CL_PEER = -1 };
+
+// Verifies and times version k (0-based) or, for k == CL_PEER, the peer; fills the
+// exercise's extra cells, if it has any.
+typedef cl_measured (*cl_version_measure)(void *ctx, int k, cl_cell *extra);
+
+// The -k ladder: the peer is measured first (so what a version leaves on the device
+// is the last version's output), then each selected version; prints a row each and
+// the best-versus-peer note. Returns true when every result verified.
+bool cl_run_ladder(const cl_common_args *args, cl_kernel_list versions, const char *peer_name,
+                   size_t n, double bytes, const cl_column *extra, int nextra,
+                   cl_version_measure measure, void *ctx);
+
+// Measures the peer (ref) and the fastest version (your) on a problem of size n.
+typedef struct {
+    double ref_ms, your_ms;
+    bool ok; // both verified
+} cl_check_point;
+typedef cl_check_point (*cl_check_measure)(void *ctx, size_t n);
+
+// --check: measures every size, prints the score table (marks per size). Returns
+// true when every result verified.
+bool cl_run_check_table(const char *peer_name, const char *your_name, const size_t *sizes,
+                        int nsizes, double marks, cl_check_measure measure, void *ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -46,12 +46,14 @@ static void free_problem(problem *p)
 }
 
 typedef struct {
-    size_t n;
+    const problem *p;
     cl_rotating a, indices;
     int32_t *count;
+    int32_t *host_indices; // the last measured call's output (--dump)
     find_repeats_workspace *ws;
     find_repeats_launcher launch; // NULL: the peer
     find_repeats_peer *peer;
+    int iters;
 } timed_call;
 
 static void run_call(void *ctx, int rep)
@@ -60,51 +62,49 @@ static void run_call(void *ctx, int rep)
     const int32_t *a = cl_rotating_at(&t->a, rep);
     int32_t *indices = cl_rotating_at(&t->indices, rep);
     if (t->launch)
-        t->launch(a, t->n, indices, t->count, t->ws, 0);
+        t->launch(a, t->p->n, indices, t->count, t->ws, 0);
     else
-        find_repeats_peer_run(t->peer, a, t->n, indices, t->count);
+        find_repeats_peer_run(t->peer, a, t->p->n, indices, t->count);
 }
 
-typedef struct {
-    double ms;
-    bool ok;
-} measured;
-
-// Poisons indices and count, runs once and checks the count and every index.
-static measured measure(const problem *p, timed_call *call, const char *name, int iters,
-                        int32_t *host_indices)
+// Version k or the peer (cl_version_measure): poisons indices and count, runs once
+// and checks the count and every index, then times.
+static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
 {
+    (void)extra;
+    timed_call *call = ctx;
+    const char *name = k == CL_PEER ? "cub::DeviceSelect::If" : find_repeats_versions[k].info.name;
+    call->launch = k == CL_PEER ? NULL : find_repeats_versions[k].launch;
     cl_poison_device(call->indices.base, call->indices.pitch * call->indices.copies);
     cl_poison_device(call->count, sizeof(int32_t));
     run_call(call, 0);
-    int32_t count;
+    int32_t count, want = (int32_t)call->p->count;
     CL_CUDA_CHECK(cudaMemcpy(&count, call->count, sizeof count, cudaMemcpyDeviceToHost));
-    int32_t want = (int32_t)p->count;
     cl_compare c = cl_compare_i32(&count, &want, 1);
     cl_compare_report(name, c); // the count
     if (c.ok && count > 0) {
-        CL_CUDA_CHECK(cudaMemcpy(host_indices, call->indices.base, count * sizeof(int32_t),
+        CL_CUDA_CHECK(cudaMemcpy(call->host_indices, call->indices.base, count * sizeof(int32_t),
                                  cudaMemcpyDeviceToHost));
-        c = cl_compare_i32(host_indices, p->gold, (size_t)count);
+        c = cl_compare_i32(call->host_indices, call->p->gold, (size_t)count);
         cl_compare_report(name, c); // the indices
     }
-    measured m = {.ok = c.ok};
-    m.ms = cl_time_gpu(run_call, call, iters).median_ms;
-    return m;
+    return (cl_measured){cl_time_gpu(run_call, call, call->iters).median_ms, c.ok};
 }
 
-static timed_call device_setup(const problem *p)
+static timed_call device_setup(const problem *p, int iters)
 {
     size_t bytes = p->n * sizeof(int32_t);
     int copies = cl_rotation_count(bytes + p->count * sizeof(int32_t));
     cl_require_device_memory(2 * (bytes + 256) * copies + find_repeats_workspace_bytes(p->n) +
                                  bytes,
                              2 * sizeof(int32_t) * copies + 3 * sizeof(int32_t));
-    timed_call call = {.n = p->n,
+    timed_call call = {.p = p,
                        .a = cl_rotating_alloc(bytes, copies),
-                       .indices = cl_rotating_alloc(bytes, copies)};
+                       .indices = cl_rotating_alloc(bytes, copies),
+                       .iters = iters};
     cl_rotating_upload(&call.a, p->a, bytes);
     CL_CUDA_CHECK(cudaMalloc((void **)&call.count, sizeof(int32_t)));
+    call.host_indices = cl_host_alloc(bytes, "indices");
     call.ws = find_repeats_workspace_create(p->n);
     call.peer = find_repeats_peer_create(p->n);
     return call;
@@ -115,63 +115,54 @@ static void device_free(timed_call *call)
     cl_rotating_free(&call->a);
     cl_rotating_free(&call->indices);
     CL_CUDA_CHECK(cudaFree(call->count));
+    free(call->host_indices);
     find_repeats_workspace_destroy(call->ws);
     find_repeats_peer_destroy(call->peer);
 }
 
-static bool run_versions(const problem *p, const options *opt, int32_t *host_indices)
+static cl_kernel_list versions(void)
 {
-    timed_call call = device_setup(p);
+    return CL_KERNEL_LIST(find_repeats_versions, find_repeats_version_count,
+                          find_repeats_fastest_version);
+}
+
+static bool run_versions(const problem *p, const options *opt)
+{
+    timed_call call = device_setup(p, (int)opt->common.iters);
     cl_note("\n%zu elements of rand %% 10, %zu repeats; GB/s counts A read once and the "
             "indices written; timed over %d rotating copies",
             p->n, p->count, call.a.copies);
-    cl_ladder ladder;
-    cl_ladder_begin(&ladder, NULL, 0);
-    double bytes = 4.0 * (p->n + p->count);
-    // The peer first, so host_indices ends up holding the last version's output (--dump).
-    measured ref = measure(p, &call, "cub::DeviceSelect::If", (int)opt->common.iters, host_indices);
-    int first, last;
-    cl_selected_versions(&opt->common, find_repeats_version_count, &first, &last);
-    bool ok = true;
-    for (int k = first; k <= last; k++) {
-        const find_repeats_version *v = &find_repeats_versions[k];
-        call.launch = v->launch;
-        measured m = measure(p, &call, v->info.name, (int)opt->common.iters, host_indices);
-        ok = ok && m.ok;
-        cl_ladder_row(&ladder, v->info.name, k, p->n, bytes, m.ms, m.ok, NULL);
+    bool ok = cl_run_ladder(&opt->common, versions(), "cub::DeviceSelect::If", p->n,
+                            4.0 * (p->n + p->count), NULL, 0, measure_version, &call);
+    if (opt->common.dump) {
+        cl_dump_npy(opt->common.dump, "input", "<i4", p->a, sizeof(int32_t), 1, &p->n);
+        cl_dump_npy(opt->common.dump, "output", "<i4", call.host_indices, sizeof(int32_t), 1,
+                    &p->count);
+        cl_dump_npy(opt->common.dump, "gold", "<i4", p->gold, sizeof(int32_t), 1, &p->count);
     }
-    cl_ladder_peer(&ladder, "cub::DeviceSelect::If", p->n, bytes, ref.ms, ref.ok, NULL);
     device_free(&call);
-    return ok && ref.ok;
+    return ok;
+}
+
+static cl_check_point measure_size(void *ctx, size_t n)
+{
+    const options *opt = ctx;
+    problem p = make_problem(n, (uint64_t)opt->common.seed, false);
+    timed_call call = device_setup(&p, (int)opt->common.iters);
+    cl_measured ref = measure_version(&call, CL_PEER, NULL);
+    cl_measured mine = measure_version(&call, find_repeats_fastest_version, NULL);
+    device_free(&call);
+    free_problem(&p);
+    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok};
 }
 
 static bool run_check_table(const options *opt)
 {
     static const size_t sizes[] = {10000,    100000,   1000000,  2000000,
                                    10000000, 20000000, 40000000, 256000000};
-    int nsizes = opt->extended ? 8 : 4;
-    const find_repeats_version *best = &find_repeats_versions[find_repeats_fastest_version];
-    cl_score_row rows[8];
-    bool ok = true;
-    for (int s = 0; s < nsizes; s++) {
-        problem p = make_problem(sizes[s], (uint64_t)opt->common.seed, false);
-        int32_t *host_indices = cl_host_alloc(p.n * sizeof(int32_t), "indices");
-        timed_call call = device_setup(&p);
-        measured ref =
-            measure(&p, &call, "cub::DeviceSelect::If", (int)opt->common.iters, host_indices);
-        call.launch = best->launch;
-        measured mine = measure(&p, &call, best->info.name, (int)opt->common.iters, host_indices);
-        rows[s] = cl_score_row_for(sizes[s], ref.ms, mine.ms, ref.ok && mine.ok, 1.25);
-        ok = ok && rows[s].correct;
-        device_free(&call);
-        free(host_indices);
-        free_problem(&p);
-    }
-    cl_note(
-        "\nfind_repeats score table: Ref = cub::DeviceSelect::If, Your = %s, median times in ms",
-        best->info.name);
-    cl_score_table_print("Element Count", rows, nsizes);
-    return ok;
+    return cl_run_check_table("cub::DeviceSelect::If",
+                              find_repeats_versions[find_repeats_fastest_version].info.name, sizes,
+                              opt->extended ? 8 : 4, 1.25, measure_size, (void *)opt);
 }
 
 int main(int argc, char **argv)
@@ -194,8 +185,7 @@ int main(int argc, char **argv)
         .n_min = 1,
         .n_max = 2000000000,
         .n_meaning = "elements",
-        .kernels = CL_KERNEL_LIST(find_repeats_versions, find_repeats_version_count,
-                                  find_repeats_fastest_version),
+        .kernels = versions(),
         .options = own,
     };
     cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
@@ -205,14 +195,7 @@ int main(int argc, char **argv)
 
     cl_require_host_memory(12 * opt.common.n, 12);
     problem p = make_problem(opt.common.n, (uint64_t)opt.common.seed, opt.example);
-    int32_t *indices = cl_host_alloc(p.n * sizeof(int32_t), "indices");
-    bool ok = run_versions(&p, &opt, indices);
-    if (opt.common.dump) {
-        cl_dump_npy(opt.common.dump, "input", "<i4", p.a, sizeof(int32_t), 1, &p.n);
-        cl_dump_npy(opt.common.dump, "output", "<i4", indices, sizeof(int32_t), 1, &p.count);
-        cl_dump_npy(opt.common.dump, "gold", "<i4", p.gold, sizeof(int32_t), 1, &p.count);
-    }
-    free(indices);
+    bool ok = run_versions(&p, &opt);
     free_problem(&p);
     return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
 }

@@ -55,12 +55,14 @@ static problem make_problem(size_t n, int input, uint64_t seed)
 // --- one version or the peer: verify once, then time ---------------------------------
 
 typedef struct {
+    const problem *p;
     cl_rotating x;
-    size_t n;
     float *out;
+    float last_result;         // what the last measured call returned (--dump)
     reduction_launcher launch; // NULL: the peer
     reduction_workspace *ws;
     reduction_peer *peer;
+    int iters;
 } timed_call;
 
 static void run_call(void *ctx, int rep)
@@ -68,40 +70,39 @@ static void run_call(void *ctx, int rep)
     const timed_call *t = ctx;
     const float *x = cl_rotating_at(&t->x, rep);
     if (t->launch)
-        t->launch(x, t->n, t->out, t->ws, 0);
+        t->launch(x, t->p->n, t->out, t->ws, 0);
     else
-        reduction_peer_run(t->peer, x, t->n, t->out);
+        reduction_peer_run(t->peer, x, t->p->n, t->out);
 }
 
-typedef struct {
-    double ms;
-    float got;
-    double error;
-    bool ok;
-} measured;
-
-static measured measure(const problem *p, timed_call *call, const char *name, int iters)
+// Version k or the peer (cl_version_measure): poisons the result, runs once and
+// verifies it, then times; the extra cells are the result and its error.
+static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
 {
+    timed_call *call = ctx;
+    call->launch = k == CL_PEER ? NULL : reduction_versions[k].launch;
     cl_poison_device(call->out, sizeof(float));
     run_call(call, 0);
-    measured m;
-    CL_CUDA_CHECK(cudaMemcpy(&m.got, call->out, sizeof(float), cudaMemcpyDeviceToHost));
-    cl_compare c = cl_compare_f32(&m.got, &p->gold, 1, 0.0, p->tolerance);
-    cl_compare_report(name, c);
-    m.ok = c.ok;
-    m.error = c.max_abs_err;
-    m.ms = cl_time_gpu(run_call, call, iters).median_ms;
-    return m;
+    CL_CUDA_CHECK(cudaMemcpy(&call->last_result, call->out, sizeof(float), cudaMemcpyDeviceToHost));
+    cl_compare c = cl_compare_f32(&call->last_result, &call->p->gold, 1, 0.0, call->p->tolerance);
+    cl_compare_report(k == CL_PEER ? "cub::DeviceReduce::Sum" : reduction_versions[k].info.name, c);
+    if (extra) {
+        extra[0] = CL_NUM(call->last_result);
+        extra[1] = CL_NUM(c.max_abs_err);
+    }
+    return (cl_measured){cl_time_gpu(run_call, call, call->iters).median_ms, c.ok};
 }
 
-static timed_call device_setup(const problem *p)
+static timed_call device_setup(const problem *p, int iters)
 {
     size_t bytes = p->n * sizeof(float);
     int copies = cl_rotation_count(bytes);
     cl_require_device_memory((bytes + 256) * copies, sizeof(float) * copies);
-    timed_call call = {.x = cl_rotating_alloc(bytes, copies), .n = p->n};
+    timed_call call = {.p = p, .x = cl_rotating_alloc(bytes, copies), .iters = iters};
     cl_rotating_upload(&call.x, p->x, bytes);
     CL_CUDA_CHECK(cudaMalloc((void **)&call.out, sizeof(float)));
+    call.ws = reduction_workspace_create();
+    call.peer = reduction_peer_create(p->n);
     return call;
 }
 
@@ -109,6 +110,13 @@ static void device_free(timed_call *call)
 {
     cl_rotating_free(&call->x);
     CL_CUDA_CHECK(cudaFree(call->out));
+    reduction_workspace_destroy(call->ws);
+    reduction_peer_destroy(call->peer);
+}
+
+static cl_kernel_list versions(void)
+{
+    return CL_KERNEL_LIST(reduction_versions, reduction_version_count, reduction_fastest_version);
 }
 
 // The ladder's own columns: the sum each version returned and its error.
@@ -119,67 +127,39 @@ static const cl_column result_columns[] = {
 
 static bool run_versions(const problem *p, const options *opt, float *output)
 {
-    timed_call call = device_setup(p);
-    call.ws = reduction_workspace_create();
+    timed_call call = device_setup(p, (int)opt->common.iters);
     cl_note("\n%zu elements (%.1f MB read per call), input %s, gold %.17g (CPU %.2f ms), "
             "tolerance %.3g, timed over %d rotating copies",
             p->n, 4.0 * p->n / 1e6, input_names[opt->input], p->gold, p->gold_ms, p->tolerance,
             call.x.copies);
-    cl_ladder ladder;
-    cl_ladder_begin(&ladder, result_columns, 2);
-    double bytes = 4.0 * p->n; // read once; against a copy's read + write, 100% is the copy rate
-    int first, last;
-    cl_selected_versions(&opt->common, reduction_version_count, &first, &last);
-    bool ok = true;
-    for (int k = first; k <= last; k++) {
-        const reduction_version *v = &reduction_versions[k];
-        call.launch = v->launch;
-        measured m = measure(p, &call, v->info.name, (int)opt->common.iters);
-        ok = ok && m.ok;
-        *output = m.got;
-        cl_ladder_row(&ladder, v->info.name, k, p->n, bytes, m.ms, m.ok,
-                      (cl_cell[]){CL_NUM(m.got), CL_NUM(m.error)});
-    }
-    call.launch = NULL;
-    call.peer = reduction_peer_create(p->n);
-    measured ref = measure(p, &call, "cub::DeviceReduce::Sum", (int)opt->common.iters);
-    cl_ladder_peer(&ladder, "cub::DeviceReduce::Sum", p->n, bytes, ref.ms, ref.ok,
-                   (cl_cell[]){CL_NUM(ref.got), CL_NUM(ref.error)});
-    reduction_peer_destroy(call.peer);
-    reduction_workspace_destroy(call.ws);
+    // Read once; against a copy's read + write, 100% is the copy rate.
+    bool ok = cl_run_ladder(&opt->common, versions(), "cub::DeviceReduce::Sum", p->n, 4.0 * p->n,
+                            result_columns, 2, measure_version, &call);
+    *output = call.last_result;
     device_free(&call);
-    return ok && ref.ok;
+    return ok;
 }
 
 // --- --check: the score table ------------------------------------------------------------
 
+static cl_check_point measure_size(void *ctx, size_t n)
+{
+    const options *opt = ctx;
+    problem p = make_problem(n, opt->input, (uint64_t)opt->common.seed);
+    timed_call call = device_setup(&p, (int)opt->common.iters);
+    cl_measured ref = measure_version(&call, CL_PEER, NULL);
+    cl_measured mine = measure_version(&call, reduction_fastest_version, NULL);
+    device_free(&call);
+    free(p.x);
+    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok};
+}
+
 static bool run_check_table(const options *opt)
 {
     static const size_t sizes[] = {10000, 100000, 1000000, 10000000, 100000000};
-    enum { NSIZES = sizeof sizes / sizeof sizes[0] };
-    const reduction_version *best = &reduction_versions[reduction_fastest_version];
-    cl_score_row rows[NSIZES];
-    bool ok = true;
-    reduction_workspace *ws = reduction_workspace_create();
-    for (int s = 0; s < NSIZES; s++) {
-        problem p = make_problem(sizes[s], opt->input, (uint64_t)opt->common.seed);
-        timed_call call = device_setup(&p);
-        call.ws = ws;
-        call.peer = reduction_peer_create(p.n);
-        measured ref = measure(&p, &call, "cub::DeviceReduce::Sum", (int)opt->common.iters);
-        call.launch = best->launch;
-        measured mine = measure(&p, &call, best->info.name, (int)opt->common.iters);
-        rows[s] = cl_score_row_for(sizes[s], ref.ms, mine.ms, ref.ok && mine.ok, 1.0);
-        ok = ok && rows[s].correct;
-        reduction_peer_destroy(call.peer);
-        device_free(&call);
-        free(p.x);
-    }
-    reduction_workspace_destroy(ws);
-    cl_note("\nreduction score table: Ref = cub::DeviceReduce::Sum, Your = %s, median times in ms",
-            best->info.name);
-    cl_score_table_print("Element Count", rows, NSIZES);
-    return ok;
+    return cl_run_check_table("cub::DeviceReduce::Sum",
+                              reduction_versions[reduction_fastest_version].info.name, sizes, 5,
+                              1.0, measure_size, (void *)opt);
 }
 
 int main(int argc, char **argv)
@@ -200,8 +180,7 @@ int main(int argc, char **argv)
         .n_min = 1,
         .n_max = 100000000000,
         .n_meaning = "elements",
-        .kernels =
-            CL_KERNEL_LIST(reduction_versions, reduction_version_count, reduction_fastest_version),
+        .kernels = versions(),
         .options = own,
     };
     cl_parse_args_or_exit(&prog, argc, argv, &opt.common);

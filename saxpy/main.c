@@ -101,9 +101,11 @@ static void free_device_data(device_data *d)
 // --- one kernel version or the peer: verify once, then time -----------------
 
 typedef struct {
+    const problem *p;
     const device_data *d;
     saxpy_launcher launch; // NULL: the peer
     saxpy_peer *peer;
+    int iters;
 } timed_call;
 
 static void run_call(void *ctx, int rep)
@@ -118,30 +120,34 @@ static void run_call(void *ctx, int rep)
         saxpy_peer_run(t->peer, d->n, saxpy_a, x, z);
 }
 
-typedef struct {
-    double ms;
-    bool ok;
-} measured;
-
-// Poisons z, runs once on copy 0 and verifies it, then times all copies in turn.
-static measured measure(const problem *p, const device_data *d, saxpy_launcher launch,
-                        saxpy_peer *peer, const char *name, int iters)
+// Version k or the peer (cl_version_measure): poisons z, runs once on copy 0 and
+// verifies it, then times all copies in turn.
+static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
 {
-    timed_call call = {d, launch, peer};
+    (void)extra;
+    timed_call *call = ctx;
+    const device_data *d = call->d;
+    call->launch = k == CL_PEER ? NULL : saxpy_versions[k].launch;
     size_t bytes = d->z.pitch * d->z.copies;
     cl_poison_device(d->z.base, bytes);
-    if (!launch)
+    if (!call->launch)
         CL_CUDA_CHECK(cudaMemcpy(d->z.base, d->y.base, bytes, cudaMemcpyDeviceToDevice));
-    run_call(&call, 0);
-    float *z = cl_host_alloc(p->n * sizeof(float), "z");
-    CL_CUDA_CHECK(cudaMemcpy(z, d->z.base, p->n * sizeof(float), cudaMemcpyDeviceToHost));
-    measured m = {.ok = verify(p, z, name)};
+    run_call(call, 0);
+    float *z = cl_host_alloc(d->n * sizeof(float), "z");
+    CL_CUDA_CHECK(cudaMemcpy(z, d->z.base, d->n * sizeof(float), cudaMemcpyDeviceToHost));
+    cl_measured m = {
+        .ok = verify(call->p, z, k == CL_PEER ? "cublasSaxpy" : saxpy_versions[k].info.name)};
     free(z);
-    m.ms = cl_time_gpu(run_call, &call, iters).median_ms;
+    m.ms = cl_time_gpu(run_call, call, call->iters).median_ms;
     return m;
 }
 
 static double gbps(size_t n, double ms) { return bytes_per_element * n / (ms * 1e-3) / 1e9; }
+
+static cl_kernel_list versions(void)
+{
+    return CL_KERNEL_LIST(saxpy_versions, saxpy_version_count, saxpy_fastest_version);
+}
 
 // The selected version (or all of them, -k all) and the peer. Returns false if any
 // result was wrong.
@@ -151,24 +157,13 @@ static bool run_kernels(const problem *p, const options *opt)
     cl_note("\nkernels on device-resident data: %zu elements, %.1f MB per call, input %s, "
             "timed over %d rotating copies",
             p->n, bytes_per_element * p->n / 1e6, input_names[opt->input], d.x.copies);
-    cl_ladder ladder;
-    cl_ladder_begin(&ladder, NULL, 0);
-    double bytes = bytes_per_element * p->n;
-    int first, last;
-    cl_selected_versions(&opt->common, saxpy_version_count, &first, &last);
-    bool ok = true;
-    for (int k = first; k <= last; k++) {
-        const saxpy_version *v = &saxpy_versions[k];
-        measured m = measure(p, &d, v->launch, NULL, v->info.name, (int)opt->common.iters);
-        ok = ok && m.ok;
-        cl_ladder_row(&ladder, v->info.name, k, p->n, bytes, m.ms, m.ok, NULL);
-    }
-    saxpy_peer *peer = saxpy_peer_create();
-    measured ref = measure(p, &d, NULL, peer, "cublasSaxpy", (int)opt->common.iters);
-    saxpy_peer_destroy(peer);
-    cl_ladder_peer(&ladder, "cublasSaxpy", p->n, bytes, ref.ms, ref.ok, NULL);
+    timed_call call = {
+        .p = p, .d = &d, .peer = saxpy_peer_create(), .iters = (int)opt->common.iters};
+    bool ok = cl_run_ladder(&opt->common, versions(), "cublasSaxpy", p->n, bytes_per_element * p->n,
+                            NULL, 0, measure_version, &call);
+    saxpy_peer_destroy(call.peer);
     free_device_data(&d);
-    return ok && ref.ok;
+    return ok;
 }
 
 // --- the whole job: host to device, kernel, device to host --------------------
@@ -392,29 +387,31 @@ static bool run_transfers(const problem *p, const options *opt, float **dumped_o
 
 // --- --check: the score table -------------------------------------------------
 
+typedef struct {
+    const options *opt;
+    saxpy_peer *peer;
+} check_context;
+
+static cl_check_point measure_size(void *ctx, size_t n)
+{
+    const check_context *c = ctx;
+    problem p = make_problem(n, c->opt->input, (uint64_t)c->opt->common.seed);
+    device_data d = upload(&p);
+    timed_call call = {.p = &p, .d = &d, .peer = c->peer, .iters = (int)c->opt->common.iters};
+    cl_measured ref = measure_version(&call, CL_PEER, NULL);
+    cl_measured mine = measure_version(&call, saxpy_fastest_version, NULL);
+    free_device_data(&d);
+    free_problem(&p);
+    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok};
+}
+
 static bool run_check_table(const options *opt)
 {
     static const size_t sizes[] = {1000000, 10000000, 100000000};
-    enum { NSIZES = sizeof sizes / sizeof sizes[0] };
-    const saxpy_version *best = &saxpy_versions[saxpy_fastest_version];
-    cl_score_row rows[NSIZES];
-    bool ok = true;
-    saxpy_peer *peer = saxpy_peer_create();
-    for (int s = 0; s < NSIZES; s++) {
-        problem p = make_problem(sizes[s], opt->input, (uint64_t)opt->common.seed);
-        device_data d = upload(&p);
-        measured ref = measure(&p, &d, NULL, peer, "cublasSaxpy", (int)opt->common.iters);
-        measured mine =
-            measure(&p, &d, best->launch, NULL, best->info.name, (int)opt->common.iters);
-        rows[s] = cl_score_row_for(sizes[s], ref.ms, mine.ms, ref.ok && mine.ok, 1.25);
-        ok = ok && rows[s].correct;
-        free_device_data(&d);
-        free_problem(&p);
-    }
-    saxpy_peer_destroy(peer);
-    cl_note("\nsaxpy score table: Ref = cublasSaxpy, Your = %s, median times in ms",
-            best->info.name);
-    cl_score_table_print("Element Count", rows, NSIZES);
+    check_context c = {opt, saxpy_peer_create()};
+    bool ok = cl_run_check_table("cublasSaxpy", saxpy_versions[saxpy_fastest_version].info.name,
+                                 sizes, 3, 1.25, measure_size, &c);
+    saxpy_peer_destroy(c.peer);
     return ok;
 }
 
@@ -440,7 +437,7 @@ int main(int argc, char **argv)
         .n_min = 1,
         .n_max = 100000000000,
         .n_meaning = "elements",
-        .kernels = CL_KERNEL_LIST(saxpy_versions, saxpy_version_count, saxpy_fastest_version),
+        .kernels = versions(),
         .options = own,
     };
     cl_parse_args_or_exit(&prog, argc, argv, &opt.common);

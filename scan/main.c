@@ -43,11 +43,13 @@ static void free_problem(problem *p)
 }
 
 typedef struct {
-    size_t n;
+    const problem *p;
     cl_rotating in, out;
+    int32_t *host_out; // the last measured call's output (--dump)
     scan_workspace *ws;
     scan_launcher launch; // NULL: the peer
     scan_peer *peer;
+    int iters;
 } timed_call;
 
 static void run_call(void *ctx, int rep)
@@ -56,41 +58,42 @@ static void run_call(void *ctx, int rep)
     const int32_t *in = cl_rotating_at(&t->in, rep);
     int32_t *out = cl_rotating_at(&t->out, rep);
     if (t->launch)
-        t->launch(in, out, t->n, t->ws, 0);
+        t->launch(in, out, t->p->n, t->ws, 0);
     else
-        scan_peer_run(t->peer, in, out, t->n);
+        scan_peer_run(t->peer, in, out, t->p->n);
 }
 
-typedef struct {
-    double ms;
-    bool ok;
-} measured;
-
-// Poisons the output, runs once on copy 0 and verifies every element, then times.
-static measured measure(const problem *p, timed_call *call, const char *name, int iters,
-                        int32_t *host_out)
+// Version k or the peer (cl_version_measure): poisons the output, runs once on copy
+// 0 and verifies every element, then times.
+static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
 {
+    (void)extra;
+    timed_call *call = ctx;
+    size_t n = call->p->n;
+    call->launch = k == CL_PEER ? NULL : scan_versions[k].launch;
     cl_poison_device(call->out.base, call->out.pitch * call->out.copies);
     run_call(call, 0);
     CL_CUDA_CHECK(
-        cudaMemcpy(host_out, call->out.base, p->n * sizeof(int32_t), cudaMemcpyDeviceToHost));
-    cl_compare c = cl_compare_i32(host_out, p->gold, p->n);
-    cl_compare_report(name, c);
-    measured m = {.ok = c.ok};
-    m.ms = cl_time_gpu(run_call, call, iters).median_ms;
-    return m;
+        cudaMemcpy(call->host_out, call->out.base, n * sizeof(int32_t), cudaMemcpyDeviceToHost));
+    cl_compare c = cl_compare_i32(call->host_out, call->p->gold, n);
+    cl_compare_report(k == CL_PEER ? "cub::DeviceScan::ExclusiveSum" : scan_versions[k].info.name,
+                      c);
+    return (cl_measured){cl_time_gpu(run_call, call, call->iters).median_ms, c.ok};
 }
 
 // Device memory: input and output copies, the versions' workspace, CUB's scratch.
-static timed_call device_setup(const problem *p)
+static timed_call device_setup(const problem *p, int iters)
 {
     size_t bytes = p->n * sizeof(int32_t);
     int copies = cl_rotation_count(2 * bytes);
     size_t need = 2 * (bytes + 256) * copies + 2 * bytes + scan_workspace_bytes(p->n);
     cl_require_device_memory(need, 2 * sizeof(int32_t) * copies + 6 * sizeof(int32_t));
-    timed_call call = {
-        .n = p->n, .in = cl_rotating_alloc(bytes, copies), .out = cl_rotating_alloc(bytes, copies)};
+    timed_call call = {.p = p,
+                       .in = cl_rotating_alloc(bytes, copies),
+                       .out = cl_rotating_alloc(bytes, copies),
+                       .iters = iters};
     cl_rotating_upload(&call.in, p->in, bytes);
+    call.host_out = cl_host_alloc(bytes, "output");
     call.ws = scan_workspace_create(p->n);
     call.peer = scan_peer_create(p->n);
     return call;
@@ -100,64 +103,52 @@ static void device_free(timed_call *call)
 {
     cl_rotating_free(&call->in);
     cl_rotating_free(&call->out);
+    free(call->host_out);
     scan_workspace_destroy(call->ws);
     scan_peer_destroy(call->peer);
 }
 
-static bool run_versions(const problem *p, const options *opt, int32_t *host_out)
+static cl_kernel_list versions(void)
 {
-    timed_call call = device_setup(p);
+    return CL_KERNEL_LIST(scan_versions, scan_version_count, scan_fastest_version);
+}
+
+static bool run_versions(const problem *p, const options *opt)
+{
+    timed_call call = device_setup(p, (int)opt->common.iters);
     cl_note("\n%zu elements (%.1f MB read + written per call), input rand %% 10, timed over %d "
             "rotating copies",
             p->n, 8.0 * p->n / 1e6, call.in.copies);
-    cl_ladder ladder;
-    cl_ladder_begin(&ladder, NULL, 0);
-    double bytes = 8.0 * p->n;
-    // The peer first, so host_out ends up holding the last version's output (--dump).
-    measured ref =
-        measure(p, &call, "cub::DeviceScan::ExclusiveSum", (int)opt->common.iters, host_out);
-    int first, last;
-    cl_selected_versions(&opt->common, scan_version_count, &first, &last);
-    bool ok = true;
-    for (int k = first; k <= last; k++) {
-        const scan_version *v = &scan_versions[k];
-        call.launch = v->launch;
-        measured m = measure(p, &call, v->info.name, (int)opt->common.iters, host_out);
-        ok = ok && m.ok;
-        cl_ladder_row(&ladder, v->info.name, k, p->n, bytes, m.ms, m.ok, NULL);
+    bool ok = cl_run_ladder(&opt->common, versions(), "cub::DeviceScan::ExclusiveSum", p->n,
+                            8.0 * p->n, NULL, 0, measure_version, &call);
+    if (opt->common.dump) {
+        cl_dump_npy(opt->common.dump, "input", "<i4", p->in, sizeof(int32_t), 1, &p->n);
+        cl_dump_npy(opt->common.dump, "output", "<i4", call.host_out, sizeof(int32_t), 1, &p->n);
+        cl_dump_npy(opt->common.dump, "gold", "<i4", p->gold, sizeof(int32_t), 1, &p->n);
     }
-    cl_ladder_peer(&ladder, "cub::DeviceScan::ExclusiveSum", p->n, bytes, ref.ms, ref.ok, NULL);
     device_free(&call);
-    return ok && ref.ok;
+    return ok;
+}
+
+static cl_check_point measure_size(void *ctx, size_t n)
+{
+    const options *opt = ctx;
+    problem p = make_problem(n, (uint64_t)opt->common.seed);
+    timed_call call = device_setup(&p, (int)opt->common.iters);
+    cl_measured ref = measure_version(&call, CL_PEER, NULL);
+    cl_measured mine = measure_version(&call, scan_fastest_version, NULL);
+    device_free(&call);
+    free_problem(&p);
+    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok};
 }
 
 static bool run_check_table(const options *opt)
 {
     static const size_t sizes[] = {10000,    100000,   1000000,  2000000,
                                    10000000, 20000000, 40000000, 256000000};
-    int nsizes = opt->extended ? 8 : 4;
-    const scan_version *best = &scan_versions[scan_fastest_version];
-    cl_score_row rows[8];
-    bool ok = true;
-    for (int s = 0; s < nsizes; s++) {
-        problem p = make_problem(sizes[s], (uint64_t)opt->common.seed);
-        int32_t *host_out = cl_host_alloc(p.n * sizeof(int32_t), "output");
-        timed_call call = device_setup(&p);
-        measured ref =
-            measure(&p, &call, "cub::DeviceScan::ExclusiveSum", (int)opt->common.iters, host_out);
-        call.launch = best->launch;
-        measured mine = measure(&p, &call, best->info.name, (int)opt->common.iters, host_out);
-        rows[s] = cl_score_row_for(sizes[s], ref.ms, mine.ms, ref.ok && mine.ok, 1.25);
-        ok = ok && rows[s].correct;
-        device_free(&call);
-        free(host_out);
-        free_problem(&p);
-    }
-    cl_note(
-        "\nscan score table: Ref = cub::DeviceScan::ExclusiveSum, Your = %s, median times in ms",
-        best->info.name);
-    cl_score_table_print("Element Count", rows, nsizes);
-    return ok;
+    return cl_run_check_table("cub::DeviceScan::ExclusiveSum",
+                              scan_versions[scan_fastest_version].info.name, sizes,
+                              opt->extended ? 8 : 4, 1.25, measure_size, (void *)opt);
 }
 
 // --- the recurrence -------------------------------------------------------------------
@@ -278,7 +269,7 @@ int main(int argc, char **argv)
         .n_min = 1,
         .n_max = 1000000000,
         .n_meaning = "elements",
-        .kernels = CL_KERNEL_LIST(scan_versions, scan_version_count, scan_fastest_version),
+        .kernels = versions(),
         .options = own,
     };
     cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
@@ -290,14 +281,7 @@ int main(int argc, char **argv)
 
     cl_require_host_memory(12 * opt.common.n, 12);
     problem p = make_problem(opt.common.n, (uint64_t)opt.common.seed);
-    int32_t *out = cl_host_alloc(p.n * sizeof(int32_t), "output");
-    bool ok = run_versions(&p, &opt, out);
-    if (opt.common.dump) {
-        cl_dump_npy(opt.common.dump, "input", "<i4", p.in, sizeof(int32_t), 1, &p.n);
-        cl_dump_npy(opt.common.dump, "output", "<i4", out, sizeof(int32_t), 1, &p.n);
-        cl_dump_npy(opt.common.dump, "gold", "<i4", p.gold, sizeof(int32_t), 1, &p.n);
-    }
-    free(out);
+    bool ok = run_versions(&p, &opt);
     free_problem(&p);
     return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
 }
