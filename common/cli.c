@@ -75,15 +75,18 @@ static void build_common_options(const cl_program *prog, cl_common_args *args,
         {'n', "size", CL_ARG_SIZE, &args->n, "SIZE", n_help, (double)prog->n_min,
          (double)prog->n_max, NULL},
         {'k', "kernel", CL_ARG_STRING, &args->kernel, "NAME",
-         "kernel version (name or number) or 'all' (default: the fastest)", 0, 0, NULL},
+         "kernel version (name or number) or 'all' (default: the fastest); with --check, the one "
+         "scored",
+         0, 0, NULL},
         {'i', "iters", CL_ARG_INT, &args->iters, "R",
          "timed repeats; 0 = automatic: >= 20 repeats and >= 50 ms, about 1 s at most", 0, 1e6,
          NULL},
         {'S', "seed", CL_ARG_INT, &args->seed, "S", "seed of the input generator", 0,
          9007199254740992.0, NULL},
         {'d', "device", CL_ARG_INT, &args->device, "D", "CUDA device index", 0, 1023, NULL},
-        {0, "check", CL_ARG_FLAG, &args->check, NULL, "print the score table against the peer", 0,
-         0, NULL},
+        {0, "check", CL_ARG_FLAG, &args->check, NULL,
+         "print the score table of the -k version (default: the fastest) against the peer", 0, 0,
+         NULL},
         {0, "json", CL_ARG_FLAG, &args->json, NULL, "print one JSON object per result line", 0, 0,
          NULL},
         {0, "dump", CL_ARG_STRING, &args->dump, "PREFIX",
@@ -254,6 +257,10 @@ static bool parse_all(const cl_program *prog, int argc, char **argv, cl_common_a
     if (!out->kernel) {
         out->kernel_index = prog->kernels.fastest;
     } else if (strcmp(out->kernel, "all") == 0) {
+        if (out->check)
+            return fail(err, errlen,
+                        "-k all: --check scores one version; name it (e.g. -k yours) or leave "
+                        "-k out for the fastest");
         out->kernel_index = -1;
     } else {
         out->kernel_index = find_kernel(prog->kernels, out->kernel);

@@ -1,5 +1,5 @@
 // Command-line parsing for every cudalab binary: one option table a binary, which
-// also generates --help. The options every binary shares (SPEC §2) are built in;
+// also generates --help. The options every binary shares are built in;
 // an exercise adds its own table.
 #ifndef CUDALAB_CLI_H
 #define CUDALAB_CLI_H

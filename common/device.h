@@ -52,6 +52,8 @@ typedef struct {
 cl_rotating cl_rotating_alloc(size_t bytes, int copies);
 // Copies `bytes` of host data into every copy.
 void cl_rotating_upload(const cl_rotating *r, const void *host, size_t bytes);
+// Copies the first `bytes` of every copy of src into the same copy of dst (same count).
+void cl_rotating_copy(const cl_rotating *dst, const cl_rotating *src, size_t bytes);
 // Copy number rep % copies.
 void *cl_rotating_at(const cl_rotating *r, int rep);
 void cl_rotating_free(cl_rotating *r);

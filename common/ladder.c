@@ -93,18 +93,19 @@ bool cl_run_ladder(const cl_common_args *args, cl_kernel_list versions, const ch
     return ok;
 }
 
-bool cl_run_check_table(const char *peer_name, const char *your_name, const size_t *sizes,
-                        int nsizes, double marks, cl_check_measure measure, void *ctx)
+bool cl_run_check_table(const cl_common_args *args, cl_kernel_list versions, const char *peer_name,
+                        const size_t *sizes, int nsizes, double marks, cl_check_measure measure,
+                        void *ctx)
 {
+    int k = args->kernel_index < 0 ? versions.fastest : args->kernel_index;
     cl_score_row *rows = cl_host_alloc((size_t)nsizes * sizeof *rows, "score rows");
     bool ok = true;
     for (int s = 0; s < nsizes; s++) {
-        cl_check_point point = measure(ctx, sizes[s]);
+        cl_check_point point = measure(ctx, sizes[s], k);
         rows[s] = cl_score_row_for(sizes[s], point.ref_ms, point.your_ms, point.ok, marks);
         ok = ok && point.ok;
     }
-    cl_note("\nscore table: Ref = %s, Your = %s, median times in ms", peer_name, your_name);
-    cl_score_table_print("Element Count", rows, nsizes);
+    cl_score_table_print(cl_kernel_at(versions, k)->name, peer_name, "Element Count", rows, nsizes);
     free(rows);
     return ok;
 }

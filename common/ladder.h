@@ -58,17 +58,19 @@ bool cl_run_ladder(const cl_common_args *args, cl_kernel_list versions, const ch
                    size_t n, double bytes, const cl_column *extra, int nextra,
                    cl_version_measure measure, void *ctx);
 
-// Measures the peer (ref) and the fastest version (your) on a problem of size n.
+// Measures the peer (ref) and version k (your) on a problem of size n.
 typedef struct {
     double ref_ms, your_ms;
     bool ok; // both verified
 } cl_check_point;
-typedef cl_check_point (*cl_check_measure)(void *ctx, size_t n);
+typedef cl_check_point (*cl_check_measure)(void *ctx, size_t n, int k);
 
-// --check: measures every size, prints the score table (marks per size). Returns
-// true when every result verified.
-bool cl_run_check_table(const char *peer_name, const char *your_name, const size_t *sizes,
-                        int nsizes, double marks, cl_check_measure measure, void *ctx);
+// --check: scores the version -k names (the fastest without -k; the parser refuses
+// --check -k all) at every size and prints the score table, whose header names the
+// version and the peer (marks per size). Returns true when every result verified.
+bool cl_run_check_table(const cl_common_args *args, cl_kernel_list versions, const char *peer_name,
+                        const size_t *sizes, int nsizes, double marks, cl_check_measure measure,
+                        void *ctx);
 
 #ifdef __cplusplus
 }

@@ -159,7 +159,8 @@ static void rule(void)
     puts("-------------------------------------------------------------------------");
 }
 
-void cl_score_table_print(const char *size_header, const cl_score_row *rows, int nrows)
+void cl_score_table_print(const char *your_name, const char *ref_name, const char *size_header,
+                          const cl_score_row *rows, int nrows)
 {
     double total = 0.0, max_total = 0.0;
     for (int r = 0; r < nrows; r++) {
@@ -170,6 +171,10 @@ void cl_score_table_print(const char *size_header, const cl_score_row *rows, int
     if (json_mode) {
         for (int r = 0; r < nrows; r++) {
             json_begin("score");
+            fputs(",\"your\":", stdout);
+            cl_json_string(stdout, your_name);
+            fputs(",\"ref\":", stdout);
+            cl_json_string(stdout, ref_name);
             fputs(",\"size\":", stdout);
             cl_json_string(stdout, rows[r].label);
             fputs(",\"ref_ms\":", stdout);
@@ -190,6 +195,10 @@ void cl_score_table_print(const char *size_header, const cl_score_row *rows, int
         puts("}");
         return;
     }
+    char title[160];
+    snprintf(title, sizeof title, "Your = %s, Ref = %s (median ms)", your_name, ref_name);
+    rule();
+    printf("| %-69s |\n", title);
     rule();
     printf("| %-15s | %-15s | %-15s | %-15s |\n", size_header, "Ref Time", "Your Time", "Score");
     rule();

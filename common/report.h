@@ -50,7 +50,7 @@ typedef struct {
 void cl_table_header(const cl_table *t);
 void cl_table_row(const cl_table *t, const cl_cell *cells);
 
-// Scan-style score (SPEC §2): full marks if your_ms <= 1.2 ref_ms, else
+// Scan-style score (the CMU 15-418 checker's): full marks if your_ms <= 1.2 ref_ms, else
 // marks * ref_ms / your_ms; 0 for a wrong result.
 double cl_score(double ref_ms, double your_ms, double marks, bool correct);
 
@@ -65,8 +65,10 @@ typedef struct {
 cl_score_row cl_score_row_for(size_t size, double ref_ms, double your_ms, bool correct,
                               double marks);
 
-// Prints the CMU 15-418 checker layout (or JSON lines) with the total.
-void cl_score_table_print(const char *size_header, const cl_score_row *rows, int nrows);
+// Prints the CMU 15-418 checker layout (or JSON lines) with the total, under a
+// header line naming the version scored (Your) and the peer (Ref).
+void cl_score_table_print(const char *your_name, const char *ref_name, const char *size_header,
+                          const cl_score_row *rows, int nrows);
 
 // JSON string escaping into f (quotes included); used by the tables.
 void cl_json_string(FILE *f, const char *s);

@@ -1,4 +1,4 @@
-// The suite's deterministic input generator (SPEC §2, seeded by -S).
+// The suite's deterministic input generator (seeded by -S).
 //
 // Counter-based SplitMix64: value i of stream s under seed S is
 //   cl_rng_u64(cl_rng_key(S, s), i) = mix(key + (i + 1) * 0x9E3779B97F4A7C15)

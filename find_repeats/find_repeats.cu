@@ -98,6 +98,8 @@ extern "C" find_repeats_workspace *find_repeats_workspace_create(size_t n_max)
     return ws;
 }
 
+extern "C" int32_t *find_repeats_workspace_scratch(find_repeats_workspace *ws) { return ws->flags; }
+
 extern "C" void find_repeats_workspace_destroy(find_repeats_workspace *ws)
 {
     CL_CUDA_CHECK(cudaFree(ws->flags));
@@ -133,6 +135,7 @@ static void launch_v2(const int32_t *a, size_t n, int32_t *indices, int32_t *cou
 extern "C" const find_repeats_version find_repeats_versions[] = {
     {{"v1-scan-scatter", "flags, the suite's exclusive scan, scatter: three launches"}, launch_v1},
     {{"v2-fused", "one launch: flags and scatter fused into the single-pass scan"}, launch_v2},
+    {{"yours", find_repeats_yours_idea}, find_repeats_yours},
 };
 extern "C" const int find_repeats_version_count =
     sizeof find_repeats_versions / sizeof find_repeats_versions[0];

@@ -18,6 +18,8 @@ typedef struct find_repeats_workspace find_repeats_workspace;
 find_repeats_workspace *find_repeats_workspace_create(size_t n_max);
 void find_repeats_workspace_destroy(find_repeats_workspace *ws);
 size_t find_repeats_workspace_bytes(size_t n_max);
+// Device scratch of at least n_max int32 that yours.cu may use (v1's flags).
+int32_t *find_repeats_workspace_scratch(find_repeats_workspace *ws);
 
 // Enqueues: indices[0..count) = the repeat indices of a[0..n), *count = how many.
 typedef void (*find_repeats_launcher)(const int32_t *a, size_t n, int32_t *indices, int32_t *count,
@@ -31,6 +33,11 @@ typedef struct {
 extern const find_repeats_version find_repeats_versions[];
 extern const int find_repeats_version_count;
 extern const int find_repeats_fastest_version;
+
+// yours.cu: the learner's version, listed last as "yours"; its idea for --help.
+extern const char find_repeats_yours_idea[];
+void find_repeats_yours(const int32_t *a, size_t n, int32_t *indices, int32_t *count,
+                        find_repeats_workspace *ws, cudaStream_t stream);
 
 // The peer: cub::DeviceSelect::If over a counting iterator, scratch allocated up front.
 typedef struct find_repeats_peer find_repeats_peer;

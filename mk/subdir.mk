@@ -4,7 +4,7 @@ EXERCISE := $(notdir $(CURDIR))
 all:
 	$(MAKE) -C .. bin/$(EXERCISE)
 check:
-	$(MAKE) -C .. check_$(EXERCISE)
+	$(MAKE) -C .. check_$(EXERCISE) $(if $(K),K=$(K))
 test clean:
 	$(MAKE) -C .. $@
 .PHONY: all check test clean

@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-enum { SAXPY_THREADS = 512 }; // threads a block (SPEC §3)
+enum { SAXPY_THREADS = 512 }; // threads a block (the CMU 15-418 assignment's)
 
 // Enqueues z = a*x + y for n elements on `stream`. Pointers are device (or
 // managed) memory; z may not alias x or y.
@@ -26,6 +26,10 @@ typedef struct {
 extern const saxpy_version saxpy_versions[];
 extern const int saxpy_version_count;
 extern const int saxpy_fastest_version;
+
+// yours.cu: the learner's version, listed last as "yours"; its idea for --help.
+extern const char saxpy_yours_idea[];
+void saxpy_yours(size_t n, float a, const float *x, const float *y, float *z, cudaStream_t stream);
 
 // The peer: cublasSaxpy (y = a*x + y in place) on the default stream.
 typedef struct saxpy_peer saxpy_peer;

@@ -331,6 +331,11 @@ extern "C" scan_workspace *scan_workspace_create(size_t n_max)
     return ws;
 }
 
+extern "C" int32_t *scan_workspace_scratch(scan_workspace *ws)
+{
+    return reinterpret_cast<int32_t *>(ws->padded);
+}
+
 extern "C" void scan_workspace_destroy(scan_workspace *ws)
 {
     CL_CUDA_CHECK(cudaFree(ws->padded));
@@ -420,6 +425,7 @@ extern "C" const scan_version scan_versions[] = {
      launch_v4},
     {{"v5-lookback", "single pass, tiles by ticket, decoupled look-back (common/scan.cu)"},
      launch_v5},
+    {{"yours", scan_yours_idea}, scan_yours},
 };
 extern "C" const int scan_version_count = sizeof scan_versions / sizeof scan_versions[0];
 extern "C" const int scan_fastest_version = 4;

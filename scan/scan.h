@@ -19,6 +19,8 @@ scan_workspace *scan_workspace_create(size_t n_max);
 void scan_workspace_destroy(scan_workspace *ws);
 // Device bytes scan_workspace_create(n_max) takes (for the memory guard).
 size_t scan_workspace_bytes(size_t n_max);
+// Device scratch of at least n_max int32 that yours.cu may use (v1's padded buffer).
+int32_t *scan_workspace_scratch(scan_workspace *ws);
 
 // Enqueues out = exclusive scan of in (n elements, int32 with wrap-around).
 typedef void (*scan_launcher)(const int32_t *in, int32_t *out, size_t n, scan_workspace *ws,
@@ -32,6 +34,10 @@ typedef struct {
 extern const scan_version scan_versions[];
 extern const int scan_version_count;
 extern const int scan_fastest_version;
+
+// yours.cu: the learner's version, listed last as "yours"; its idea for --help.
+extern const char scan_yours_idea[];
+void scan_yours(const int32_t *in, int32_t *out, size_t n, scan_workspace *ws, cudaStream_t stream);
 
 // The peer: cub::DeviceScan::ExclusiveSum with temporary storage allocated up front.
 typedef struct scan_peer scan_peer;

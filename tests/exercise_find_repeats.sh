@@ -2,10 +2,12 @@
 fr=bin/find_repeats
 
 run "$fr" --help
-if [ "$rc" -eq 0 ] && grep -q "v2-fused" "$tmp/out"; then pass "find_repeats --help"; else fail "find_repeats --help"; fi
+if [ "$rc" -eq 0 ] && grep -q "v2-fused" "$tmp/out" && grep -q "^  yours " "$tmp/out"; then pass "find_repeats --help"; else fail "find_repeats --help"; fi
 expect_usage "find_repeats -n 0" "-n 0" "$fr" -n 0
 expect_usage "find_repeats --bogus" "--bogus" "$fr" --bogus
-expect_usage "find_repeats -k 3" "-k 3" "$fr" -k 3
+expect_usage "find_repeats -k 4" "-k 4" "$fr" -k 4
+expect_usage "find_repeats --check -k all" "--check scores one version" "$fr" --check -k all
+expect_make_line "make check_find_repeats K=yours" "bin/find_repeats --check -k yours" check_find_repeats K=yours
 expect_no_device "find_repeats without a device exits 77" "$fr" -n 100
 
 expect_gpu "find_repeats --example -k all" 0 "$fr" --example -k all -i 2
@@ -21,3 +23,11 @@ if [ "$rc" -eq 0 ] && command -v python3 >/dev/null && python3 -c 'import numpy'
     if python3 -c "import numpy, sys; o = numpy.load(sys.argv[1]); assert list(o) == [1, 3, 4, 8], o" "$tmp/fr_output.npy" 2>>"$tmp/out"; then
         pass "find_repeats --dump holds {1,3,4,8}"; else fail "find_repeats --dump holds {1,3,4,8}"; fi
 fi
+
+# The learner's slot (see saxpy's tests).
+expect_gpu "find_repeats --check -k yours" 0 "$fr" --check -k yours -i 3
+if [ "$rc" -eq 0 ] && ! grep -q "Your = yours, Ref = cub::DeviceSelect::If" "$tmp/out"; then fail "find_repeats --check -k yours names yours"; fi
+expect_yours "find_repeats: a wrong yours scores 0 (F), exit 1" find_repeats 1 '[|] 0 [(]F[)]' \
+    's/indices\[found + prefix\[threadIdx.x\] - 1\]/indices[found + prefix[threadIdx.x]]/' --check -k yours -i 2
+expect_yours "find_repeats: a faulting yours exits 3" find_repeats 3 'CUDA error.*illegal memory access' \
+    's/(a, n, indices, count);/(a, n, indices, (int32_t *)nullptr);/' -k yours -n 1000 -i 2

@@ -2,11 +2,14 @@
 reduction=bin/reduction
 
 run "$reduction" --help
-if [ "$rc" -eq 0 ] && grep -q "v5-float4" "$tmp/out" && grep -q "260817" "$tmp/out"; then
+if [ "$rc" -eq 0 ] && grep -q "v6-float4" "$tmp/out" && grep -q "^  yours " "$tmp/out" &&
+    grep -q "260817" "$tmp/out"; then
     pass "reduction --help"; else fail "reduction --help"; fi
 expect_usage "reduction -n -3" "-n -3" "$reduction" -n -3
 expect_usage "reduction --bogus" "--bogus" "$reduction" --bogus
-expect_usage "reduction -k v6" "-k v6" "$reduction" -k v6
+expect_usage "reduction -k v8" "-k v8" "$reduction" -k v8
+expect_usage "reduction --check -k all" "--check scores one version" "$reduction" -k all --check
+expect_make_line "make check_reduction K=v2" "bin/reduction --check -k v2" check_reduction K=v2
 expect_usage "reduction --input bad" "--input bad" "$reduction" --input bad
 expect_usage "reduction -S x" "-S x" "$reduction" -S x
 expect_no_device "reduction without a device exits 77" "$reduction"
@@ -18,19 +21,19 @@ done
 for n in 7 4097 1000003 16777217; do
     expect_gpu "reduction -k all -n $n --input uniform" 0 "$reduction" -k all -n "$n" -i 3 --input uniform -S 7
 done
-# Large enough that the sum passes 2^24 (float no longer exact) and v5 still matches.
+# Large enough that the sum passes 2^24 (float no longer exact) and v6 still matches.
 expect_gpu "reduction -k all -n 5e7" 0 "$reduction" -k all -n 5e7 -i 3
-# v5 is deterministic: the same bits on every run (its last-block combine is ordered).
-expect_gpu "reduction v5 -n 12345679 --json" 0 "$reduction" -k v5 -n 12345679 -i 50 --json --input uniform
+# v6 is deterministic: the same bits on every run (its last-block combine is ordered).
+expect_gpu "reduction v6 -n 12345679 --json" 0 "$reduction" -k v6 -n 12345679 -i 50 --json --input uniform
 if [ "$rc" -eq 0 ]; then
     first=$(grep -o '"result":[^,]*' "$tmp/out" | head -n 1)
     same=1
     for i in 1 2 3; do
-        again=$("$reduction" -k v5 -n 12345679 -i 50 --json --input uniform 2>&1 | grep -o '"result":[^,]*' | head -n 1)
+        again=$("$reduction" -k v6 -n 12345679 -i 50 --json --input uniform 2>&1 | grep -o '"result":[^,]*' | head -n 1)
         [ "$again" = "$first" ] || same=0
     done
-    if [ "$same" -eq 1 ] && [ -n "$first" ]; then pass "reduction v5 result identical over runs"
-    else fail "reduction v5 result identical over runs"; fi
+    if [ "$same" -eq 1 ] && [ -n "$first" ]; then pass "reduction v6 result identical over runs"
+    else fail "reduction v6 result identical over runs"; fi
 fi
 expect_gpu "reduction reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$reduction" -n 1000 -i 2
 expect_gpu "reduction -n 1e11 (memory guard)" 3 "$reduction" -n 1e11
@@ -40,3 +43,11 @@ if [ "$rc" -eq 0 ]; then
     if [ -s "$tmp/rd_input.npy" ] && [ -s "$tmp/rd_output.npy" ] && [ -s "$tmp/rd_gold.npy" ]; then
         pass "reduction --dump writes three .npy files"; else fail "reduction --dump writes three .npy files"; fi
 fi
+
+# The learner's slot (see saxpy's tests).
+expect_gpu "reduction --check -k yours" 0 "$reduction" --check -k yours -i 3
+if [ "$rc" -eq 0 ] && ! grep -q "Your = yours, Ref = cub::DeviceReduce::Sum" "$tmp/out"; then fail "reduction --check -k yours names yours"; fi
+expect_yours "reduction: a wrong yours scores 0 (F), exit 1" reduction 1 '[|] 0 [(]F[)]' \
+    's/partial\[threadIdx.x\] = sum;/partial[threadIdx.x] = sum + 1.0f;/' --check -k yours -i 2
+expect_yours "reduction: a faulting yours exits 3" reduction 3 'CUDA error.*illegal memory access' \
+    's/(x, n, out);/(x, n, (float *)nullptr);/' -k yours -n 1000 -i 2

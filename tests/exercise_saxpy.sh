@@ -2,7 +2,8 @@
 saxpy=bin/saxpy
 
 run "$saxpy" --help
-if [ "$rc" -eq 0 ] && grep -q "v4-float4x4" "$tmp/out" && grep -q -- "--streams" "$tmp/out"; then
+if [ "$rc" -eq 0 ] && grep -q "v4-float4x4" "$tmp/out" && grep -q "^  yours " "$tmp/out" &&
+    grep -q -- "--streams" "$tmp/out"; then
     pass "saxpy --help"; else fail "saxpy --help"; fi
 
 expect_usage "saxpy -n -3" "-n -3" "$saxpy" -n -3
@@ -11,6 +12,9 @@ expect_usage "saxpy -n 1.5" "-n 1.5" "$saxpy" -n 1.5
 expect_usage "saxpy -n 1e300" "-n 1e300" "$saxpy" -n 1e300
 expect_usage "saxpy --bogus" "--bogus" "$saxpy" --bogus
 expect_usage "saxpy -k v9" "-k v9" "$saxpy" -k v9
+expect_usage "saxpy --check -k all" "--check scores one version" "$saxpy" --check -k all
+expect_make_line "make check_saxpy K=yours" "bin/saxpy --check -k yours" check_saxpy K=yours
+expect_make_line "make -C saxpy check K=yours" "bin/saxpy --check -k yours" -C saxpy check K=yours
 expect_usage "saxpy -i -2" "-i -2" "$saxpy" -i -2
 expect_usage "saxpy --streams 0" "--streams 0" "$saxpy" --streams 0
 expect_usage "saxpy --input bad" "--input bad" "$saxpy" --input bad
@@ -22,7 +26,7 @@ for n in 1 2 3 4 5 31 32 33 1023 1024 1025 65537 999983 1048575 1048577; do
     expect_gpu "saxpy -k all -n $n (uniform input)" 0 "$saxpy" -k all -n "$n" -i 3 --input uniform
 done
 expect_gpu "saxpy -k all -n 1000 (course input)" 0 "$saxpy" -k all -n 1000 -i 3
-for k in 1 2 3 4; do
+for k in 1 2 3 4 yours; do
     expect_gpu "saxpy -k $k -n 3333 --streams 3 --managed" 0 "$saxpy" -k "$k" -n 3333 -i 2 --streams 3 --managed --input uniform
 done
 expect_gpu "saxpy -n 1000001 --streams 7 --managed" 0 "$saxpy" -n 1000001 -i 2 --streams 7 --managed
@@ -41,3 +45,13 @@ if [ "$rc" -eq 0 ]; then
         else fail "saxpy --dump writes $role.npy"; fi
     done
 fi
+
+# The learner's slot: yours is scored by --check -k yours; a wrong one scores 0 with
+# (F) and exits 1, one that faults exits 3 with CUDA's message.
+expect_gpu "saxpy --check -k yours" 0 "$saxpy" --check -k yours -i 3
+if [ "$rc" -eq 0 ] && ! grep -q "Your = yours, Ref = cublasSaxpy" "$tmp/out"; then fail "saxpy --check -k yours names yours"; fi
+expect_yours "saxpy: a wrong yours scores 0 (F), exit 1" saxpy 1 '[|] 0 [(]F[)]' \
+    's/a [*] x\[i\] + y\[i\]/a * x[i] - y[i]/' --check -k yours -i 2
+if [ "$rc" -eq 1 ] && ! grep -q "yours: wrong result: first bad index" "$tmp/out"; then fail "saxpy: a wrong yours names the first bad index"; fi
+expect_yours "saxpy: a faulting yours exits 3" saxpy 3 'CUDA error.*illegal memory access' \
+    's/(n, a, x, y, z);/(n, a, x, y, (float *)nullptr);/' -k yours -n 1000 -i 2

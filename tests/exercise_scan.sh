@@ -2,11 +2,14 @@
 scan=bin/scan
 
 run "$scan" --help
-if [ "$rc" -eq 0 ] && grep -q "v5-lookback" "$tmp/out" && grep -q -- "--op OP" "$tmp/out"; then
+if [ "$rc" -eq 0 ] && grep -q "v5-lookback" "$tmp/out" && grep -q "^  yours " "$tmp/out" &&
+    grep -q -- "--op OP" "$tmp/out"; then
     pass "scan --help"; else fail "scan --help"; fi
 expect_usage "scan -n -3" "-n -3" "$scan" -n -3
 expect_usage "scan --op bogus" "--op bogus" "$scan" --op bogus
-expect_usage "scan -k 6" "-k 6" "$scan" -k 6
+expect_usage "scan -k 7" "-k 7" "$scan" -k 7
+expect_usage "scan --check -k all" "--check scores one version" "$scan" --check -k all --extended
+expect_make_line "make check_scan K=yours" "bin/scan --check -k yours" check_scan K=yours
 expect_usage "scan -n 2e9" "-n 2e9" "$scan" -n 2e9
 expect_no_device "scan without a device exits 77" "$scan" -n 100
 
@@ -26,3 +29,11 @@ expect_gpu "scan --dump" 0 "$scan" -n 777 -i 2 --dump "$tmp/sc"
 if [ "$rc" -eq 0 ] && [ -s "$tmp/sc_output.npy" ] && cmp -s <(tail -c 3108 "$tmp/sc_output.npy") <(tail -c 3108 "$tmp/sc_gold.npy"); then
     pass "scan --dump output equals gold"
 elif [ "$rc" -eq 0 ]; then fail "scan --dump output equals gold"; fi
+
+# The learner's slot (see saxpy's tests).
+expect_gpu "scan --check -k yours" 0 "$scan" --check -k yours -i 3
+if [ "$rc" -eq 0 ] && ! grep -q "Your = yours, Ref = cub::DeviceScan::ExclusiveSum" "$tmp/out"; then fail "scan --check -k yours names yours"; fi
+expect_yours "scan: a wrong yours scores 0 (F), exit 1" scan 1 '[|] 0 [(]F[)]' \
+    's/out\[i\] = running;/out[i] = running + (i == n - 1);/' --check -k yours -i 2
+expect_yours "scan: a faulting yours exits 3" scan 3 'CUDA error.*illegal memory access' \
+    's/reinterpret_cast<uint32_t [*]>(out), n)/(uint32_t *)nullptr, n)/' -k yours -n 1000 -i 2

@@ -74,6 +74,37 @@ for l in lines:
 ' "$tmp/stdout" >>"$tmp/out" 2>&1; then pass "$name"; else fail "$name"; fi
 }
 
+# The learner's slot. expect_yours NAME EXERCISE WANT_RC PATTERN SED ARGS...: in a
+# copy of the tree (built objects included, so only yours.o is rebuilt), edits
+# EXERCISE/yours.cu with SED, builds, runs bin/EXERCISE ARGS and expects exit
+# WANT_RC with PATTERN (grep -E) in the output. The source tree is never touched.
+# Skipped without a GPU, before anything is built.
+yours_tree=$tmp/tree
+expect_yours() {
+    local name=$1 ex=$2 want=$3 pattern=$4 edit=$5; shift 5
+    run "bin/$ex" -k yours -n 1 -i 1
+    if [ "$rc" -eq 77 ]; then skip "$name"; return; fi
+    if [ ! -d "$yours_tree" ]; then
+        mkdir -p "$yours_tree" && tar -C . --exclude=./.git -cf - . | tar -C "$yours_tree" -xf -
+    fi
+    sed -e "$edit" "$ex/yours.cu" >"$yours_tree/$ex/yours.cu"
+    if cmp -s "$ex/yours.cu" "$yours_tree/$ex/yours.cu"; then
+        echo "    the edit '$edit' changed nothing in $ex/yours.cu" >"$tmp/out"; fail "$name"; return
+    fi
+    if ! make -C "$yours_tree" "bin/$ex" >"$tmp/out" 2>&1; then fail "$name (build)"; return; fi
+    run "$yours_tree/bin/$ex" "$@"
+    if [ "$rc" -eq "$want" ] && grep -qE -- "$pattern" "$tmp/out"; then pass "$name"
+    else echo "    exit $rc, wanted $want and /$pattern/: $ex/yours.cu edited by '$edit', $*" >>"$tmp/out"; fail "$name"; fi
+}
+
+# expect_make_line NAME LINE MAKE-ARGS...: `make -n` prints LINE (no GPU needed).
+expect_make_line() {
+    local name=$1 line=$2; shift 2
+    run make -n "$@"
+    if [ "$rc" -eq 0 ] && grep -qxF -- "$line" "$tmp/out"; then pass "$name"
+    else echo "    wanted the line '$line' from make -n $*" >>"$tmp/out"; fail "$name"; fi
+}
+
 for t in tests/exercise_*.sh; do
     # shellcheck source=/dev/null
     . "$t"

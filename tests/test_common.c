@@ -118,6 +118,21 @@ static void test_parse_kernel_selection(void)
     EXPECT(parse("-k bogus", &a, err, sizeof err) == CL_PARSE_ERROR);
 }
 
+// --check scores one version: the one -k names, the fastest without -k, never "all".
+static void test_parse_check_version(void)
+{
+    cl_common_args a;
+    char err[256];
+    EXPECT(parse("--check", &a, err, sizeof err) == CL_PARSE_OK && a.check && a.kernel_index == 2);
+    EXPECT(parse("--check -k 1", &a, err, sizeof err) == CL_PARSE_OK && a.kernel_index == 0);
+    EXPECT(parse("-k v2-shared --check", &a, err, sizeof err) == CL_PARSE_OK &&
+           a.kernel_index == 1);
+    EXPECT(parse("--check -k all", &a, err, sizeof err) == CL_PARSE_ERROR);
+    EXPECT(strstr(err, "-k all") && strstr(err, "--check"));
+    EXPECT(parse("-k all --check", &a, err, sizeof err) == CL_PARSE_ERROR);
+    EXPECT(parse("--check -k bogus", &a, err, sizeof err) == CL_PARSE_ERROR);
+}
+
 // Every bad input is an error whose message names the flag (and the range).
 static void test_parse_errors_name_the_flag(void)
 {
@@ -218,15 +233,19 @@ static void print_score_table(void)
         {"10000", 0.016, 0.004, true, 1.25, 1.25},
         {"100000", 0.020, 0.040, false, 0.0, 1.25},
     };
-    cl_score_table_print("Element Count", rows, 2);
+    cl_score_table_print("v2-shared", "cub::Peer", "Element Count", rows, 2);
 }
 
 static void test_score_table_layout(void)
 {
     cl_report_set_json(false, "t");
     const char *text = capture_stdout(print_score_table);
-    EXPECT(
-        strstr(text, "| Element Count   | Ref Time        | Your Time       | Score           |"));
+    // The header names the version scored and the peer.
+    EXPECT(strstr(text,
+                  "-------------------------------------------------------------------------\n"
+                  "| Your = v2-shared, Ref = cub::Peer (median ms)                         |\n"
+                  "-------------------------------------------------------------------------\n"
+                  "| Element Count   | Ref Time        | Your Time       | Score           |"));
     EXPECT(
         strstr(text, "| 10000           | 0.0160          | 0.0040          | 1.25            |"));
     EXPECT(
@@ -242,9 +261,9 @@ static void test_score_table_json(void)
     cl_report_set_json(true, "t");
     const char *text = capture_stdout(print_score_table);
     cl_report_set_json(false, "t");
-    EXPECT(strstr(text,
-                  "{\"exercise\":\"t\",\"table\":\"score\",\"size\":\"10000\",\"ref_ms\":0.016,"
-                  "\"your_ms\":0.004,\"correct\":true,\"score\":1.25,\"marks\":1.25}\n"));
+    EXPECT(strstr(text, "{\"exercise\":\"t\",\"table\":\"score\",\"your\":\"v2-shared\","
+                        "\"ref\":\"cub::Peer\",\"size\":\"10000\",\"ref_ms\":0.016,"
+                        "\"your_ms\":0.004,\"correct\":true,\"score\":1.25,\"marks\":1.25}\n"));
     EXPECT(strstr(text, "\"correct\":false,\"score\":0,"));
     EXPECT(strstr(text,
                   "{\"exercise\":\"t\",\"table\":\"score_total\",\"score\":1.25,\"max\":2.5}\n"));
@@ -461,6 +480,7 @@ int main(void)
     RUN_TEST(test_parse_size_rejects_junk);
     RUN_TEST(test_parse_defaults_and_values);
     RUN_TEST(test_parse_kernel_selection);
+    RUN_TEST(test_parse_check_version);
     RUN_TEST(test_parse_errors_name_the_flag);
     RUN_TEST(test_parse_help);
     RUN_TEST(test_score_formula);
