@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 static const cl_column standard_head[] = {
-    {"kernel", "kernel", 26, NULL},    {"n", "n", 11, NULL},
+    {"kernel", "kernel", 30, NULL},    {"n", "n", 11, NULL},
     {"time_ms", "time ms", 9, "%.4f"}, {"gbps", "GB/s", 7, "%.0f"},
     {"pct_copy", "% copy", 6, "%.0f"}, {"speedup_v1", "x v1", 7, "%.2f"},
 };

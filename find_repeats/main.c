@@ -17,7 +17,7 @@ typedef struct {
 } options;
 
 // The CMU 15-418 handout's example: {1,2,2,1,1,1,3,5,3,3} -> {1,3,4,8}.
-static const int32_t spec_example[] = {1, 2, 2, 1, 1, 1, 3, 5, 3, 3};
+static const int32_t handout_example[] = {1, 2, 2, 1, 1, 1, 3, 5, 3, 3};
 
 typedef struct {
     size_t n, count;
@@ -27,12 +27,12 @@ typedef struct {
 static problem make_problem(size_t n, uint64_t seed, bool example)
 {
     if (example)
-        n = sizeof spec_example / sizeof spec_example[0];
+        n = sizeof handout_example / sizeof handout_example[0];
     problem p = {.n = n};
     p.a = cl_host_alloc(n * sizeof(int32_t), "A");
     p.gold = cl_host_alloc(n * sizeof(int32_t), "gold");
     if (example)
-        memcpy(p.a, spec_example, sizeof spec_example);
+        memcpy(p.a, handout_example, sizeof handout_example);
     else
         cl_fill_below_i32(p.a, n, cl_rng_key(seed, 0), 10);
     p.count = find_repeats_gold(p.a, n, p.gold);
