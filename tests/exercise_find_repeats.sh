@@ -24,10 +24,7 @@ if [ "$rc" -eq 0 ] && command -v python3 >/dev/null && python3 -c 'import numpy'
         pass "find_repeats --dump holds {1,3,4,8}"; else fail "find_repeats --dump holds {1,3,4,8}"; fi
 fi
 
-# The learner's slot (see saxpy's tests).
-expect_gpu "find_repeats --check -k yours" 0 "$fr" --check -k yours -i 3
-if [ "$rc" -eq 0 ] && ! grep -q "Your = yours, Ref = cub::DeviceSelect::If" "$tmp/out"; then fail "find_repeats --check -k yours names yours"; fi
-expect_yours "find_repeats: a wrong yours scores 0 (F), exit 1" find_repeats 1 '[|] 0 [(]F[)]' \
-    's/indices\[found + prefix\[threadIdx.x\] - 1\]/indices[found + prefix[threadIdx.x]]/' --check -k yours -i 2
-expect_yours "find_repeats: a faulting yours exits 3" find_repeats 3 'CUDA error.*illegal memory access' \
-    's/(a, n, indices, count);/(a, n, indices, (int32_t *)nullptr);/' -k yours -n 1000 -i 2
+# The learner's slot (see expect_learner_slot in tests/run.sh).
+expect_learner_slot find_repeats cub::DeviceSelect::If \
+    's/indices\[found + prefix\[threadIdx.x\] - 1\]/indices[found + prefix[threadIdx.x]]/' \
+    's/(a, n, indices, count);/(a, n, indices, (int32_t *)nullptr);/'

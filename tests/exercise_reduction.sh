@@ -44,10 +44,7 @@ if [ "$rc" -eq 0 ]; then
         pass "reduction --dump writes three .npy files"; else fail "reduction --dump writes three .npy files"; fi
 fi
 
-# The learner's slot (see saxpy's tests).
-expect_gpu "reduction --check -k yours" 0 "$reduction" --check -k yours -i 3
-if [ "$rc" -eq 0 ] && ! grep -q "Your = yours, Ref = cub::DeviceReduce::Sum" "$tmp/out"; then fail "reduction --check -k yours names yours"; fi
-expect_yours "reduction: a wrong yours scores 0 (F), exit 1" reduction 1 '[|] 0 [(]F[)]' \
-    's/partial\[threadIdx.x\] = sum;/partial[threadIdx.x] = sum + 1.0f;/' --check -k yours -i 2
-expect_yours "reduction: a faulting yours exits 3" reduction 3 'CUDA error.*illegal memory access' \
-    's/(x, n, out);/(x, n, (float *)nullptr);/' -k yours -n 1000 -i 2
+# The learner's slot (see expect_learner_slot in tests/run.sh).
+expect_learner_slot reduction cub::DeviceReduce::Sum \
+    's/partial\[threadIdx.x\] = sum;/partial[threadIdx.x] = sum + 1.0f;/' \
+    's/(x, n, out);/(x, n, (float *)nullptr);/'

@@ -46,12 +46,7 @@ if [ "$rc" -eq 0 ]; then
     done
 fi
 
-# The learner's slot: yours is scored by --check -k yours; a wrong one scores 0 with
-# (F) and exits 1, one that faults exits 3 with CUDA's message.
-expect_gpu "saxpy --check -k yours" 0 "$saxpy" --check -k yours -i 3
-if [ "$rc" -eq 0 ] && ! grep -q "Your = yours, Ref = cublasSaxpy" "$tmp/out"; then fail "saxpy --check -k yours names yours"; fi
-expect_yours "saxpy: a wrong yours scores 0 (F), exit 1" saxpy 1 '[|] 0 [(]F[)]' \
-    's/a [*] x\[i\] + y\[i\]/a * x[i] - y[i]/' --check -k yours -i 2
-if [ "$rc" -eq 1 ] && ! grep -q "yours: wrong result: first bad index" "$tmp/out"; then fail "saxpy: a wrong yours names the first bad index"; fi
-expect_yours "saxpy: a faulting yours exits 3" saxpy 3 'CUDA error.*illegal memory access' \
-    's/(n, a, x, y, z);/(n, a, x, y, (float *)nullptr);/' -k yours -n 1000 -i 2
+# The learner's slot (see expect_learner_slot in tests/run.sh).
+expect_learner_slot saxpy cublasSaxpy \
+    's/a [*] x\[i\] + y\[i\]/a * x[i] - y[i]/' \
+    's/(n, a, x, y, z);/(n, a, x, y, (float *)nullptr);/'

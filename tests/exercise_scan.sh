@@ -30,10 +30,7 @@ if [ "$rc" -eq 0 ] && [ -s "$tmp/sc_output.npy" ] && cmp -s <(tail -c 3108 "$tmp
     pass "scan --dump output equals gold"
 elif [ "$rc" -eq 0 ]; then fail "scan --dump output equals gold"; fi
 
-# The learner's slot (see saxpy's tests).
-expect_gpu "scan --check -k yours" 0 "$scan" --check -k yours -i 3
-if [ "$rc" -eq 0 ] && ! grep -q "Your = yours, Ref = cub::DeviceScan::ExclusiveSum" "$tmp/out"; then fail "scan --check -k yours names yours"; fi
-expect_yours "scan: a wrong yours scores 0 (F), exit 1" scan 1 '[|] 0 [(]F[)]' \
-    's/out\[i\] = running;/out[i] = running + (i == n - 1);/' --check -k yours -i 2
-expect_yours "scan: a faulting yours exits 3" scan 3 'CUDA error.*illegal memory access' \
-    's/reinterpret_cast<uint32_t [*]>(out), n)/(uint32_t *)nullptr, n)/' -k yours -n 1000 -i 2
+# The learner's slot (see expect_learner_slot in tests/run.sh).
+expect_learner_slot scan cub::DeviceScan::ExclusiveSum \
+    's/out\[i\] = running;/out[i] = running + (i == n - 1);/' \
+    's/reinterpret_cast<uint32_t [*]>(out), n)/(uint32_t *)nullptr, n)/'
