@@ -1,0 +1,1 @@
+montecarlo_LIBS := -lcurand
