@@ -25,7 +25,7 @@ typedef struct {
 } options;
 
 static const char *const generator_names[] = {"default", "philox", "mrg32k3a", NULL};
-static const char peer_name[] = "v1 (the practical: host API + coalesced)";
+static const char peer_name[] = "v1 (practical 2's program)";
 
 // --- the model and its CPU estimate -------------------------------------------------------
 
@@ -162,13 +162,52 @@ static const cl_column estimate_columns[] = {
     {"own_se_from_practical", "vs prac", 7, "%.2f"},
 };
 
-// The rate the fused version is measured against: curandGenerateNormal with Philox
-// making the same normals into memory, and nothing else.
-static void run_generate_only(void *ctx, int rep)
+// The parts of the ladder's work alone: v1's and v2's path kernels over normals
+// already made (the coalesced/strided gap without the generator's time), and
+// curandGenerateNormal with Philox making the normals into memory, nothing else (the
+// rate the fused version must beat).
+typedef struct {
+    const mc_model *model;
+    mc_workspace *ws;
+    int part; // 0, 1: the path kernel, coalesced or strided; 2: Philox alone
+} part_call;
+
+static void run_part(void *ctx, int rep)
 {
     (void)rep;
-    const timed_call *t = ctx;
-    mc_philox_generate_only(&t->p->model, t->ws);
+    const part_call *c = ctx;
+    if (c->part == 2)
+        mc_philox_generate_only(c->model, c->ws);
+    else
+        mc_path_kernel_only(c->model, c->ws, c->part == 0);
+}
+
+static void run_parts(const timed_call *call)
+{
+    static const cl_column columns[] = {
+        {"part", "the parts alone", 40, NULL},    {"paths", "paths", 11, NULL},
+        {"time_ms", "time ms", 9, "%.4f"},        {"gbps", "GB/s", 7, "%.0f"},
+        {"gnormals_per_s", "Gnorm/s", 8, "%.1f"},
+    };
+    static const cl_table table = {"parts", columns, 5};
+    static const char *const names[] = {"v1's path kernel, normals made (coalesced)",
+                                        "v2's path kernel, normals made (strided)",
+                                        "curandGenerateNormal, Philox4_32_10"};
+    const mc_model *m = &call->p->model;
+    part_call c = {m, call->ws, 0};
+    // The normals the path kernels read: the first chunk's, from the first call of v1.
+    mc_workspace_reseed(call->ws);
+    mc_versions[0].launch(m, call->ws, call->sums, 0);
+    cl_table_header(&table);
+    for (c.part = 0; c.part < 3; c.part++) {
+        size_t chunk = mc_workspace_chunk_paths(call->ws);
+        size_t paths = c.part == 2 || m->npath < chunk ? m->npath : chunk;
+        double ms = cl_time_gpu(run_part, &c, call->iters).median_ms;
+        double normals = 2.0 * m->nsteps * (double)paths, seconds = ms * 1e-3;
+        cl_table_row(&table, (cl_cell[]){CL_STR(names[c.part]), CL_INT(paths), CL_NUM(ms),
+                                         CL_NUM(4.0 * normals / seconds / 1e9),
+                                         CL_NUM(normals / seconds / 1e9)});
+    }
 }
 
 static bool run_versions(const problem *p, const options *opt, mc_estimate *output)
@@ -194,18 +233,7 @@ static bool run_versions(const problem *p, const options *opt, mc_estimate *outp
     bool ok = cl_run_ladder(&opt->common, versions(), peer_name, m->npath, NAN, estimate_columns, 6,
                             measure_version, &call);
     *output = call.last;
-
-    double ms = cl_time_gpu(run_generate_only, &call, call.iters).median_ms;
-    static const cl_column rate_columns[] = {
-        {"generator", "generator alone", 40, NULL},
-        {"time_ms", "time ms", 9, "%.4f"},
-        {"gnormals_per_s", "Gnorm/s", 8, "%.1f"},
-    };
-    static const cl_table rate_table = {"generator", rate_columns, 3};
-    cl_table_header(&rate_table);
-    cl_table_row(&rate_table,
-                 (cl_cell[]){CL_STR("curandGenerateNormal, Philox4_32_10"), CL_NUM(ms),
-                             CL_NUM(2.0 * m->nsteps * (double)m->npath / (ms * 1e-3) / 1e9)});
+    run_parts(&call);
     device_free(&call);
     return ok;
 }

@@ -88,6 +88,11 @@ void mc_yours(const mc_model *m, mc_workspace *ws, double *sums, cudaStream_t st
 // workspace's chunks: the rate the fused version is measured against.
 void mc_philox_generate_only(const mc_model *m, mc_workspace *ws);
 
+// The path kernel of version 1 (coalesced) or 2 (strided) alone, over the normals
+// already in the workspace (those of its first chunk): the cost of the access pattern
+// without the generator's: min(npath, the chunk's paths).
+void mc_path_kernel_only(const mc_model *m, mc_workspace *ws, int coalesced);
+
 // --- --quadratic: the mean of a z^2 + b z + c over n standard normals ------------
 
 // Fills z[0..n) with standard normals from the host API generator (seeded).
