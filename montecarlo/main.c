@@ -64,20 +64,26 @@ static double distance(const problem *p, double mean, mc_estimate reference)
     return mc_distance(e, reference);
 }
 
-// Right when within 3 combined standard errors of the CPU pricer's mean and (for the
-// practical's model) of the practical's figure.
+// Wrong when more than WRONG_SIGMAS combined standard errors from the CPU pricer's
+// mean or (for the practical's model) from the practical's figure. Not 3: a right
+// version lands beyond 3 once in 370 comparisons, and a run of the tests makes
+// hundreds; beyond 5 once in 1.7 million. A wrong model still fails by far (rho's
+// sign flipped: ~80 standard errors at 960K paths). The 3-s.e. agreement the practical
+// asks for is the 'vs prac' column.
+enum { WRONG_SIGMAS = 5 };
+
 static bool estimate_ok(const char *name, mc_estimate e, const problem *p)
 {
     const mc_estimate practical = {MC_PRACTICAL_MEAN, MC_PRACTICAL_SE};
     double to_gold = distance(p, e.mean, p->gold);
     double to_practical = practical_applies(&p->model) ? distance(p, e.mean, practical) : 0.0;
-    if (isfinite(e.mean) && to_gold <= 3.0 && to_practical <= 3.0)
+    if (isfinite(e.mean) && to_gold <= WRONG_SIGMAS && to_practical <= WRONG_SIGMAS)
         return true;
     fprintf(stderr,
             "%s: %s: wrong result: mean %.8f +- %.8f is %.2f combined standard errors from the "
-            "CPU pricer's %.8f +- %.8f and %.2f from the practical's %.8f +- %.8f (at most 3)\n",
+            "CPU pricer's %.8f +- %.8f and %.2f from the practical's %.8f +- %.8f (at most %d)\n",
             cl_progname, name, e.mean, e.se, to_gold, p->gold.mean, p->gold.se, to_practical,
-            MC_PRACTICAL_MEAN, MC_PRACTICAL_SE);
+            MC_PRACTICAL_MEAN, MC_PRACTICAL_SE, WRONG_SIGMAS);
     return false;
 }
 
@@ -226,10 +232,10 @@ static bool run_versions(const problem *p, const options *opt, mc_estimate *outp
             "%.8f +- %.8f%s",
             p->gold_paths, p->gold.mean, p->gold.se, p->gold_ms, MC_PRACTICAL_MEAN, MC_PRACTICAL_SE,
             practical_applies(m) ? "" : " (another model: not compared)");
-    cl_note("checked: within 3 combined standard errors of both (a version's from the payoffs' "
+    cl_note("checked: within %d combined standard errors of both (a version's from the payoffs' "
             "s.d. %.4f); 'vs CPU' is that distance, 'vs prac' the distance from the practical's "
-            "mean in the version's own s.e.",
-            p->payoff_sd);
+            "mean in the version's own s.e. (the practical asks for at most 3)",
+            WRONG_SIGMAS, p->payoff_sd);
     bool ok = cl_run_ladder(&opt->common, versions(), peer_name, m->npath, NAN, estimate_columns, 6,
                             measure_version, &call);
     *output = call.last;
@@ -300,8 +306,9 @@ static bool run_quadratic(const options *opt)
     float *host_z = cl_host_alloc(bytes, "normals");
     CL_CUDA_CHECK(cudaMemcpy(host_z, z, bytes, cudaMemcpyDeviceToHost));
     cl_note("\nmean of %g z^2 + %g z + %g over %zu normals (generator %s): expect %g +- %.3g; "
-            "checked: within 3 of those s.e. and the sums within 1e-9 of the CPU's",
-            call.a, call.b, call.c, n, generator_names[opt->generator], expected, known_se);
+            "checked: within %d of those s.e. and the sums within 1e-9 of the CPU's",
+            call.a, call.b, call.c, n, generator_names[opt->generator], expected, known_se,
+            WRONG_SIGMAS);
 
     static const cl_column columns[] = {
         {"method", "method", 36, NULL},           {"time_ms", "time ms", 9, "%.4f"},
@@ -335,7 +342,7 @@ static bool run_quadratic(const options *opt)
         }
         mc_estimate e = estimates[i] = mc_estimate_from_sums(sums[0], sums[1], n);
         double from_expected = fabs(e.mean - expected) / known_se;
-        bool ok = isfinite(e.mean) && from_expected <= 3.0 &&
+        bool ok = isfinite(e.mean) && from_expected <= WRONG_SIGMAS &&
                   fabs(sums[0] - cpu_sums[0]) <= 1e-9 * fabs(cpu_sums[0]) &&
                   fabs(sums[1] - cpu_sums[1]) <= 1e-9 * fabs(cpu_sums[1]);
         if (!ok)

@@ -97,18 +97,18 @@ expect_yours() {
     else echo "    exit $rc, wanted $want and /$pattern/: $ex/yours.cu edited by '$edit', $*" >>"$tmp/out"; fail "$name"; fi
 }
 
-# expect_learner_slot EXERCISE PEER WRONG_EDIT FAULT_EDIT: `--check -k yours` scores
-# yours against PEER and says so; yours edited by WRONG_EDIT scores 0 with (F), names
-# the first bad element and exits 1; edited by FAULT_EDIT (a bad pointer) it exits 3
-# with CUDA's message.
+# expect_learner_slot EXERCISE PEER WRONG_EDIT FAULT_EDIT [WRONG_MESSAGE]: `--check -k
+# yours` scores yours against PEER and says so; yours edited by WRONG_EDIT scores 0
+# with (F), exits 1 and prints WRONG_MESSAGE (default: the first bad index);
+# edited by FAULT_EDIT (a bad pointer) it exits 3 with CUDA's message.
 expect_learner_slot() {
-    local ex=$1 peer=$2 wrong=$3 fault=$4
+    local ex=$1 peer=$2 wrong=$3 fault=$4 message=${5:-"yours: wrong result: first bad index"}
     expect_gpu "$ex --check -k yours" 0 "bin/$ex" --check -k yours -i 3
     if [ "$rc" -eq 0 ] && ! grep -qF "Your = yours, Ref = $peer" "$tmp/out"; then
         fail "$ex --check -k yours names yours and $peer"; fi
     expect_yours "$ex: a wrong yours scores 0 (F), exit 1" "$ex" 1 '[|] 0 [(]F[)]' "$wrong" --check -k yours -i 2
-    if [ "$rc" -eq 1 ] && ! grep -q "yours: wrong result: first bad index" "$tmp/out"; then
-        fail "$ex: a wrong yours names the first bad index"; fi
+    if [ "$rc" -eq 1 ] && ! grep -qF "$message" "$tmp/out"; then
+        fail "$ex: a wrong yours prints '$message'"; fi
     expect_yours "$ex: a faulting yours exits 3" "$ex" 3 'CUDA error.*illegal memory access' "$fault" -k yours -n 1000 -i 2
 }
 
