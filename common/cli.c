@@ -72,8 +72,8 @@ static void build_common_options(const cl_program *prog, cl_common_args *args,
     static char n_help[96];
     snprintf(n_help, sizeof n_help, n_help_fmt, prog->n_meaning ? prog->n_meaning : "elements");
     const cl_option common[N_COMMON] = {
-        {'n', "size", CL_ARG_SIZE, &args->n, "SIZE", n_help, (double)prog->n_min,
-         (double)prog->n_max, NULL},
+        {'n', prog->n_long ? prog->n_long : "size", CL_ARG_SIZE, &args->n, "SIZE", n_help,
+         (double)prog->n_min, (double)prog->n_max, NULL},
         {'k', "kernel", CL_ARG_STRING, &args->kernel, "NAME",
          "kernel version (name or number) or 'all' (default: the fastest); with --check, the one "
          "scored",

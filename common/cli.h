@@ -71,6 +71,7 @@ typedef struct {
     const char *example; // an example command line
     size_t n_default, n_min, n_max;
     const char *n_meaning; // e.g. "elements"
+    const char *n_long;    // -n's long name; NULL: "size"
     cl_kernel_list kernels;
     const cl_option *options; // the exercise's own, ended by an entry with long_name NULL
     const char *positional;   // metavar of one optional positional argument, or NULL

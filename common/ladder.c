@@ -86,10 +86,13 @@ bool cl_run_ladder(const cl_common_args *args, cl_kernel_list versions, const ch
     bool ok = peer.ok;
     for (int k = first; k <= last; k++) {
         cl_measured m = measure(ctx, k, cells);
+        if (m.skipped)
+            continue;
         ok = ok && m.ok;
         cl_ladder_row(&ladder, cl_kernel_at(versions, k)->name, k, n, bytes, m.ms, m.ok, cells);
     }
-    cl_ladder_peer(&ladder, peer_name, n, bytes, peer.ms, peer.ok, peer_extra);
+    if (!peer.skipped)
+        cl_ladder_peer(&ladder, peer_name, n, bytes, peer.ms, peer.ok, peer_extra);
     return ok;
 }
 

@@ -41,8 +41,9 @@ void cl_ladder_peer(cl_ladder *l, const char *name, size_t n, double bytes, doub
 // --- drivers: the loops every exercise's main would otherwise repeat ---------------
 
 typedef struct {
-    double ms; // median time
-    bool ok;   // verified against gold
+    double ms;    // median time
+    bool ok;      // verified against gold
+    bool skipped; // the version does not solve this problem (it said why): no row
 } cl_measured;
 
 enum { CL_PEER = -1 };
@@ -52,8 +53,9 @@ enum { CL_PEER = -1 };
 typedef cl_measured (*cl_version_measure)(void *ctx, int k, cl_cell *extra);
 
 // The -k ladder: the peer is measured first (so what a version leaves on the device
-// is the last version's output), then each selected version; prints a row each and
-// the best-versus-peer note. Returns true when every result verified.
+// is the last version's output), then each selected version; prints a row each (none
+// for a skipped one) and the best-versus-peer note. Returns true when every result
+// verified.
 bool cl_run_ladder(const cl_common_args *args, cl_kernel_list versions, const char *peer_name,
                    size_t n, double bytes, const cl_column *extra, int nextra,
                    cl_version_measure measure, void *ctx);

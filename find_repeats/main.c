@@ -88,7 +88,7 @@ static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
         c = cl_compare_i32(call->host_indices, call->p->gold, (size_t)count);
         cl_compare_report(name, c); // the indices
     }
-    return (cl_measured){cl_time_gpu(run_call, call, call->iters).median_ms, c.ok};
+    return (cl_measured){.ms = cl_time_gpu(run_call, call, call->iters).median_ms, .ok = c.ok};
 }
 
 static timed_call device_setup(const problem *p, int iters)

@@ -133,7 +133,7 @@ static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
                               ? fabs(call->last.mean - MC_PRACTICAL_MEAN) / call->last.se
                               : NAN);
     }
-    return (cl_measured){ms, ok};
+    return (cl_measured){.ms = ms, .ok = ok};
 }
 
 static timed_call device_setup(const problem *p, const options *opt)

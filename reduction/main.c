@@ -90,7 +90,7 @@ static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
         extra[0] = CL_NUM(call->last_result);
         extra[1] = CL_NUM(c.max_abs_err);
     }
-    return (cl_measured){cl_time_gpu(run_call, call, call->iters).median_ms, c.ok};
+    return (cl_measured){.ms = cl_time_gpu(run_call, call, call->iters).median_ms, .ok = c.ok};
 }
 
 static timed_call device_setup(const problem *p, int iters)

@@ -78,7 +78,7 @@ static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
     cl_compare c = cl_compare_i32(call->host_out, call->p->gold, n);
     cl_compare_report(k == CL_PEER ? "cub::DeviceScan::ExclusiveSum" : scan_versions[k].info.name,
                       c);
-    return (cl_measured){cl_time_gpu(run_call, call, call->iters).median_ms, c.ok};
+    return (cl_measured){.ms = cl_time_gpu(run_call, call, call->iters).median_ms, .ok = c.ok};
 }
 
 // Device memory: input and output copies, the versions' workspace, CUB's scratch.

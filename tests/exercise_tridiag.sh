@@ -1,0 +1,48 @@
+# tridiag's integration tests, sourced by tests/run.sh.
+td=bin/tridiag
+
+run "$td" --help
+if [ "$rc" -eq 0 ] && grep -q "v6-batched" "$tmp/out" && grep -q "^  yours " "$tmp/out" &&
+    grep -q -- "--systems SIZE" "$tmp/out"; then pass "tridiag --help"; else fail "tridiag --help"; fi
+expect_usage "tridiag --nx 0" "--nx 0" "$td" --nx 0
+expect_usage "tridiag --nx -5" "--nx -5" "$td" --nx -5
+expect_usage "tridiag --niter 0" "--niter 0" "$td" --niter 0
+expect_usage "tridiag -n 0" "-n 0" "$td" -n 0
+expect_usage "tridiag v1 at NX 64 names its limit" "v1-pcr-128 solves NX = 128 only" "$td" -k 1 --nx 64
+expect_usage "tridiag v4 at NX 33 names its limit" "v4-pcr-warp solves NX = 1..32" "$td" -k 4 --nx 33
+expect_usage "tridiag v2 at NX 1025 names its limit" "v2-pcr-dynamic solves NX = 1..1024" "$td" -k 2 --nx 1025
+expect_usage "tridiag --check -k 1 (one NX only)" "the table needs NX = 32, 128 and 1024" "$td" --check -k 1
+expect_usage "tridiag --check -k all" "--check scores one version" "$td" --check -k all
+expect_make_line "make check_tridiag K=yours" "bin/tridiag --check -k yours" check_tridiag K=yours
+expect_no_device "tridiag without a device exits 77" "$td" -n 10
+
+# Every version that solves the NX, against the Thomas gold, at edge NX and M, both
+# inputs (random: every system different, so a mix-up of systems shows).
+for input in practical random; do
+    for nx in 1 2 3 31 32 33 127 128 129 1024; do
+        for m in 1 3; do
+            expect_gpu "tridiag -k all --nx $nx -n $m --input $input" 0 "$td" -k all --nx "$nx" -n "$m" --input "$input" -i 2
+        done
+    done
+done
+expect_gpu "tridiag v5 --nx 1025 -n 77" 0 "$td" -k 5 --nx 1025 -n 77 --input random -i 2
+expect_gpu "tridiag v5 --nx 4000 -n 5" 0 "$td" -k 5 --nx 4000 -n 5 --input random -i 2
+for shape in "32 100003" "100 5001" "128 4099" "1000 257"; do
+    set -- $shape
+    expect_gpu "tridiag -k all --nx $1 -n $2 --input random" 0 "$td" -k all --nx "$1" -n "$2" --input random -i 2 -S 3
+done
+for niter in 1 5; do
+    expect_gpu "tridiag -k all --niter $niter" 0 "$td" -k all --niter "$niter" -n 1000 --input random -i 2
+done
+expect_gpu "tridiag reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$td" -n 100 -i 2
+expect_json_lines "tridiag --json -k all" "$td" --json -k all -n 2000 -i 2
+expect_gpu "tridiag --dump" 0 "$td" -n 3 --nx 7 -i 2 --dump "$tmp/td"
+if [ "$rc" -eq 0 ]; then
+    if [ -s "$tmp/td_input.npy" ] && [ -s "$tmp/td_output.npy" ] && [ -s "$tmp/td_gold.npy" ]; then
+        pass "tridiag --dump writes three .npy files"; else fail "tridiag --dump writes three .npy files"; fi
+fi
+
+# The learner's slot (see expect_learner_slot in tests/run.sh).
+expect_learner_slot tridiag cusparseSgtsv2StridedBatch \
+    's/- a\[base + i\] [*] d_prev)/- 0.5f * a[base + i] * d_prev)/' \
+    's/(a, b, c, d, x, shape);/(a, b, c, d, (float *)nullptr, shape);/'

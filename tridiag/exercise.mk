@@ -1,0 +1,1 @@
+tridiag_LIBS := -lcusparse
