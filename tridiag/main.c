@@ -169,8 +169,9 @@ static timed_call device_setup(const problem *p, int iters)
     call.host_x = cl_host_alloc(bytes, "x");
     call.ws = tridiag_workspace_create();
     if (p->shape.nx >= TRIDIAG_PEER_MIN_NX)
-        call.peer = tridiag_peer_create((const float *)call.a.base, (const float *)call.b.base,
-                                        (const float *)call.c.base, (float *)call.x.base, p->shape);
+        call.peer =
+            tridiag_peer_create(cl_rotating_at(&call.a, 0), cl_rotating_at(&call.b, 0),
+                                cl_rotating_at(&call.c, 0), cl_rotating_at(&call.x, 0), p->shape);
     return call;
 }
 
