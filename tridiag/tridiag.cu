@@ -11,7 +11,8 @@
 //   v5-thomas-shared  one thread a system, the Thomas algorithm; a block's systems
 //                     are loaded coalesced into shared memory (padded against bank
 //                     conflicts) and every iteration runs there
-//   v6-batched        by shape: v4 for NX <= 32, v5 up to THOMAS_UP_TO, v3 above
+//   v6-batched        by shape: v5 for NX <= 32; above, v3's block a system with
+//                     the matrix part of PCR done once for all NITER solves
 //   yours             yours.cu: the learner's slot
 //
 // PCR (Hockney): at stride s each row subtracts multiples of rows i - s and i + s so
@@ -210,6 +211,68 @@ __global__ void thomas_shared(const float *a, const float *b, const float *c, co
         x[base + j] = sx[j / n * pitch + j % n];
 }
 
+// --- v6's kernel for NX > 32: PCR factored once ------------------------------------------
+
+// One block a system as v3, with two changes. The step coefficients (alpha, gamma of
+// every step, 1/b at the end) depend only on the matrix, so the first solve keeps
+// them in registers and every later solve updates d alone: a quarter of the shared
+// traffic and no divisions. And each step writes into the other of two buffers, so
+// it needs one barrier, not two.
+enum { PCR_MAX_STEPS = 10 }; // 2^10 = 1024 rows, the block limit
+__global__ void pcr_factored(const float *a, const float *b, const float *c, const float *d,
+                             float *x, tridiag_shape shape)
+{
+    extern __shared__ float rows[];
+    const int i = threadIdx.x, n = shape.nx;
+    const size_t k = (size_t)blockIdx.x * n + i;
+    float alpha[PCR_MAX_STEPS], gamma[PCR_MAX_STEPS];
+    float ai = a[k], bi = b[k], ci = c[k], di = shape.lambda * d[k];
+    int now = 0;
+#pragma unroll
+    for (int step = 0; step < PCR_MAX_STEPS; step++) {
+        const int s = 1 << step;
+        if (s >= n)
+            break;
+        float *sa = rows + now * 4 * n, *sb = sa + n, *sc = sb + n, *sd = sc + n;
+        sa[i] = ai, sb[i] = bi, sc[i] = ci, sd[i] = di;
+        __syncthreads();
+        alpha[step] = i - s >= 0 ? -ai / sb[i - s] : 0.0f;
+        gamma[step] = i + s < n ? -ci / sb[i + s] : 0.0f;
+        float a_new = 0.0f, c_new = 0.0f;
+        if (i - s >= 0) {
+            a_new = alpha[step] * sa[i - s];
+            bi += alpha[step] * sc[i - s];
+            di += alpha[step] * sd[i - s];
+        }
+        if (i + s < n) {
+            c_new = gamma[step] * sc[i + s];
+            bi += gamma[step] * sa[i + s];
+            di += gamma[step] * sd[i + s];
+        }
+        ai = a_new, ci = c_new;
+        now ^= 1;
+    }
+    const float inverse_b = 1.0f / bi;
+    float xi = di * inverse_b;
+    for (int it = 1; it < shape.niter; it++) {
+        di = shape.lambda * xi;
+#pragma unroll
+        for (int step = 0; step < PCR_MAX_STEPS; step++) {
+            const int s = 1 << step;
+            if (s >= n)
+                break;
+            float *cur_d = rows + now * 4 * n + 3 * n;
+            cur_d[i] = di;
+            __syncthreads();
+            di += (i - s >= 0 ? alpha[step] * cur_d[i - s] : 0.0f) +
+                  (i + s < n ? gamma[step] * cur_d[i + s] : 0.0f);
+            now ^= 1;
+        }
+        xi = di * inverse_b;
+    }
+    x[k] = xi;
+}
+
 // --- workspace and launchers --------------------------------------------------------------
 
 struct tridiag_workspace {
@@ -281,18 +344,20 @@ static void launch_v5(const float *a, const float *b, const float *c, const floa
     CL_LAUNCH_CHECK();
 }
 
-// v6: by shape, from the measured ladders (H100, NITER = 2, random systems):
-// THOMAS_UP_TO is set where v5 stops beating v3.
-enum { THOMAS_UP_TO = 256 };
+// v6: by shape, from the ladders measured on an H100 (NITER = 2, random systems):
+// at NX = 32 v5 (0.44 ms for 1M systems) beat v4 (0.67) and v3 (1.24); at NX = 128
+// and 1024 v3 (1.24 and 2.23 ms) beat v5 (1.43 and 10.6), so above 32 v6 runs v3's
+// design with the factored, one-barrier steps of pcr_factored.
 static void launch_v6(const float *a, const float *b, const float *c, const float *d, float *x,
                       tridiag_shape shape, tridiag_workspace *ws, cudaStream_t s)
 {
-    if (shape.nx <= 32)
-        launch_v4(a, b, c, d, x, shape, ws, s);
-    else if (shape.nx <= THOMAS_UP_TO)
+    if (shape.nx <= 32) {
         launch_v5(a, b, c, d, x, shape, ws, s);
-    else
-        launch_v3(a, b, c, d, x, shape, ws, s);
+        return;
+    }
+    pcr_factored<<<(unsigned)shape.m, shape.nx, 8 * shape.nx * sizeof(float), s>>>(a, b, c, d, x,
+                                                                                    shape);
+    CL_LAUNCH_CHECK();
 }
 
 // The largest NX v5 can hold one system of in shared memory on any supported GPU
@@ -317,7 +382,10 @@ extern "C" const tridiag_version tridiag_versions[] = {
      launch_v5,
      1,
      THOMAS_MAX_NX},
-    {{"v6-batched", "by shape: v4 for NX <= 32, v5 to 256, v3 above"}, launch_v6, 1, 1024},
+    {{"v6-batched", "by shape: v5 for NX <= 32, PCR factored once (v3 + registers) above"},
+     launch_v6,
+     1,
+     1024},
     {{"yours", tridiag_yours_idea}, tridiag_yours, 1, 1024},
 };
 extern "C" const int tridiag_version_count = sizeof tridiag_versions / sizeof tridiag_versions[0];
