@@ -83,7 +83,7 @@ bool cl_run_ladder(const cl_common_args *args, cl_kernel_list versions, const ch
     cl_measured peer = measure(ctx, CL_PEER, peer_extra);
     int first, last;
     cl_selected_versions(args, versions.count, &first, &last);
-    bool ok = peer.ok;
+    bool ok = peer.skipped || peer.ok;
     for (int k = first; k <= last; k++) {
         cl_measured m = measure(ctx, k, cells);
         if (m.skipped)
