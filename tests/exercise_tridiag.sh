@@ -2,7 +2,7 @@
 td=bin/tridiag
 
 run "$td" --help
-if [ "$rc" -eq 0 ] && grep -q "v6-batched" "$tmp/out" && grep -q "^  yours " "$tmp/out" &&
+if [ "$rc" -eq 0 ] && grep -q "v7-batched" "$tmp/out" && grep -q "^  yours " "$tmp/out" &&
     grep -q -- "--systems SIZE" "$tmp/out"; then pass "tridiag --help"; else fail "tridiag --help"; fi
 expect_usage "tridiag --nx 0" "--nx 0" "$td" --nx 0
 expect_usage "tridiag --nx -5" "--nx -5" "$td" --nx -5

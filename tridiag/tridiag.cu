@@ -273,6 +273,144 @@ __global__ void pcr_factored(const float *a, const float *b, const float *c, con
     x[k] = xi;
 }
 
+// --- v7: partition (K rows a thread) + PCR of the reduced system -------------------------
+
+// PCR over the reduced system, one unknown a thread, across the block's T threads:
+// shuffles when T is one warp, shared memory (one barrier a step) otherwise.
+template <int WARPS>
+__device__ __forceinline__ float reduced_pcr(float ra, float rb, float rc, float rd, float *scratch)
+{
+    const int t = threadIdx.x % (32 * WARPS);
+    constexpr int T = 32 * WARPS;
+    if (WARPS == 1) {
+        const unsigned all = 0xffffffffu;
+#pragma unroll
+        for (int s = 1; s < 32; s *= 2) {
+            float a_up = __shfl_up_sync(all, ra, s), b_up = __shfl_up_sync(all, rb, s);
+            float c_up = __shfl_up_sync(all, rc, s), d_up = __shfl_up_sync(all, rd, s);
+            float a_dn = __shfl_down_sync(all, ra, s), b_dn = __shfl_down_sync(all, rb, s);
+            float c_dn = __shfl_down_sync(all, rc, s), d_dn = __shfl_down_sync(all, rd, s);
+            float alpha = t >= s ? -ra / b_up : 0.0f, gamma = t + s < 32 ? -rc / b_dn : 0.0f;
+            rb += alpha * c_up + gamma * a_dn;
+            rd += alpha * d_up + gamma * d_dn;
+            ra = alpha * a_up;
+            rc = gamma * c_dn;
+        }
+        return rd / rb;
+    }
+    int now = 0;
+#pragma unroll
+    for (int s = 1; s < T; s *= 2) {
+        float *sa = scratch + now * 4 * T, *sb = sa + T, *sc = sb + T, *sd = sc + T;
+        sa[t] = ra, sb[t] = rb, sc[t] = rc, sd[t] = rd;
+        __syncthreads();
+        float alpha = t >= s ? -ra / sb[t - s] : 0.0f, gamma = t + s < T ? -rc / sb[t + s] : 0.0f;
+        float a_new = t >= s ? alpha * sa[t - s] : 0.0f, c_new = t + s < T ? gamma * sc[t + s] : 0.0f;
+        rb += (t >= s ? alpha * sc[t - s] : 0.0f) + (t + s < T ? gamma * sa[t + s] : 0.0f);
+        rd += (t >= s ? alpha * sd[t - s] : 0.0f) + (t + s < T ? gamma * sd[t + s] : 0.0f);
+        ra = a_new, rc = c_new;
+        now ^= 1;
+    }
+    return rd / rb;
+}
+
+// v7: T = 32 WARPS threads a system, K consecutive rows a thread (rows past NX are
+// identity rows, decoupled because c = 0 on the last real row). Each thread, alone:
+//  - down its rows, eliminates the sub-diagonal, carrying the spike on x(r0 - 1):
+//    row j becomes phi_j x(r0-1) + b~_j x_j + c_j x(j+1) = d~_j;
+//  - up from row r1 - 1 to r0, eliminates the super-diagonal, keeping x(r1):
+//    row r0 becomes alpha x(r0-1) + beta x(r0) + gamma x(r1) = delta.
+// Thread t's last row couples x(r1 of t-1), x(r1 of t) and x(r0 of t+1); thread t+1's
+// row r0 gives x(r0 of t+1) from x(r1 of t) and x(r1 of t+1): substituted, a
+// tridiagonal system in the T unknowns x(r1), solved by PCR across the threads; each
+// thread then back-substitutes its rows from x(r1) and x(r1 of t-1). Work: ~3 NX
+// sequential steps split K to a thread plus T log T for the reduced system, against
+// PCR's NX log NX; a chunk's data stays in registers for all NITER solves.
+template <int K, int WARPS>
+__global__ void __launch_bounds__(128)
+    partition_pcr(const float *a, const float *b, const float *c, const float *d, float *x,
+                  tridiag_shape shape)
+{
+    constexpr int T = 32 * WARPS;
+    __shared__ float scratch[WARPS > 1 ? 8 * T : 1];
+    const int t = threadIdx.x % T, n = shape.nx;
+    const size_t system = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / T;
+    if (system >= shape.m) // whole systems (warps, or the block) leave together
+        return;
+    const size_t base = system * n;
+    const int r0 = t * K;
+    float ra[K], rb[K], rc[K], rx[K];
+#pragma unroll
+    for (int j = 0; j < K; j++) {
+        const bool real = r0 + j < n;
+        ra[j] = real ? a[base + r0 + j] : 0.0f;
+        rb[j] = real ? b[base + r0 + j] : 1.0f;
+        rc[j] = real ? c[base + r0 + j] : 0.0f;
+        rx[j] = real ? d[base + r0 + j] : 0.0f;
+    }
+    for (int it = 0; it < shape.niter; it++) {
+        float phi[K], b_down[K], d_down[K];
+        phi[0] = ra[0], b_down[0] = rb[0], d_down[0] = shape.lambda * rx[0];
+#pragma unroll
+        for (int j = 1; j < K; j++) {
+            float m = ra[j] / b_down[j - 1];
+            phi[j] = -m * phi[j - 1];
+            b_down[j] = rb[j] - m * rc[j - 1];
+            d_down[j] = shape.lambda * rx[j] - m * d_down[j - 1];
+        }
+        float alpha = ra[K - 2], beta = rb[K - 2], gamma = rc[K - 2],
+              delta = shape.lambda * rx[K - 2];
+#pragma unroll
+        for (int j = K - 3; j >= 0; j--) {
+            float q = rc[j] / beta;
+            beta = rb[j] - q * alpha;
+            gamma = -q * gamma;
+            delta = shape.lambda * rx[j] - q * delta;
+            alpha = ra[j];
+        }
+        // The next thread's row r0 (this warp's lane + 1, or across warps by shared
+        // memory); the last thread has none (its c at r1 is 0).
+        float next[4];
+        if (WARPS == 1) {
+            const unsigned all = 0xffffffffu;
+            next[0] = __shfl_down_sync(all, alpha, 1), next[1] = __shfl_down_sync(all, beta, 1);
+            next[2] = __shfl_down_sync(all, gamma, 1), next[3] = __shfl_down_sync(all, delta, 1);
+        } else {
+            scratch[4 * t] = alpha, scratch[4 * t + 1] = beta, scratch[4 * t + 2] = gamma,
+                        scratch[4 * t + 3] = delta;
+            __syncthreads();
+#pragma unroll
+            for (int v = 0; v < 4; v++)
+                next[v] = t + 1 < T ? scratch[4 * (t + 1) + v] : 1.0f;
+            __syncthreads();
+        }
+        const float mu = t + 1 < T ? rc[K - 1] / next[1] : 0.0f;
+        const float x_last =
+            reduced_pcr<WARPS>(phi[K - 1], b_down[K - 1] - mu * next[0], -mu * next[2],
+                               d_down[K - 1] - mu * next[3], scratch);
+        float x_left;
+        if (WARPS == 1) {
+            x_left = __shfl_up_sync(0xffffffffu, x_last, 1);
+        } else {
+            __syncthreads(); // the PCR's last reads are done before scratch is reused
+            scratch[t] = x_last;
+            __syncthreads();
+            x_left = t > 0 ? scratch[t - 1] : 0.0f;
+            __syncthreads(); // read before the next solve writes scratch again
+        }
+        if (t == 0)
+            x_left = 0.0f; // phi is 0 on the first thread (a = 0 on row 0)
+        rx[K - 1] = x_last;
+#pragma unroll
+        for (int j = K - 2; j >= 0; j--)
+            rx[j] = (d_down[j] - phi[j] * x_left - rc[j] * rx[j + 1]) / b_down[j];
+    }
+#pragma unroll
+    for (int j = 0; j < K; j++)
+        if (r0 + j < n)
+            x[base + r0 + j] = rx[j];
+}
+
 // --- workspace and launchers --------------------------------------------------------------
 
 struct tridiag_workspace {
@@ -344,11 +482,38 @@ static void launch_v5(const float *a, const float *b, const float *c, const floa
     CL_LAUNCH_CHECK();
 }
 
-// v6: by shape, from the ladders measured on an H100 (NITER = 2, random systems):
+// v6: K rows a thread, T threads a system, chosen so 32 K WARPS >= NX.
+template <int K, int WARPS>
+static void launch_partition(const float *a, const float *b, const float *c, const float *d,
+                             float *x, tridiag_shape shape, cudaStream_t s)
+{
+    // One warp a system: 4 systems a block of 128; more warps: one system a block.
+    const unsigned threads = WARPS == 1 ? 128 : 32 * WARPS, per_block = threads / (32 * WARPS);
+    partition_pcr<K, WARPS><<<(unsigned)((shape.m + per_block - 1) / per_block), threads, 0, s>>>(
+        a, b, c, d, x, shape);
+    CL_LAUNCH_CHECK();
+}
+
+static void launch_v6(const float *a, const float *b, const float *c, const float *d, float *x,
+                      tridiag_shape shape, tridiag_workspace *, cudaStream_t s)
+{
+    if (shape.nx <= 64)
+        launch_partition<2, 1>(a, b, c, d, x, shape, s);
+    else if (shape.nx <= 128)
+        launch_partition<4, 1>(a, b, c, d, x, shape, s);
+    else if (shape.nx <= 256)
+        launch_partition<8, 1>(a, b, c, d, x, shape, s);
+    else if (shape.nx <= 512)
+        launch_partition<8, 2>(a, b, c, d, x, shape, s);
+    else
+        launch_partition<8, 4>(a, b, c, d, x, shape, s);
+}
+
+// v7: by shape, from the ladders measured on an H100 (NITER = 2, random systems):
 // at NX = 32 v5 (0.44 ms for 1M systems) beat v4 (0.67) and v3 (1.24); at NX = 128
 // and 1024 v3 (1.24 and 2.23 ms) beat v5 (1.43 and 10.6), so above 32 v6 runs v3's
 // design with the factored, one-barrier steps of pcr_factored.
-static void launch_v6(const float *a, const float *b, const float *c, const float *d, float *x,
+static void launch_v7(const float *a, const float *b, const float *c, const float *d, float *x,
                       tridiag_shape shape, tridiag_workspace *ws, cudaStream_t s)
 {
     if (shape.nx <= 32) {
@@ -382,14 +547,18 @@ extern "C" const tridiag_version tridiag_versions[] = {
      launch_v5,
      1,
      THOMAS_MAX_NX},
-    {{"v6-batched", "by shape: v5 for NX <= 32, PCR factored once (v3 + registers) above"},
+    {{"v6-partition", "K rows a thread eliminated alone, PCR of the reduced system"},
      launch_v6,
+     1,
+     1024},
+    {{"v7-batched", "by shape: v5 for NX <= 32, PCR factored once (v3 + registers) above"},
+     launch_v7,
      1,
      1024},
     {{"yours", tridiag_yours_idea}, tridiag_yours, 1, 1024},
 };
 extern "C" const int tridiag_version_count = sizeof tridiag_versions / sizeof tridiag_versions[0];
-extern "C" const int tridiag_fastest_version = 5;
+extern "C" const int tridiag_fastest_version = 6;
 
 // --- the peer: cuSPARSE --------------------------------------------------------------------
 
