@@ -1,6 +1,6 @@
 // tridiag: batches of tridiagonal systems (the Oxford CUDA course's practical 7),
-// from parallel cyclic reduction in one block to a batched solver that picks its
-// kernel by shape.
+// from parallel cyclic reduction in one block to a partitioned solver and a batched
+// one that picks its kernel by shape.
 //
 // Versions:
 //   v1-pcr-128        PCR, one block of 128 threads, fixed-size shared arrays; the
@@ -11,8 +11,11 @@
 //   v5-thomas-shared  one thread a system, the Thomas algorithm; a block's systems
 //                     are loaded coalesced into shared memory (padded against bank
 //                     conflicts) and every iteration runs there
-//   v6-batched        by shape: v5 for NX <= 32; above, v3's block a system with
-//                     the matrix part of PCR done once for all NITER solves
+//   v6-partition      K consecutive rows a thread, eliminated by the thread alone
+//                     (a spike towards the previous chunk), a reduced system of one
+//                     unknown a thread solved by PCR across the warp (shuffles) or
+//                     the block, then back-substitution: O(NX) work, registers only
+//   v7-batched        by shape: v5 for NX <= 32, v6 above (measured, see launch_v7)
 //   yours             yours.cu: the learner's slot
 //
 // PCR (Hockney): at stride s each row subtracts multiples of rows i - s and i + s so
@@ -211,69 +214,7 @@ __global__ void thomas_shared(const float *a, const float *b, const float *c, co
         x[base + j] = sx[j / n * pitch + j % n];
 }
 
-// --- v6's kernel for NX > 32: PCR factored once ------------------------------------------
-
-// One block a system as v3, with two changes. The step coefficients (alpha, gamma of
-// every step, 1/b at the end) depend only on the matrix, so the first solve keeps
-// them in registers and every later solve updates d alone: a quarter of the shared
-// traffic and no divisions. And each step writes into the other of two buffers, so
-// it needs one barrier, not two.
-enum { PCR_MAX_STEPS = 10 }; // 2^10 = 1024 rows, the block limit
-__global__ void pcr_factored(const float *a, const float *b, const float *c, const float *d,
-                             float *x, tridiag_shape shape)
-{
-    extern __shared__ float rows[];
-    const int i = threadIdx.x, n = shape.nx;
-    const size_t k = (size_t)blockIdx.x * n + i;
-    float alpha[PCR_MAX_STEPS], gamma[PCR_MAX_STEPS];
-    float ai = a[k], bi = b[k], ci = c[k], di = shape.lambda * d[k];
-    int now = 0;
-#pragma unroll
-    for (int step = 0; step < PCR_MAX_STEPS; step++) {
-        const int s = 1 << step;
-        if (s >= n)
-            break;
-        float *sa = rows + now * 4 * n, *sb = sa + n, *sc = sb + n, *sd = sc + n;
-        sa[i] = ai, sb[i] = bi, sc[i] = ci, sd[i] = di;
-        __syncthreads();
-        alpha[step] = i - s >= 0 ? -ai / sb[i - s] : 0.0f;
-        gamma[step] = i + s < n ? -ci / sb[i + s] : 0.0f;
-        float a_new = 0.0f, c_new = 0.0f;
-        if (i - s >= 0) {
-            a_new = alpha[step] * sa[i - s];
-            bi += alpha[step] * sc[i - s];
-            di += alpha[step] * sd[i - s];
-        }
-        if (i + s < n) {
-            c_new = gamma[step] * sc[i + s];
-            bi += gamma[step] * sa[i + s];
-            di += gamma[step] * sd[i + s];
-        }
-        ai = a_new, ci = c_new;
-        now ^= 1;
-    }
-    const float inverse_b = 1.0f / bi;
-    float xi = di * inverse_b;
-    for (int it = 1; it < shape.niter; it++) {
-        di = shape.lambda * xi;
-#pragma unroll
-        for (int step = 0; step < PCR_MAX_STEPS; step++) {
-            const int s = 1 << step;
-            if (s >= n)
-                break;
-            float *cur_d = rows + now * 4 * n + 3 * n;
-            cur_d[i] = di;
-            __syncthreads();
-            di += (i - s >= 0 ? alpha[step] * cur_d[i - s] : 0.0f) +
-                  (i + s < n ? gamma[step] * cur_d[i + s] : 0.0f);
-            now ^= 1;
-        }
-        xi = di * inverse_b;
-    }
-    x[k] = xi;
-}
-
-// --- v7: partition (K rows a thread) + PCR of the reduced system -------------------------
+// --- v6: partition (K rows a thread) + PCR of the reduced system -------------------------
 
 // PCR over the reduced system, one unknown a thread, across the block's T threads:
 // shuffles when T is one warp, shared memory (one barrier a step) otherwise.
@@ -305,7 +246,8 @@ __device__ __forceinline__ float reduced_pcr(float ra, float rb, float rc, float
         sa[t] = ra, sb[t] = rb, sc[t] = rc, sd[t] = rd;
         __syncthreads();
         float alpha = t >= s ? -ra / sb[t - s] : 0.0f, gamma = t + s < T ? -rc / sb[t + s] : 0.0f;
-        float a_new = t >= s ? alpha * sa[t - s] : 0.0f, c_new = t + s < T ? gamma * sc[t + s] : 0.0f;
+        float a_new = t >= s ? alpha * sa[t - s] : 0.0f,
+              c_new = t + s < T ? gamma * sc[t + s] : 0.0f;
         rb += (t >= s ? alpha * sc[t - s] : 0.0f) + (t + s < T ? gamma * sa[t + s] : 0.0f);
         rd += (t >= s ? alpha * sd[t - s] : 0.0f) + (t + s < T ? gamma * sd[t + s] : 0.0f);
         ra = a_new, rc = c_new;
@@ -314,7 +256,7 @@ __device__ __forceinline__ float reduced_pcr(float ra, float rb, float rc, float
     return rd / rb;
 }
 
-// v7: T = 32 WARPS threads a system, K consecutive rows a thread (rows past NX are
+// v6: T = 32 WARPS threads a system, K consecutive rows a thread (rows past NX are
 // identity rows, decoupled because c = 0 on the last real row). Each thread, alone:
 //  - down its rows, eliminates the sub-diagonal, carrying the spike on x(r0 - 1):
 //    row j becomes phi_j x(r0-1) + b~_j x_j + c_j x(j+1) = d~_j;
@@ -327,9 +269,8 @@ __device__ __forceinline__ float reduced_pcr(float ra, float rb, float rc, float
 // sequential steps split K to a thread plus T log T for the reduced system, against
 // PCR's NX log NX; a chunk's data stays in registers for all NITER solves.
 template <int K, int WARPS>
-__global__ void __launch_bounds__(128)
-    partition_pcr(const float *a, const float *b, const float *c, const float *d, float *x,
-                  tridiag_shape shape)
+__global__ void __launch_bounds__(128) partition_pcr(const float *a, const float *b, const float *c,
+                                                     const float *d, float *x, tridiag_shape shape)
 {
     constexpr int T = 32 * WARPS;
     __shared__ float scratch[WARPS > 1 ? 8 * T : 1];
@@ -509,20 +450,21 @@ static void launch_v6(const float *a, const float *b, const float *c, const floa
         launch_partition<8, 4>(a, b, c, d, x, shape, s);
 }
 
-// v7: by shape, from the ladders measured on an H100 (NITER = 2, random systems):
-// at NX = 32 v5 (0.44 ms for 1M systems) beat v4 (0.67) and v3 (1.24); at NX = 128
-// and 1024 v3 (1.24 and 2.23 ms) beat v5 (1.43 and 10.6), so above 32 v6 runs v3's
-// design with the factored, one-barrier steps of pcr_factored.
+// v7: by shape, from the ladders measured on an H100 (NITER = 2, random systems, ms):
+//   NX x M        v3     v5     v6     cuSPARSE
+//   32 x 1M       1.24   0.44   1.79   2.78
+//   64 x 512K     1.16   0.78   0.40   1.97
+//   128 x 256K    1.24   1.43   0.30   2.06
+//   1024 x 32K    2.23   10.6   0.40   2.78
+// v6 with K = 2 leaves half of each warp's rows as padding at NX = 32 and below,
+// where one thread a system in shared memory (v5) wins.
 static void launch_v7(const float *a, const float *b, const float *c, const float *d, float *x,
                       tridiag_shape shape, tridiag_workspace *ws, cudaStream_t s)
 {
-    if (shape.nx <= 32) {
+    if (shape.nx <= 32)
         launch_v5(a, b, c, d, x, shape, ws, s);
-        return;
-    }
-    pcr_factored<<<(unsigned)shape.m, shape.nx, 8 * shape.nx * sizeof(float), s>>>(a, b, c, d, x,
-                                                                                    shape);
-    CL_LAUNCH_CHECK();
+    else
+        launch_v6(a, b, c, d, x, shape, ws, s);
 }
 
 // The largest NX v5 can hold one system of in shared memory on any supported GPU
@@ -551,10 +493,7 @@ extern "C" const tridiag_version tridiag_versions[] = {
      launch_v6,
      1,
      1024},
-    {{"v7-batched", "by shape: v5 for NX <= 32, PCR factored once (v3 + registers) above"},
-     launch_v7,
-     1,
-     1024},
+    {{"v7-batched", "by shape: v5 for NX <= 32, v6 above"}, launch_v7, 1, 1024},
     {{"yours", tridiag_yours_idea}, tridiag_yours, 1, 1024},
 };
 extern "C" const int tridiag_version_count = sizeof tridiag_versions / sizeof tridiag_versions[0];
