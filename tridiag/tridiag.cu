@@ -14,7 +14,7 @@
 //   v6-partition      K consecutive rows a thread, eliminated by the thread alone
 //                     (a spike towards the previous chunk), a reduced system of one
 //                     unknown a thread solved by PCR across the warp (shuffles) or
-//                     the block, then back-substitution: O(NX) work, registers only
+//                     the block, then back-substitution: O(NX) work in registers
 //   v7-batched        by shape: v5 for NX <= 32, v6 above (measured, see launch_v7)
 //   yours             yours.cu: the learner's slot
 //
