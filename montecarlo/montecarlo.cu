@@ -110,6 +110,18 @@ __global__ void sum_payoffs(const float *v, size_t n, double *sums)
 
 // --- v3, v4: the device API, XORWOW -----------------------------------------------------
 
+// A path's payoff from normals drawn from its XORWOW state as they are needed.
+__device__ __forceinline__ float xorwow_path_payoff(const mc_model &m, curandState &state)
+{
+    float s1 = 1.0f, s2 = 1.0f;
+    for (int k = 0; k < m.nsteps; k++) {
+        float z1 = curand_normal(&state);
+        float z2 = curand_normal(&state);
+        take_step(m, z1, z2, s1, s2);
+    }
+    return payoff(m, s1, s2);
+}
+
 // v3: each thread seeds its own XORWOW state at subsequence p (2^67 draws apart, so
 // paths never overlap), then draws its normals as it needs them. curand_init's
 // skip-ahead is the cost: a sequence of 32x32 bit-matrix products per thread.
@@ -120,13 +132,7 @@ __global__ void path_device_inline(size_t npath, mc_model m, float *payoffs)
         return;
     curandState state;
     curand_init(m.seed, p, 0, &state);
-    float s1 = 1.0f, s2 = 1.0f;
-    for (int k = 0; k < m.nsteps; k++) {
-        float z1 = curand_normal(&state);
-        float z2 = curand_normal(&state);
-        take_step(m, z1, z2, s1, s2);
-    }
-    payoffs[p] = payoff(m, s1, s2);
+    payoffs[p] = xorwow_path_payoff(m, state);
 }
 
 // v4: the same states, made by their own kernel and stored (48 bytes a path), so the
@@ -144,13 +150,7 @@ __global__ void path_device_stored(size_t npath, mc_model m, curandState *states
     if (p >= npath)
         return;
     curandState state = states[p];
-    float s1 = 1.0f, s2 = 1.0f;
-    for (int k = 0; k < m.nsteps; k++) {
-        float z1 = curand_normal(&state);
-        float z2 = curand_normal(&state);
-        take_step(m, z1, z2, s1, s2);
-    }
-    payoffs[p] = payoff(m, s1, s2);
+    payoffs[p] = xorwow_path_payoff(m, state);
 }
 
 // --- v5: fused Philox --------------------------------------------------------------------
