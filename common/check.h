@@ -1,7 +1,7 @@
 // Error checking and exit codes shared by every cudalab binary.
 //
-// Exit codes, the same in every binary: 0 ok, 1 wrong result, 2 usage error, 3 CUDA or library
-// error (out of memory included), 77 no usable CUDA device.
+// Exit codes, the same in every binary: 0 ok, 1 wrong result, 2 usage error, 3 CUDA
+// or library error (out of memory included), 77 no usable CUDA device.
 #ifndef CUDALAB_CHECK_H
 #define CUDALAB_CHECK_H
 

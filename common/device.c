@@ -26,8 +26,8 @@ static void run_copy(void *ctx, int rep)
     CL_CUDA_CHECK(cudaMemcpyAsync(w->dst, w->src, w->bytes, cudaMemcpyDeviceToDevice, 0));
 }
 
-// The copy rate "% of copy" compares with: a device-to-device cudaMemcpy of >= 256 MB, bytes read +
-// written.
+// The rate "% of copy" compares with: a device-to-device cudaMemcpy of >= 256 MB,
+// bytes read + written.
 static double measure_copy_gbps(void)
 {
     size_t free_bytes, total_bytes;
