@@ -1,0 +1,1 @@
+laplace3d_LIBS :=

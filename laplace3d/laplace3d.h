@@ -1,0 +1,57 @@
+// laplace3d: Jacobi iteration for the 3D Laplace equation. The C interface between
+// main.c and laplace3d.cu.
+#ifndef LAPLACE3D_H
+#define LAPLACE3D_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+#include "cli.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// An NX x NY x NZ grid, x fastest: point (i, j, k) at i + NX (j + NY k). The boundary
+// points hold their values; each iteration every interior point becomes the mean of
+// its 6 neighbours, in this order: (x-1 + x+1 + y-1 + y+1 + z-1 + z+1) * (1.0f/6),
+// the same float arithmetic in every version and the gold, so results are identical.
+typedef struct {
+    int nx, ny, nz;
+} grid_shape;
+
+typedef struct {
+    int x, y, z;
+} block_shape;
+
+// Runs `iterations` Jacobi steps. *in holds the start (boundary included) and *out the
+// same boundary; the buffers are swapped after each step the version does, so on
+// return *in holds the result. `block`: the thread-block shape for v1 (z must be 1)
+// and v2; {0,0,0} = the version's default.
+typedef void (*laplace_launcher)(float **in, float **out, grid_shape g, int iterations,
+                                 block_shape block, cudaStream_t stream);
+
+typedef struct {
+    cl_kernel_info info;
+    laplace_launcher launch;
+    int takes_block; // 1: 2D block shapes (v1), 2: 3D (v2), 0: fixed
+} laplace_version;
+
+extern const laplace_version laplace_versions[];
+extern const int laplace_version_count;
+extern const int laplace_fastest_version;
+
+// yours.cu: the learner's version, listed last as "yours"; its idea for --help.
+extern const char laplace_yours_idea[];
+void laplace_yours(float **in, float **out, grid_shape g, int iterations, block_shape block,
+                   cudaStream_t stream);
+
+// gold.c: the same iterations on the CPU (OpenMP over z planes); u holds the start
+// and, on return, the result; scratch is a second grid.
+void laplace_gold(float *u, float *scratch, grid_shape g, int iterations);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,335 @@
+// laplace3d: Jacobi iteration for the 3D Laplace equation (the Oxford CUDA course's
+// practical 3): u = 1 on the boundary, 0 inside; REPEAT iterations, each interior
+// point becoming the mean of its six neighbours.
+//
+// Order of a run: options; the start grid and the CPU gold (OpenMP); the copy to the
+// device; each selected version (or all) run REPEAT iterations from the start, compared
+// point by point with the gold, and timed, version 2 (3D blocks) as the reference; the
+// copy back. --sweep times block shapes for versions 1 and 2; --check prints the score
+// table over 256^3, 512^3 and 1024^3 instead.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudalab.h"
+#include "laplace3d.h"
+
+typedef struct {
+    cl_common_args common;
+    long nx, ny, nz, repeat;
+    const char *block;
+    bool sweep;
+    block_shape parsed_block;
+} options;
+
+static const char peer_name[] = "v2-3d-blocks (reference)";
+
+static size_t points(grid_shape g) { return (size_t)g.nx * g.ny * g.nz; }
+
+// --- the grid and its gold -------------------------------------------------------------------
+
+typedef struct {
+    grid_shape g;
+    int repeat;
+    float *start, *gold;
+    double gold_ms;
+} problem;
+
+static problem make_problem(grid_shape g, int repeat)
+{
+    size_t n = points(g);
+    problem p = {.g = g, .repeat = repeat};
+    p.start = cl_host_alloc(n * sizeof(float), "grid");
+    p.gold = cl_host_alloc(n * sizeof(float), "gold");
+    float *scratch = cl_host_alloc(n * sizeof(float), "gold scratch");
+#pragma omp parallel for schedule(static)
+    for (int k = 0; k < g.nz; k++)
+        for (int j = 0; j < g.ny; j++)
+            for (int i = 0; i < g.nx; i++) {
+                bool boundary =
+                    i == 0 || i == g.nx - 1 || j == 0 || j == g.ny - 1 || k == 0 || k == g.nz - 1;
+                p.start[i + (size_t)g.nx * (j + (size_t)g.ny * k)] = boundary ? 1.0f : 0.0f;
+            }
+    memcpy(p.gold, p.start, n * sizeof(float));
+    double t0 = cl_wall_ms();
+    laplace_gold(p.gold, scratch, g, repeat);
+    p.gold_ms = cl_wall_ms() - t0;
+    free(scratch);
+    return p;
+}
+
+static void free_problem(problem *p)
+{
+    free(p->start);
+    free(p->gold);
+}
+
+// rms and max error against the gold; wrong beyond float rounding (1e-6: the values
+// lie in [0, 1]). The versions do the gold's float arithmetic, so the errors are 0.
+static cl_compare compare_grid(const float *got, const float *gold, size_t n, double *rms)
+{
+    cl_compare c = {.ok = true, .n = n};
+    double squares = 0.0;
+    for (size_t p = 0; p < n; p++) {
+        double e = fabs((double)got[p] - gold[p]);
+        squares += e * e;
+        if (e > c.max_abs_err || isnan(e))
+            c.max_abs_err = isnan(e) ? INFINITY : e;
+        if (!(e <= 1e-6)) {
+            if (c.ok)
+                c.first_bad = p, c.expected = gold[p], c.got = got[p];
+            c.ok = false;
+            c.n_bad++;
+        }
+    }
+    size_t fault = cl_fault_index(n);
+    if (fault != SIZE_MAX && c.ok) {
+        c.ok = false, c.n_bad = 1, c.first_bad = fault;
+        c.expected = gold[fault], c.got = gold[fault] + 1.0;
+    }
+    *rms = sqrt(squares / (double)n);
+    return c;
+}
+
+// --- one version: verify once, then time -----------------------------------------------------
+
+typedef struct {
+    const problem *p;
+    float *start, *in, *out; // device: the start grid (kept), the two iterates
+    float *host_result;
+    laplace_launcher launch;
+    block_shape block;
+    int iters;
+} timed_call;
+
+static void run_call(void *ctx, int rep)
+{
+    (void)rep;
+    timed_call *t = ctx;
+    t->launch(&t->in, &t->out, t->p->g, t->p->repeat, t->block, 0);
+}
+
+static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
+{
+    timed_call *call = ctx;
+    const int version = k == CL_PEER ? 1 : k;
+    const size_t bytes = points(call->p->g) * sizeof(float);
+    call->launch = laplace_versions[version].launch;
+    // Both iterates start as the start grid: the boundary stays in both.
+    CL_CUDA_CHECK(cudaMemcpy(call->in, call->start, bytes, cudaMemcpyDeviceToDevice));
+    CL_CUDA_CHECK(cudaMemcpy(call->out, call->start, bytes, cudaMemcpyDeviceToDevice));
+    run_call(call, 0);
+    CL_CUDA_CHECK(cudaMemcpy(call->host_result, call->in, bytes, cudaMemcpyDeviceToHost));
+    double rms;
+    cl_compare c = compare_grid(call->host_result, call->p->gold, points(call->p->g), &rms);
+    cl_compare_report(k == CL_PEER ? peer_name : laplace_versions[k].info.name, c);
+    double ms = cl_time_gpu(run_call, call, call->iters).median_ms;
+    if (extra)
+        extra[0] = CL_NUM(rms);
+    return (cl_measured){.ms = ms, .ok = c.ok};
+}
+
+static timed_call device_setup(const problem *p, const options *opt)
+{
+    size_t bytes = points(p->g) * sizeof(float);
+    cl_require_device_memory(3 * bytes, 0);
+    timed_call call = {.p = p, .block = opt->parsed_block, .iters = (int)opt->common.iters};
+    CL_CUDA_CHECK(cudaMalloc((void **)&call.start, bytes));
+    CL_CUDA_CHECK(cudaMalloc((void **)&call.in, bytes));
+    CL_CUDA_CHECK(cudaMalloc((void **)&call.out, bytes));
+    call.host_result = cl_host_alloc(bytes, "result");
+    return call;
+}
+
+static void device_free(timed_call *call)
+{
+    CL_CUDA_CHECK(cudaFree(call->start));
+    CL_CUDA_CHECK(cudaFree(call->in));
+    CL_CUDA_CHECK(cudaFree(call->out));
+    free(call->host_result);
+}
+
+// The start grid to the device, timed with events (pageable host memory, as the
+// practical's program copies it).
+static double upload(const timed_call *call)
+{
+    cudaEvent_t e0, e1;
+    CL_CUDA_CHECK(cudaEventCreate(&e0));
+    CL_CUDA_CHECK(cudaEventCreate(&e1));
+    CL_CUDA_CHECK(cudaEventRecord(e0, 0));
+    CL_CUDA_CHECK(cudaMemcpy(call->start, call->p->start, points(call->p->g) * sizeof(float),
+                             cudaMemcpyHostToDevice));
+    CL_CUDA_CHECK(cudaEventRecord(e1, 0));
+    CL_CUDA_CHECK(cudaEventSynchronize(e1));
+    float ms;
+    CL_CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    CL_CUDA_CHECK(cudaEventDestroy(e0));
+    CL_CUDA_CHECK(cudaEventDestroy(e1));
+    return ms;
+}
+
+static double download_ms(const timed_call *call)
+{
+    double t0 = cl_wall_ms();
+    CL_CUDA_CHECK(cudaMemcpy(call->host_result, call->in, points(call->p->g) * sizeof(float),
+                             cudaMemcpyDeviceToHost));
+    return cl_wall_ms() - t0;
+}
+
+static cl_kernel_list versions(void)
+{
+    return CL_KERNEL_LIST(laplace_versions, laplace_version_count, laplace_fastest_version);
+}
+
+static const cl_column rms_column[] = {{"rms_error", "rms error", 10, "%.2g"}};
+
+static double effective_bytes(const problem *p) { return 8.0 * points(p->g) * p->repeat; }
+
+// --- --sweep: the practical's block-shape table ----------------------------------------------
+
+static bool run_sweep(timed_call *call)
+{
+    static const block_shape shapes[2][7] = {
+        {{16, 4, 1}, {16, 8, 1}, {32, 4, 1}, {32, 8, 1}, {64, 4, 1}, {128, 2, 1}, {256, 1, 1}},
+        {{16, 4, 4}, {32, 4, 4}, {32, 4, 2}, {32, 8, 2}, {64, 4, 2}, {64, 2, 2}, {128, 2, 2}},
+    };
+    static const cl_column columns[] = {
+        {"kernel", "kernel", 16, NULL},    {"block", "block", 10, NULL},
+        {"time_ms", "time ms", 9, "%.4f"}, {"gbps", "GB/s", 7, "%.0f"},
+        {"pct_copy", "% copy", 6, "%.0f"}, {"verified", "verified", 8, NULL},
+    };
+    static const cl_table table = {"sweep", columns, 6};
+    cl_table_header(&table);
+    bool ok = true;
+    for (int v = 0; v < 2; v++)
+        for (int s = 0; s < 7; s++) {
+            char label[32];
+            call->block = shapes[v][s];
+            snprintf(label, sizeof label, "%dx%dx%d", call->block.x, call->block.y, call->block.z);
+            cl_measured m = measure_version(call, v, NULL);
+            double gbps = effective_bytes(call->p) / (m.ms * 1e-3) / 1e9;
+            cl_table_row(&table, (cl_cell[]){CL_STR(laplace_versions[v].info.name), CL_STR(label),
+                                             CL_NUM(m.ms), CL_NUM(gbps),
+                                             CL_NUM(100.0 * gbps / cl_device_current()->copy_gbps),
+                                             CL_BOOL(m.ok)});
+            ok = ok && m.ok;
+        }
+    return ok;
+}
+
+// --- --check ------------------------------------------------------------------------------------
+
+static bool run_check_table(const options *opt)
+{
+    static const int sides[] = {256, 512, 1024};
+    const int k = opt->common.kernel_index;
+    cl_score_row rows[3];
+    int nrows = 0;
+    bool ok = true;
+    for (int s = 0; s < 3; s++) {
+        grid_shape g = {sides[s], sides[s], sides[s]};
+        size_t bytes = points(g) * sizeof(float), free_bytes, total_bytes;
+        CL_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+        if (3 * bytes > free_bytes / 100 * 95) {
+            cl_note("%d^3: needs %.1f GB of device memory, %.1f GB free: row left out", sides[s],
+                    3e-9 * bytes, 1e-9 * free_bytes);
+            continue;
+        }
+        problem p = make_problem(g, (int)opt->repeat);
+        timed_call call = device_setup(&p, opt);
+        upload(&call);
+        cl_measured ref = measure_version(&call, CL_PEER, NULL);
+        cl_measured mine = measure_version(&call, k, NULL);
+        rows[nrows] = cl_score_row_for(points(g), ref.ms, mine.ms, ref.ok && mine.ok, 1.0);
+        snprintf(rows[nrows].label, sizeof rows[nrows].label, "%d^3", sides[s]);
+        nrows++;
+        ok = ok && ref.ok && mine.ok;
+        device_free(&call);
+        free_problem(&p);
+    }
+    cl_score_table_print(laplace_versions[k].info.name, peer_name, "Grid", rows, nrows);
+    return ok;
+}
+
+// --- options ------------------------------------------------------------------------------------
+
+// "BXxBYxBZ" (or "BXxBY"): a legal block for the version -k names.
+static void parse_block(options *opt)
+{
+    block_shape b = {0, 0, 1};
+    int k = opt->common.kernel_index;
+    int fields = sscanf(opt->block, "%dx%dx%d", &b.x, &b.y, &b.z);
+    if (fields < 2 || b.x < 1 || b.y < 1 || b.z < 1 || b.z > 64 || (long)b.x * b.y * b.z > 1024)
+        cl_die(CL_EXIT_USAGE,
+               "--block %s: expected BXxBYxBZ, each >= 1, z <= 64, at most 1024 threads (see "
+               "--help)",
+               opt->block);
+    if (k < 0 || !laplace_versions[k].takes_block)
+        cl_die(CL_EXIT_USAGE, "--block %s: applies to -k v1 (2D blocks) or -k v2 (3D blocks)",
+               opt->block);
+    if (laplace_versions[k].takes_block == 1 && b.z != 1)
+        cl_die(CL_EXIT_USAGE, "--block %s: v1's blocks are 2D (BXxBY or BXxBYx1)", opt->block);
+    opt->parsed_block = b;
+}
+
+int main(int argc, char **argv)
+{
+    options opt = {.repeat = 10};
+    const cl_option own[] = {
+        {0, "nx", CL_ARG_INT, &opt.nx, "NX", "grid points in x (default: -n)", 1, 4096, NULL},
+        {0, "ny", CL_ARG_INT, &opt.ny, "NY", "grid points in y (default: -n)", 1, 4096, NULL},
+        {0, "nz", CL_ARG_INT, &opt.nz, "NZ", "grid points in z (default: -n)", 1, 4096, NULL},
+        {0, "repeat", CL_ARG_INT, &opt.repeat, "R", "Jacobi iterations (the practical's: 10)", 1,
+         100000, NULL},
+        {0, "block", CL_ARG_STRING, &opt.block, "BXxBYxBZ",
+         "thread-block shape of -k v1 (2D) or -k v2 (3D)", 0, 0, NULL},
+        {0, "sweep", CL_ARG_FLAG, &opt.sweep, NULL,
+         "time block shapes for v1 and v2 (the practical's tuning table)", 0, 0, NULL},
+        {0},
+    };
+    const cl_program prog = {
+        .name = "laplace3d",
+        .summary = "Jacobi iteration for the 3D Laplace equation (Oxford practical 3): from "
+                   "z-marching threads to two iterations a pass.",
+        .example = "laplace3d -k all -n 512",
+        .n_default = 512,
+        .n_min = 1,
+        .n_max = 4096,
+        .n_meaning = "points a side (a cube; --nx, --ny, --nz override)",
+        .kernels = versions(),
+        .options = own,
+    };
+    cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
+    if (opt.block)
+        parse_block(&opt);
+    cl_device_open((int)opt.common.device);
+    if (opt.common.check)
+        return run_check_table(&opt) ? CL_EXIT_OK : CL_EXIT_WRONG;
+
+    grid_shape g = {opt.nx ? (int)opt.nx : (int)opt.common.n,
+                    opt.ny ? (int)opt.ny : (int)opt.common.n,
+                    opt.nz ? (int)opt.nz : (int)opt.common.n};
+    size_t bytes = points(g) * sizeof(float);
+    cl_require_host_memory(4 * bytes, 0);
+    cl_require_device_memory(3 * bytes, 0);
+    problem p = make_problem(g, (int)opt.repeat);
+    timed_call call = device_setup(&p, &opt);
+    double h2d_ms = upload(&call);
+    cl_note("\n%d x %d x %d grid, %d iterations; gold (CPU, OpenMP) %.1f ms; copy to device %.2f "
+            "ms; GB/s = 8 bytes a point an iteration",
+            g.nx, g.ny, g.nz, p.repeat, p.gold_ms, h2d_ms);
+    bool ok = opt.sweep ? run_sweep(&call)
+                        : cl_run_ladder(&opt.common, versions(), peer_name, points(g),
+                                        effective_bytes(&p), rms_column, 1, measure_version, &call);
+    if (opt.common.dump) { // the output: the last version's verified result
+        size_t shape[3] = {(size_t)g.nz, (size_t)g.ny, (size_t)g.nx};
+        cl_dump_npy(opt.common.dump, "input", "<f4", p.start, sizeof(float), 3, shape);
+        cl_dump_npy(opt.common.dump, "output", "<f4", call.host_result, sizeof(float), 3, shape);
+        cl_dump_npy(opt.common.dump, "gold", "<f4", p.gold, sizeof(float), 3, shape);
+    }
+    cl_note("copy to host %.2f ms", download_ms(&call));
+    device_free(&call);
+    free_problem(&p);
+    return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
+}

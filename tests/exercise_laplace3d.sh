@@ -1,0 +1,43 @@
+# laplace3d's integration tests, sourced by tests/run.sh.
+lp=bin/laplace3d
+
+run "$lp" --help
+if [ "$rc" -eq 0 ] && grep -q "v4-temporal" "$tmp/out" && grep -q "^  yours " "$tmp/out" &&
+    grep -q -- "--sweep" "$tmp/out"; then pass "laplace3d --help"; else fail "laplace3d --help"; fi
+expect_usage "laplace3d -n 0" "-n 0" "$lp" -n 0
+expect_usage "laplace3d --nx 0" "--nx 0" "$lp" --nx 0
+expect_usage "laplace3d --ny -4" "--ny -4" "$lp" --ny -4
+expect_usage "laplace3d --repeat 0" "--repeat 0" "$lp" --repeat 0
+expect_usage "laplace3d --block 8x8x8 -k 1 (v1 is 2D)" "v1's blocks are 2D" "$lp" --block 8x8x8 -k 1
+expect_usage "laplace3d --block 64x32 (too many threads)" "at most 1024 threads" "$lp" --block 64x32 -k 1
+expect_usage "laplace3d --block 0x4x4" "--block 0x4x4" "$lp" --block 0x4x4 -k 2
+expect_usage "laplace3d --block junk" "--block junk" "$lp" --block junk -k 2
+expect_usage "laplace3d --block with -k 3" "applies to -k v1" "$lp" --block 16x8 -k 3
+expect_usage "laplace3d --check -k all" "--check scores one version" "$lp" --check -k all
+expect_make_line "make check_laplace3d K=yours" "bin/laplace3d --check -k yours" check_laplace3d K=yours
+expect_no_device "laplace3d without a device exits 77" "$lp" -n 16
+
+# Every version against the CPU at edge and non-cubic sizes, sizes that are not
+# multiples of any block, odd REPEAT (v4 pairs iterations, the last one alone).
+for shape in "3 3 3" "1 1 1" "2 5 3" "4 4 4" "100 77 33" "33 17 65" "129 64 9" "31 33 35"; do
+    set -- $shape
+    for repeat in 1 2 3 10; do
+        expect_gpu "laplace3d -k all --nx $1 --ny $2 --nz $3 --repeat $repeat" 0 "$lp" -k all --nx "$1" --ny "$2" --nz "$3" --repeat "$repeat" -i 2
+    done
+done
+expect_gpu "laplace3d -k all -n 200 --repeat 7" 0 "$lp" -k all -n 200 --repeat 7 -i 2
+expect_gpu "laplace3d v1 --block 32x4" 0 "$lp" -k 1 --block 32x4 -n 65 -i 2
+expect_gpu "laplace3d v2 --block 8x8x8" 0 "$lp" -k 2 --block 8x8x8 -n 65 -i 2
+expect_gpu "laplace3d --sweep" 0 "$lp" --sweep -n 64 -i 2
+expect_gpu "laplace3d reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$lp" -n 20 -i 2
+expect_gpu "laplace3d -n 4096 (memory guard)" 3 "$lp" -n 4096
+expect_json_lines "laplace3d --json -k all" "$lp" --json -k all -n 40 -i 2
+expect_gpu "laplace3d --dump" 0 "$lp" -n 9 -i 2 --dump "$tmp/lp"
+if [ "$rc" -eq 0 ] && [ -s "$tmp/lp_output.npy" ] && cmp -s "$tmp/lp_output.npy" "$tmp/lp_gold.npy"; then
+    pass "laplace3d --dump output equals gold"
+elif [ "$rc" -eq 0 ]; then fail "laplace3d --dump output equals gold"; fi
+
+# The learner's slot (see expect_learner_slot in tests/run.sh).
+expect_learner_slot laplace3d "v2-3d-blocks (reference)" \
+    's/in\[p + plane\]) [*]/in[p + plane] + 1e-3f) */' \
+    's/(\*in, \*out, g);/(*in, (float *)nullptr, g);/'
