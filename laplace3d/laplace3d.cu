@@ -104,10 +104,12 @@ __global__ void __launch_bounds__(TX *TY)
     const size_t kstride = (size_t)g.nx * g.ny;
     const size_t column = in_grid ? i + (size_t)j * g.nx : 0;
 
-    float u0_below = 0.0f, u0 = in_grid ? in[column] : 0.0f; // planes k - 1, k
-    float u1_below = 0.0f, u1_centre = 0.0f;                 // u1 at planes k - 2, k - 1
+    // u0 at planes k - 1, k, k + 1; plane k + 2 is loaded a step ahead of its use.
+    float u0_below = 0.0f, u0 = in_grid ? in[column] : 0.0f;
+    float u0_above = in_grid && g.nz > 1 ? in[column + kstride] : 0.0f;
+    float u1_below = 0.0f, u1_centre = 0.0f; // u1 at planes k - 2, k - 1
     for (int k = 0; k < g.nz; k++) {
-        const float u0_above = in_grid && k + 1 < g.nz ? in[column + (k + 1) * kstride] : 0.0f;
+        const float u0_next = in_grid && k + 2 < g.nz ? in[column + (k + 2) * kstride] : 0.0f;
         plane0[ty][tx] = u0;
         __syncthreads();
         float u1 = u0;
@@ -123,6 +125,7 @@ __global__ void __launch_bounds__(TX *TY)
                        plane1[ty + 1][tx], u1_below, u1);
         u0_below = u0;
         u0 = u0_above;
+        u0_above = u0_next;
         u1_below = u1_centre;
         u1_centre = u1;
     }
