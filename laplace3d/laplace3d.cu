@@ -61,23 +61,21 @@ __global__ void jacobi_3d(const float *in, float *out, grid_shape g)
 
 // v3: v1 with a register queue: below, centre and above are carried from one plane to
 // the next, so each thread loads one new plane value a step instead of three, and the
-// value two planes up is loaded a step before it is needed, so its DRAM latency
-// overlaps a step of work; the blocks are 32 wide (a warp reads 128 contiguous bytes).
+// blocks are 32 wide (a warp reads 128 contiguous bytes a row).
 __global__ void jacobi_zmarch_regs(const float *in, float *out, grid_shape g)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
-    if (i <= 0 || i >= g.nx - 1 || j <= 0 || j >= g.ny - 1 || g.nz < 3)
+    if (i <= 0 || i >= g.nx - 1 || j <= 0 || j >= g.ny - 1)
         return;
     const size_t jstride = g.nx, kstride = (size_t)g.nx * g.ny;
     size_t p = i + j * jstride;
-    float below = in[p], centre = in[p + kstride], above = in[p + 2 * kstride];
+    float below = in[p], centre = in[p + kstride];
     for (int k = 1; k < g.nz - 1; k++) {
         p += kstride;
-        const float next = k + 2 < g.nz ? in[p + 2 * kstride] : 0.0f;
+        const float above = in[p + kstride];
         out[p] = jacobi(in[p - 1], in[p + 1], in[p - jstride], in[p + jstride], below, above);
         below = centre;
         centre = above;
-        above = next;
     }
 }
 
