@@ -111,12 +111,23 @@ const char *cl_image_extension(void)
 int cl_image_write(const char *base, int width, int height, const uint8_t *rgb, char *written_path,
                    size_t path_len)
 {
+    // Written under a temporary name, then renamed: a failed write leaves no partial file.
+    char partial[4200];
     snprintf(written_path, path_len, "%s.%s", base, cl_image_extension());
+    snprintf(partial, sizeof partial, "%s.partial", written_path);
 #ifdef CL_HAVE_PNG
-    return cl_write_png(written_path, width, height, rgb);
+    int rc = cl_write_png(partial, width, height, rgb);
 #else
-    return cl_write_ppm(written_path, width, height, rgb);
+    int rc = cl_write_ppm(partial, width, height, rgb);
 #endif
+    if (rc == 0 && rename(partial, written_path) != 0)
+        rc = -1;
+    if (rc != 0) {
+        int saved = errno;
+        remove(partial);
+        errno = saved;
+    }
+    return rc;
 }
 
 void cl_rgba_f32_to_rgb8(const float *rgba, size_t pixels, uint8_t *rgb)

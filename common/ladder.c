@@ -100,15 +100,26 @@ bool cl_run_check_table(const cl_common_args *args, cl_kernel_list versions, con
                         const size_t *sizes, int nsizes, double marks, cl_check_measure measure,
                         void *ctx)
 {
+    return cl_run_check_table_labelled(args, versions, peer_name, "Element Count", NULL, sizes,
+                                       nsizes, marks, measure, ctx);
+}
+
+bool cl_run_check_table_labelled(const cl_common_args *args, cl_kernel_list versions,
+                                 const char *peer_name, const char *size_header,
+                                 const char *const *labels, const size_t *sizes, int nsizes,
+                                 double marks, cl_check_measure measure, void *ctx)
+{
     int k = args->kernel_index < 0 ? versions.fastest : args->kernel_index;
     cl_score_row *rows = cl_host_alloc((size_t)nsizes * sizeof *rows, "score rows");
     bool ok = true;
     for (int s = 0; s < nsizes; s++) {
         cl_check_point point = measure(ctx, sizes[s], k);
         rows[s] = cl_score_row_for(sizes[s], point.ref_ms, point.your_ms, point.ok, marks);
+        if (labels)
+            snprintf(rows[s].label, sizeof rows[s].label, "%s", labels[s]);
         ok = ok && point.ok;
     }
-    cl_score_table_print(cl_kernel_at(versions, k)->name, peer_name, "Element Count", rows, nsizes);
+    cl_score_table_print(cl_kernel_at(versions, k)->name, peer_name, size_header, rows, nsizes);
     free(rows);
     return ok;
 }

@@ -73,6 +73,11 @@ typedef cl_check_point (*cl_check_measure)(void *ctx, size_t n, int k);
 bool cl_run_check_table(const cl_common_args *args, cl_kernel_list versions, const char *peer_name,
                         const size_t *sizes, int nsizes, double marks, cl_check_measure measure,
                         void *ctx);
+// The same with a size column named `size_header` and a label a row (e.g. "1024^2").
+bool cl_run_check_table_labelled(const cl_common_args *args, cl_kernel_list versions,
+                                 const char *peer_name, const char *size_header,
+                                 const char *const *labels, const size_t *sizes, int nsizes,
+                                 double marks, cl_check_measure measure, void *ctx);
 
 #ifdef __cplusplus
 }

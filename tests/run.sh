@@ -78,11 +78,12 @@ for l in lines:
 # copy of the tree (built objects included, so only yours.o is rebuilt), edits
 # EXERCISE/yours.cu with SED, builds, runs bin/EXERCISE ARGS and expects exit
 # WANT_RC with PATTERN (grep -E) in the output. The source tree is never touched.
-# Skipped without a GPU, before anything is built.
+# Skipped without a GPU, before anything is built (the probe runs -n $yours_probe_n,
+# 1 unless an exercise's script sets its smallest size).
 yours_tree=$tmp/tree
 expect_yours() {
     local name=$1 ex=$2 want=$3 pattern=$4 edit=$5; shift 5
-    run "bin/$ex" -k yours -n 1 -i 1
+    run "bin/$ex" -k yours -n "${yours_probe_n:-1}" -i 1
     if [ "$rc" -eq 77 ]; then skip "$name"; return; fi
     if [ ! -d "$yours_tree" ]; then
         mkdir -p "$yours_tree" && tar -C . --exclude=./.git -cf - . | tar -C "$yours_tree" -xf -

@@ -1,0 +1,2 @@
+heat_LIBS := -lcufft
+heat_EXTRA_OBJS := build/heat/spectral.o

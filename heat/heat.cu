@@ -1,0 +1,294 @@
+// heat: 2D heat transfer (CUDA by Example, chapter 7): a DIM x DIM field where each
+// step restores the constant heat sources and then blends every cell with its four
+// neighbours, T + k (top + bottom + left + right - 4 T); an edge cell is its own
+// missing neighbour.
+//
+// Versions:
+//   v1-global      the book's first program: two kernels a step (restore the sources
+//                  from a map, blend from global memory), 16x16 blocks, ping-pong
+//   v2-texture     the book's second: the same two kernels reading through texture
+//                  objects (2D, pitched, clamp addressing does the edges)
+//   v3-shared      one kernel a step: a block loads its tile plus a one-cell halo into
+//                  shared memory, restoring sources as it loads (computed from the
+//                  layout, not read from a map), then blends from shared memory
+//   v4-temporal    several steps a launch: a block keeps a 64x64 tile (its 48x48
+//                  output plus an 8-cell halo), steps it 8 times on chip, writes the
+//                  centre
+//   yours          yours.cu: the learner's slot
+//
+// Napkin math: a step reads and writes each cell once: 8 bytes a cell, 8.4 MB at
+// 1024^2 (the field fits in L2: launches, not bytes, bound the one-step versions:
+// 90 steps a frame are 90 to 180 launches), 134 MB at 4096^2 (0.045 ms at an H100's
+// ~3 TB/s, 4 ms a frame). "Effective GB/s" is 8 bytes a cell a step over the time,
+// so a version doing several steps a pass can exceed the copy rate.
+#include "check.h"
+#include "heat.h"
+
+// Cell (x, y) of a pitched buffer.
+__device__ __forceinline__ size_t cell(const heat_grid &g, int x, int y)
+{
+    return (size_t)y * g.pitch + x;
+}
+
+static dim3 blocks_for(const heat_grid *g, dim3 threads)
+{
+    return dim3((g->dim + threads.x - 1) / threads.x, (g->dim + threads.y - 1) / threads.y);
+}
+
+static void swap_buffers(heat_state *s) { s->current ^= 1; }
+
+// --- v1: global memory, two kernels a step ----------------------------------------------------
+
+// The book's copy_const_kernel: a cell with a source takes its temperature.
+__global__ void restore_sources(float *field, const float *source_map, heat_grid g)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= g.dim || y >= g.dim)
+        return;
+    const float source = source_map[cell(g, x, y)];
+    if (source != 0.0f)
+        field[cell(g, x, y)] = source;
+}
+
+// The book's blend_kernel: five reads from global memory (four shared with the
+// neighbouring threads through L1/L2), one write.
+__global__ void blend_global(const float *in, float *out, heat_grid g)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= g.dim || y >= g.dim)
+        return;
+    const float *row = in + (size_t)y * g.pitch;
+    const float *up = y > 0 ? row - g.pitch : row, *down = y < g.dim - 1 ? row + g.pitch : row;
+    out[cell(g, x, y)] = heat_blend(row[x], up[x], down[x], row[x > 0 ? x - 1 : x],
+                                    row[x < g.dim - 1 ? x + 1 : x], g.k);
+}
+
+static void heat_v1(heat_state *s, const heat_grid *g, int steps, cudaStream_t stream)
+{
+    const dim3 threads(16, 16), blocks = blocks_for(g, threads);
+    for (int step = 0; step < steps; step++) {
+        float *in = s->field[s->current], *out = s->field[s->current ^ 1];
+        restore_sources<<<blocks, threads, 0, stream>>>(in, s->source_map, *g);
+        CL_LAUNCH_CHECK();
+        blend_global<<<blocks, threads, 0, stream>>>(in, out, *g);
+        CL_LAUNCH_CHECK();
+        swap_buffers(s);
+    }
+}
+
+// --- v2: texture objects ------------------------------------------------------------------------
+
+// The book bound texture references (texture<float, 2>, cudaBindTexture2D) to the
+// buffers; CUDA 12 removed them. A texture object is a value made once at setup
+// (cudaCreateTextureObject) and passed to the kernel like any argument. Reads go
+// through the texture cache, and clamp addressing returns the edge cell for a
+// coordinate outside the grid: the edge rule, with no index arithmetic.
+__global__ void restore_sources_texture(float *field, cudaTextureObject_t source_map, heat_grid g)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= g.dim || y >= g.dim)
+        return;
+    const float source = tex2D<float>(source_map, x, y);
+    if (source != 0.0f)
+        field[cell(g, x, y)] = source;
+}
+
+__global__ void blend_texture(cudaTextureObject_t in, float *out, heat_grid g)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= g.dim || y >= g.dim)
+        return;
+    out[cell(g, x, y)] =
+        heat_blend(tex2D<float>(in, x, y), tex2D<float>(in, x, y - 1), tex2D<float>(in, x, y + 1),
+                   tex2D<float>(in, x - 1, y), tex2D<float>(in, x + 1, y), g.k);
+}
+
+static void heat_v2(heat_state *s, const heat_grid *g, int steps, cudaStream_t stream)
+{
+    const dim3 threads(16, 16), blocks = blocks_for(g, threads);
+    for (int step = 0; step < steps; step++) {
+        float *in = s->field[s->current], *out = s->field[s->current ^ 1];
+        const cudaTextureObject_t in_texture = s->tex[s->current], source_texture = s->tex[2];
+        restore_sources_texture<<<blocks, threads, 0, stream>>>(in, source_texture, *g);
+        CL_LAUNCH_CHECK();
+        blend_texture<<<blocks, threads, 0, stream>>>(in_texture, out, *g);
+        CL_LAUNCH_CHECK();
+        swap_buffers(s);
+    }
+}
+
+extern "C" void heat_create_textures(heat_state *s, const heat_grid *g)
+{
+    const float *buffers[3] = {s->field[0], s->field[1], s->source_map};
+    for (int i = 0; i < 3; i++) {
+        cudaResourceDesc resource = {};
+        resource.resType = cudaResourceTypePitch2D;
+        resource.res.pitch2D.devPtr = (void *)buffers[i];
+        resource.res.pitch2D.desc = cudaCreateChannelDesc<float>();
+        resource.res.pitch2D.width = g->dim;
+        resource.res.pitch2D.height = g->dim;
+        resource.res.pitch2D.pitchInBytes = g->pitch * sizeof(float);
+        cudaTextureDesc texture = {};
+        texture.addressMode[0] = texture.addressMode[1] = cudaAddressModeClamp;
+        texture.filterMode = cudaFilterModePoint; // unnormalized integer coordinates: one cell
+        texture.readMode = cudaReadModeElementType;
+        CL_CUDA_CHECK(cudaCreateTextureObject(&s->tex[i], &resource, &texture, NULL));
+    }
+}
+
+extern "C" void heat_destroy_textures(heat_state *s)
+{
+    for (int i = 0; i < 3; i++)
+        CL_CUDA_CHECK(cudaDestroyTextureObject(s->tex[i]));
+}
+
+// --- v3: shared-memory tiles with a halo, sources fused ---------------------------------------
+
+// The 1D shared-memory stencil of the CUDA basics notes in 2D: a block of 32x16 threads
+// loads its tile and a one-cell halo (the threads on the tile's rim load the halo
+// cell beyond them), then every neighbour read is a shared-memory read. Sources are
+// restored as cells are loaded, from the layout's rectangles (a few compares, no map
+// to read): one kernel a step, 8 bytes a cell from memory.
+#define V3_BX 32
+#define V3_BY 16
+
+__global__ void __launch_bounds__(V3_BX *V3_BY)
+    step_shared(const float *in, float *out, heat_grid g)
+{
+    __shared__ float tile[V3_BY + 2][V3_BX + 2];
+    const int tx = threadIdx.x + 1, ty = threadIdx.y + 1;
+    const int x = blockIdx.x * V3_BX + threadIdx.x, y = blockIdx.y * V3_BY + threadIdx.y;
+    // Clamping to the grid gives the edge rule: a missing neighbour reads the edge
+    // cell itself. Threads past the grid load a clamped cell and write nothing.
+    auto load = [&](int cx, int cy) {
+        cx = min(max(cx, 0), g.dim - 1);
+        cy = min(max(cy, 0), g.dim - 1);
+        return heat_restore(in[cell(g, cx, cy)], heat_source_at(&g.sources, cx, cy));
+    };
+    tile[ty][tx] = load(x, y);
+    if (threadIdx.x == 0)
+        tile[ty][0] = load(x - 1, y);
+    if (threadIdx.x == V3_BX - 1)
+        tile[ty][V3_BX + 1] = load(x + 1, y);
+    if (threadIdx.y == 0)
+        tile[0][tx] = load(x, y - 1);
+    if (threadIdx.y == V3_BY - 1)
+        tile[V3_BY + 1][tx] = load(x, y + 1);
+    __syncthreads();
+    if (x < g.dim && y < g.dim)
+        out[cell(g, x, y)] = heat_blend(tile[ty][tx], tile[ty - 1][tx], tile[ty + 1][tx],
+                                        tile[ty][tx - 1], tile[ty][tx + 1], g.k);
+}
+
+static void heat_v3(heat_state *s, const heat_grid *g, int steps, cudaStream_t stream)
+{
+    const dim3 threads(V3_BX, V3_BY), blocks = blocks_for(g, threads);
+    for (int step = 0; step < steps; step++) {
+        float *in = s->field[s->current], *out = s->field[s->current ^ 1];
+        step_shared<<<blocks, threads, 0, stream>>>(in, out, *g);
+        CL_LAUNCH_CHECK();
+        swap_buffers(s);
+    }
+}
+
+// --- v4: temporal blocking
+// ------------------------------------------------------------------------
+
+// Several steps a launch. A block of 64x4 threads holds a 64x64 tile: thread (tx, ty)
+// keeps a column of 16 cells in registers (rows 16 ty ... 16 ty + 15) and their
+// source temperatures. Each step it restores and publishes its cells in shared memory,
+// reads the left and right columns and the cells above and below its segment from
+// there (its own column's neighbours are registers), and blends. After s steps the
+// cells within s of the tile's rim are wrong (their neighbours beyond the tile were
+// never loaded), so with up to V4_STEPS steps a launch the block writes only the
+// centre, 64 - 2 V4_STEPS a side; neighbouring tiles overlap by the halo.
+// Napkin math (8 steps, 48x48 out of 64x64): global traffic per 8 steps is 1.78 reads
+// + 1 write a cell (0.35 bytes a cell a step instead of 8); the work is the whole tile
+// each step (1.78x the useful cells), 3 shared-memory accesses a cell: at 1024^2, 90
+// steps, ~2 GB of shared traffic, ~70 us at ~30 TB/s across 132 SMs; 12 launches.
+#ifndef HEAT_V4_STEPS
+#define HEAT_V4_STEPS 8
+#endif
+#define V4_TILE 64
+#define V4_ROWS 16
+#define V4_OUT (V4_TILE - 2 * HEAT_V4_STEPS)
+
+__global__ void __launch_bounds__(V4_TILE *V4_TILE / V4_ROWS)
+    steps_temporal(const float *in, float *out, heat_grid g, int steps)
+{
+    __shared__ float tile[V4_TILE][V4_TILE];
+    const int tx = threadIdx.x, row0 = threadIdx.y * V4_ROWS;
+    const int x = blockIdx.x * V4_OUT - HEAT_V4_STEPS + tx;
+    const int y0 = blockIdx.y * V4_OUT - HEAT_V4_STEPS + row0;
+    const bool column_in_grid = x >= 0 && x < g.dim;
+    float value[V4_ROWS], source[V4_ROWS];
+#pragma unroll
+    for (int r = 0; r < V4_ROWS; r++) {
+        const int y = y0 + r;
+        const bool in_grid = column_in_grid && y >= 0 && y < g.dim;
+        value[r] = in_grid ? in[cell(g, x, y)] : 0.0f;
+        source[r] = in_grid ? heat_source_at(&g.sources, x, y) : 0.0f;
+    }
+    // Which neighbours come from the tile; the others are the cell itself (the grid's
+    // edge, or the tile's rim, whose cells are thrown away).
+    const bool left_in = tx > 0 && x > 0, right_in = tx < V4_TILE - 1 && x < g.dim - 1;
+    const bool above_in = row0 > 0 && y0 > 0;
+    const bool below_in = row0 + V4_ROWS < V4_TILE && y0 + V4_ROWS < g.dim;
+    for (int step = 0; step < steps; step++) {
+#pragma unroll
+        for (int r = 0; r < V4_ROWS; r++) {
+            value[r] = heat_restore(value[r], source[r]);
+            tile[row0 + r][tx] = value[r];
+        }
+        __syncthreads();
+        const float above = above_in ? tile[row0 - 1][tx] : value[0];
+        const float below = below_in ? tile[row0 + V4_ROWS][tx] : value[V4_ROWS - 1];
+        float next[V4_ROWS];
+#pragma unroll
+        for (int r = 0; r < V4_ROWS; r++) {
+            const int y = y0 + r;
+            const float up = r == 0 ? above : y == 0 ? value[r] : value[r - 1];
+            const float down = r == V4_ROWS - 1 ? below : y == g.dim - 1 ? value[r] : value[r + 1];
+            const float left = left_in ? tile[row0 + r][tx - 1] : value[r];
+            const float right = right_in ? tile[row0 + r][tx + 1] : value[r];
+            next[r] = heat_blend(value[r], up, down, left, right, g.k);
+        }
+        __syncthreads();
+#pragma unroll
+        for (int r = 0; r < V4_ROWS; r++)
+            value[r] = next[r];
+    }
+    if (!column_in_grid || tx < HEAT_V4_STEPS || tx >= HEAT_V4_STEPS + V4_OUT)
+        return;
+#pragma unroll
+    for (int r = 0; r < V4_ROWS; r++) {
+        const int y = y0 + r, tile_row = row0 + r;
+        if (y >= 0 && y < g.dim && tile_row >= HEAT_V4_STEPS && tile_row < HEAT_V4_STEPS + V4_OUT)
+            out[cell(g, x, y)] = value[r];
+    }
+}
+
+static void heat_v4(heat_state *s, const heat_grid *g, int steps, cudaStream_t stream)
+{
+    const dim3 threads(V4_TILE, V4_TILE / V4_ROWS);
+    const dim3 blocks((g->dim + V4_OUT - 1) / V4_OUT, (g->dim + V4_OUT - 1) / V4_OUT);
+    for (int done = 0; done < steps; done += HEAT_V4_STEPS) {
+        const int now = steps - done < HEAT_V4_STEPS ? steps - done : HEAT_V4_STEPS;
+        float *in = s->field[s->current], *out = s->field[s->current ^ 1];
+        steps_temporal<<<blocks, threads, 0, stream>>>(in, out, *g, now);
+        CL_LAUNCH_CHECK();
+        swap_buffers(s);
+    }
+}
+
+// --- the version table ------------------------------------------------------------------------
+
+extern "C" const heat_version heat_versions[] = {
+    {{"v1-global", "the book's: restore kernel + blend kernel a step, global memory"}, heat_v1},
+    {{"v2-texture", "the book's with texture objects: 2D, pitched, clamp addressing"}, heat_v2},
+    {{"v3-shared", "one kernel a step: shared tile + halo, sources computed, not read"}, heat_v3},
+    {{"v4-temporal", "8 steps a launch on a 64x64 shared tile, 48x48 written"}, heat_v4},
+    {{"yours", heat_yours_idea}, heat_yours},
+};
+extern "C" const int heat_version_count = sizeof heat_versions / sizeof heat_versions[0];
+extern "C" const int heat_fastest_version = 3;

@@ -1,0 +1,50 @@
+# heat's integration tests, sourced by tests/run.sh.
+ht=bin/heat
+
+run "$ht" --help
+if [ "$rc" -eq 0 ] && grep -q "v4-temporal" "$tmp/out" && grep -q "^  yours " "$tmp/out" &&
+    grep -q -- "--verify gold|fft" "$tmp/out"; then pass "heat --help"; else fail "heat --help"; fi
+expect_usage "heat -n 0" "-n 0" "$ht" -n 0
+expect_usage "heat -n 99 (below the source layout's 100)" "100..16384" "$ht" -n 99
+expect_usage "heat --frames 0" "--frames 0" "$ht" --frames 0
+expect_usage "heat --frames -3" "--frames -3" "$ht" --frames -3
+expect_usage "heat --steps 0" "--steps 0" "$ht" --steps 0
+expect_usage "heat --verify bogus" "--verify bogus" "$ht" --verify bogus
+expect_usage "heat --check -k all" "--check scores one version" "$ht" --check -k all
+expect_make_line "make check_heat K=yours" "bin/heat --check -k yours" check_heat K=yours
+expect_no_device "heat without a device exits 77" "$ht" -n 128
+
+# Every version against the CPU, two frames each: the smallest grid, odd and prime
+# sizes, sizes just off the tiles (v3 32x16, v4 48x48 written), steps that are not a
+# multiple of v4's 8 steps a launch.
+for dim in 100 101 127 129 1000 1031; do
+    for steps in 1 7 17 90; do
+        expect_gpu "heat -k all -n $dim --steps $steps --frames 2" 0 "$ht" -k all -n "$dim" --steps "$steps" --frames 2 -i 1
+    done
+done
+expect_gpu "heat --verify fft -k all -n 1024 --steps 1000" 0 "$ht" --verify fft -k all -n 1024 --steps 1000 -i 1
+expect_gpu "heat --verify fft -k all -n 131 --steps 45 --frames 3" 0 "$ht" --verify fft -k all -n 131 --steps 45 --frames 3 -i 1
+expect_gpu "heat reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$ht" -n 128 -i 2
+expect_json_lines "heat --json -k all" "$ht" --json -k all -n 128 -i 2
+
+# Frames: three images, named as documented; an unwritable name exits 2 leaving nothing.
+expect_gpu "heat --frames 3 -o" 0 "$ht" -n 128 --frames 3 -o "$tmp/frame" -i 1
+if [ "$rc" -eq 0 ]; then
+    if [ "$(ls "$tmp"/frame_000[012].* 2>/dev/null | wc -l)" -eq 3 ] && ! ls "$tmp"/frame_0003.* >/dev/null 2>&1 &&
+        ! ls "$tmp"/*.partial >/dev/null 2>&1; then pass "heat -o writes frame_0000..0002"
+    else fail "heat -o writes frame_0000..0002"; fi
+fi
+expect_gpu "heat -o into a missing directory exits 2" 2 "$ht" -n 128 -o "$tmp/missing/frame" -i 1
+if [ "$rc" -eq 2 ] && ! grep -q "cannot write" "$tmp/out"; then fail "heat -o: the message names the file"; fi
+expect_gpu "heat --dump" 0 "$ht" -n 100 -k v1 -i 2 --dump "$tmp/ht"
+if [ "$rc" -eq 0 ] && [ -s "$tmp/ht_output.npy" ] && [ -s "$tmp/ht_gold.npy" ]; then pass "heat --dump writes the arrays"
+elif [ "$rc" -eq 0 ]; then fail "heat --dump writes the arrays"; fi
+
+# The learner's slot; and --verify fft catches a kernel that steps with k 4% low.
+yours_probe_n=100
+expect_learner_slot heat "v1-global (reference)" \
+    's/at(x + 1, y), g.k)/at(x + 1, y) + 1e-3f, g.k)/' \
+    's/(in, out, s->source_map, \*g)/((float *)nullptr, out, s->source_map, *g)/'
+expect_yours "heat --verify fft fails a yours with k 4% low" heat 1 'yours: wrong result' \
+    's/at(x + 1, y), g.k)/at(x + 1, y), 0.96f * g.k)/' --verify fft -k yours -n 256 --steps 200 -i 1
+unset yours_probe_n
