@@ -16,6 +16,16 @@ static heat_rect book_rect(int x0, int x1, int y0, int y1, float temp, int dim)
     return r;
 }
 
+float heat_source_at(const heat_layout *l, int x, int y)
+{
+    for (int i = 0; i < l->count; i++) {
+        const heat_rect *r = &l->rect[i];
+        if (x >= r->x0 && x < r->x1 && y >= r->y0 && y < r->y1)
+            return r->temp;
+    }
+    return 0.0f;
+}
+
 heat_layout heat_book_sources(int dim)
 {
     const float mid = (HEAT_MAX_TEMP + HEAT_MIN_TEMP) / 2;

@@ -9,8 +9,8 @@
 //   v2-texture     the book's second: the same two kernels reading through texture
 //                  objects (2D, pitched, clamp addressing does the edges)
 //   v3-shared      one kernel a step: a block loads its tile plus a one-cell halo into
-//                  shared memory, restoring sources as it loads (computed from the
-//                  layout, not read from a map), then blends from shared memory
+//                  shared memory, restoring sources as it loads, then blends from
+//                  shared memory
 //   v4-temporal    several steps a launch: a block keeps a 64x64 tile (its 48x48
 //                  output plus an 8-cell halo), steps it 8 times on chip, writes the
 //                  centre
@@ -147,13 +147,13 @@ extern "C" void heat_destroy_textures(heat_state *s)
 // The 1D shared-memory stencil of the CUDA basics notes in 2D: a block of 32x16 threads
 // loads its tile and a one-cell halo (the threads on the tile's rim load the halo
 // cell beyond them), then every neighbour read is a shared-memory read. Sources are
-// restored as cells are loaded, from the layout's rectangles (a few compares, no map
-// to read): one kernel a step, 8 bytes a cell from memory.
+// restored as cells are loaded: one kernel a step instead of two, 12 bytes a cell
+// from memory (field, map, result) instead of v1's 16 and two launches.
 #define V3_BX 32
 #define V3_BY 16
 
 __global__ void __launch_bounds__(V3_BX *V3_BY)
-    step_shared(const float *in, float *out, heat_grid g)
+    step_shared(const float *in, float *out, const float *source_map, heat_grid g)
 {
     __shared__ float tile[V3_BY + 2][V3_BX + 2];
     const int tx = threadIdx.x + 1, ty = threadIdx.y + 1;
@@ -161,9 +161,8 @@ __global__ void __launch_bounds__(V3_BX *V3_BY)
     // Clamping to the grid gives the edge rule: a missing neighbour reads the edge
     // cell itself. Threads past the grid load a clamped cell and write nothing.
     auto load = [&](int cx, int cy) {
-        cx = min(max(cx, 0), g.dim - 1);
-        cy = min(max(cy, 0), g.dim - 1);
-        return heat_restore(in[cell(g, cx, cy)], heat_source_at(&g.sources, cx, cy));
+        const size_t i = cell(g, min(max(cx, 0), g.dim - 1), min(max(cy, 0), g.dim - 1));
+        return heat_restore(in[i], source_map[i]);
     };
     tile[ty][tx] = load(x, y);
     if (threadIdx.x == 0)
@@ -185,7 +184,7 @@ static void heat_v3(heat_state *s, const heat_grid *g, int steps, cudaStream_t s
     const dim3 threads(V3_BX, V3_BY), blocks = blocks_for(g, threads);
     for (int step = 0; step < steps; step++) {
         float *in = s->field[s->current], *out = s->field[s->current ^ 1];
-        step_shared<<<blocks, threads, 0, stream>>>(in, out, *g);
+        step_shared<<<blocks, threads, 0, stream>>>(in, out, s->source_map, *g);
         CL_LAUNCH_CHECK();
         swap_buffers(s);
     }
@@ -196,74 +195,105 @@ static void heat_v3(heat_state *s, const heat_grid *g, int steps, cudaStream_t s
 
 // Several steps a launch. A block of 64x4 threads holds a 64x64 tile: thread (tx, ty)
 // keeps a column of 16 cells in registers (rows 16 ty ... 16 ty + 15) and their
-// source temperatures. Each step it restores and publishes its cells in shared memory,
-// reads the left and right columns and the cells above and below its segment from
-// there (its own column's neighbours are registers), and blends. After s steps the
-// cells within s of the tile's rim are wrong (their neighbours beyond the tile were
-// never loaded), so with up to V4_STEPS steps a launch the block writes only the
-// centre, 64 - 2 V4_STEPS a side; neighbouring tiles overlap by the halo.
+// source temperatures (read once a launch). Each step it restores and publishes its
+// cells in shared memory, reads its left and right neighbours and the cells above and
+// below its segment from there (the column's own neighbours are registers), and
+// blends. After s steps the cells within s of the tile's rim are wrong (their
+// neighbours beyond the tile were never loaded), so with up to V4_STEPS steps a
+// launch a block writes only the centre, 64 - 2 V4_STEPS a side; neighbouring tiles
+// overlap by the halo. Two shared buffers, alternating, need one barrier a step; a
+// one-cell pad around each lets rim cells read garbage instead of testing; only the
+// blocks whose tile reaches the grid's edge test for it (AT_EDGE).
 // Napkin math (8 steps, 48x48 out of 64x64): global traffic per 8 steps is 1.78 reads
-// + 1 write a cell (0.35 bytes a cell a step instead of 8); the work is the whole tile
-// each step (1.78x the useful cells), 3 shared-memory accesses a cell: at 1024^2, 90
-// steps, ~2 GB of shared traffic, ~70 us at ~30 TB/s across 132 SMs; 12 launches.
+// + 1 write a cell (0.35 bytes a cell a step instead of 8); the work is the whole
+// tile each step, 1.78x the useful cells, ~15 instructions a cell: at 1024^2 and 90
+// steps 168M cell updates, ~85 us of issue across 132 SMs, plus 12 launches.
 #ifndef HEAT_V4_STEPS
 #define HEAT_V4_STEPS 8
 #endif
 #define V4_TILE 64
 #define V4_ROWS 16
 #define V4_OUT (V4_TILE - 2 * HEAT_V4_STEPS)
+#define V4_PADDED (V4_TILE + 2)
 
-__global__ void __launch_bounds__(V4_TILE *V4_TILE / V4_ROWS)
-    steps_temporal(const float *in, float *out, heat_grid g, int steps)
+typedef float v4_tile[V4_PADDED][V4_PADDED];
+
+template <bool AT_EDGE>
+__device__ __forceinline__ void temporal_steps(float (&value)[V4_ROWS],
+                                               const float (&source)[V4_ROWS], v4_tile *tiles,
+                                               int x, int y0, int steps, const heat_grid &g)
 {
-    __shared__ float tile[V4_TILE][V4_TILE];
-    const int tx = threadIdx.x, row0 = threadIdx.y * V4_ROWS;
-    const int x = blockIdx.x * V4_OUT - HEAT_V4_STEPS + tx;
-    const int y0 = blockIdx.y * V4_OUT - HEAT_V4_STEPS + row0;
+    const int col = threadIdx.x + 1, row0 = threadIdx.y * V4_ROWS + 1; // padded indices
+    for (int step = 0; step < steps; step++) {
+        v4_tile &t = tiles[step & 1];
+#pragma unroll
+        for (int r = 0; r < V4_ROWS; r++) {
+            value[r] = heat_restore(value[r], source[r]);
+            t[row0 + r][col] = value[r];
+        }
+        __syncthreads();
+        const float above = t[row0 - 1][col], below = t[row0 + V4_ROWS][col];
+        float next[V4_ROWS];
+#pragma unroll
+        for (int r = 0; r < V4_ROWS; r++) {
+            float up = r == 0 ? above : value[r - 1];
+            float down = r == V4_ROWS - 1 ? below : value[r + 1];
+            float left = t[row0 + r][col - 1], right = t[row0 + r][col + 1];
+            if (AT_EDGE) { // an edge cell is its own missing neighbour
+                const int y = y0 + r;
+                up = y == 0 ? value[r] : up;
+                down = y == g.dim - 1 ? value[r] : down;
+                left = x == 0 ? value[r] : left;
+                right = x == g.dim - 1 ? value[r] : right;
+            }
+            next[r] = heat_blend(value[r], up, down, left, right, g.k);
+        }
+#pragma unroll
+        for (int r = 0; r < V4_ROWS; r++)
+            value[r] = next[r];
+    }
+}
+
+// 4 blocks an SM (64 registers a thread): at 1024^2 the 484 tiles then run in one wave.
+__global__ void __launch_bounds__(V4_TILE *V4_TILE / V4_ROWS, 4)
+    steps_temporal(const float *in, float *out, const float *source_map, heat_grid g, int steps)
+{
+    __shared__ v4_tile tiles[2];
+    const int tile_x0 = blockIdx.x * V4_OUT - HEAT_V4_STEPS;
+    const int tile_y0 = blockIdx.y * V4_OUT - HEAT_V4_STEPS;
+    const int x = tile_x0 + threadIdx.x, y0 = tile_y0 + threadIdx.y * V4_ROWS;
     const bool column_in_grid = x >= 0 && x < g.dim;
+    // The pads are read (by rim cells, whose results are thrown away), never written:
+    // zero them so nothing uninitialised is read.
+    for (int i = threadIdx.y * V4_TILE + threadIdx.x; i < 2 * 4 * V4_PADDED;
+         i += blockDim.x * blockDim.y) {
+        const int b = i / (4 * V4_PADDED), side = i / V4_PADDED % 4, j = i % V4_PADDED;
+        float *pad = side == 0   ? &tiles[b][0][j]
+                     : side == 1 ? &tiles[b][V4_PADDED - 1][j]
+                     : side == 2 ? &tiles[b][j][0]
+                                 : &tiles[b][j][V4_PADDED - 1];
+        *pad = 0.0f;
+    }
     float value[V4_ROWS], source[V4_ROWS];
 #pragma unroll
     for (int r = 0; r < V4_ROWS; r++) {
         const int y = y0 + r;
         const bool in_grid = column_in_grid && y >= 0 && y < g.dim;
         value[r] = in_grid ? in[cell(g, x, y)] : 0.0f;
-        source[r] = in_grid ? heat_source_at(&g.sources, x, y) : 0.0f;
+        source[r] = in_grid ? source_map[cell(g, x, y)] : 0.0f;
     }
-    // Which neighbours come from the tile; the others are the cell itself (the grid's
-    // edge, or the tile's rim, whose cells are thrown away).
-    const bool left_in = tx > 0 && x > 0, right_in = tx < V4_TILE - 1 && x < g.dim - 1;
-    const bool above_in = row0 > 0 && y0 > 0;
-    const bool below_in = row0 + V4_ROWS < V4_TILE && y0 + V4_ROWS < g.dim;
-    for (int step = 0; step < steps; step++) {
-#pragma unroll
-        for (int r = 0; r < V4_ROWS; r++) {
-            value[r] = heat_restore(value[r], source[r]);
-            tile[row0 + r][tx] = value[r];
-        }
-        __syncthreads();
-        const float above = above_in ? tile[row0 - 1][tx] : value[0];
-        const float below = below_in ? tile[row0 + V4_ROWS][tx] : value[V4_ROWS - 1];
-        float next[V4_ROWS];
-#pragma unroll
-        for (int r = 0; r < V4_ROWS; r++) {
-            const int y = y0 + r;
-            const float up = r == 0 ? above : y == 0 ? value[r] : value[r - 1];
-            const float down = r == V4_ROWS - 1 ? below : y == g.dim - 1 ? value[r] : value[r + 1];
-            const float left = left_in ? tile[row0 + r][tx - 1] : value[r];
-            const float right = right_in ? tile[row0 + r][tx + 1] : value[r];
-            next[r] = heat_blend(value[r], up, down, left, right, g.k);
-        }
-        __syncthreads();
-#pragma unroll
-        for (int r = 0; r < V4_ROWS; r++)
-            value[r] = next[r];
-    }
+    // A block-uniform branch: the tile holds a grid edge (or cells beyond it) or not.
+    if (tile_x0 <= 0 || tile_y0 <= 0 || tile_x0 + V4_TILE >= g.dim || tile_y0 + V4_TILE >= g.dim)
+        temporal_steps<true>(value, source, tiles, x, y0, steps, g);
+    else
+        temporal_steps<false>(value, source, tiles, x, y0, steps, g);
+    const int tx = threadIdx.x;
     if (!column_in_grid || tx < HEAT_V4_STEPS || tx >= HEAT_V4_STEPS + V4_OUT)
         return;
 #pragma unroll
     for (int r = 0; r < V4_ROWS; r++) {
-        const int y = y0 + r, tile_row = row0 + r;
-        if (y >= 0 && y < g.dim && tile_row >= HEAT_V4_STEPS && tile_row < HEAT_V4_STEPS + V4_OUT)
+        const int y = y0 + r, tile_row = threadIdx.y * V4_ROWS + r;
+        if (y < g.dim && tile_row >= HEAT_V4_STEPS && tile_row < HEAT_V4_STEPS + V4_OUT)
             out[cell(g, x, y)] = value[r];
     }
 }
@@ -275,7 +305,7 @@ static void heat_v4(heat_state *s, const heat_grid *g, int steps, cudaStream_t s
     for (int done = 0; done < steps; done += HEAT_V4_STEPS) {
         const int now = steps - done < HEAT_V4_STEPS ? steps - done : HEAT_V4_STEPS;
         float *in = s->field[s->current], *out = s->field[s->current ^ 1];
-        steps_temporal<<<blocks, threads, 0, stream>>>(in, out, *g, now);
+        steps_temporal<<<blocks, threads, 0, stream>>>(in, out, s->source_map, *g, now);
         CL_LAUNCH_CHECK();
         swap_buffers(s);
     }
@@ -286,7 +316,7 @@ static void heat_v4(heat_state *s, const heat_grid *g, int steps, cudaStream_t s
 extern "C" const heat_version heat_versions[] = {
     {{"v1-global", "the book's: restore kernel + blend kernel a step, global memory"}, heat_v1},
     {{"v2-texture", "the book's with texture objects: 2D, pitched, clamp addressing"}, heat_v2},
-    {{"v3-shared", "one kernel a step: shared tile + halo, sources computed, not read"}, heat_v3},
+    {{"v3-shared", "one kernel a step: shared tile + halo, sources restored as loaded"}, heat_v3},
     {{"v4-temporal", "8 steps a launch on a 64x64 shared tile, 48x48 written"}, heat_v4},
     {{"yours", heat_yours_idea}, heat_yours},
 };

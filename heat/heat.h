@@ -90,6 +90,8 @@ void heat_spectral_steps(const float *start, double *result, int dim, double k, 
 // gold.c.
 // The book's sources on a DIM x DIM grid (see HEAT_LAYOUT_DIM).
 heat_layout heat_book_sources(int dim);
+// The source temperature at cell (x, y), 0 where there is none.
+float heat_source_at(const heat_layout *l, int x, int y);
 // The start field: the sources, plus MAX_TEMP on the bottom-left block (x < 200,
 // y >= 800 in the book's coordinates; not a source), 0 elsewhere.
 void heat_start_field(float *field, int dim);
@@ -100,23 +102,6 @@ void heat_gold_steps(float *field, float *scratch, const heat_grid *g, long step
 #ifdef __cplusplus
 }
 #endif
-
-// The source temperature at cell (x, y), 0 where there is none: a function of the
-// layout, so a kernel can compute it instead of reading a map (no bytes moved).
-#ifdef __CUDACC__
-#define HEAT_HOST_DEVICE __host__ __device__ __forceinline__
-#else
-#define HEAT_HOST_DEVICE static inline
-#endif
-HEAT_HOST_DEVICE float heat_source_at(const heat_layout *l, int x, int y)
-{
-    for (int i = 0; i < l->count; i++) {
-        const heat_rect *r = &l->rect[i];
-        if (x >= r->x0 && x < r->x1 && y >= r->y0 && y < r->y1)
-            return r->temp;
-    }
-    return 0.0f;
-}
 
 // One cell's step, the arithmetic every version and the gold share, in this order:
 // c + k * (((top + bottom) + left) + right - 4 c). Device code uses the _rn

@@ -7,8 +7,8 @@
 // map) and blended with heat_blend (heat.h), whose arithmetic the check expects.
 // Buffers are pitched: cell (x, y) is at y * g->pitch + x.
 // Things to try (the ladder in README.md):
-//  - a shared-memory tile with a one-cell halo (v3): each cell loaded once, not five
-//    times, and the sources computed from g->sources (heat_source_at) instead of read;
+//  - a shared-memory tile with a one-cell halo (v3): each cell and its source read
+//    once, not five times;
 //  - several steps a launch (v4): at 1024^2 the launches, not the bytes, set the time.
 #include "check.h"
 #include "heat.h"
