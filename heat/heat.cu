@@ -195,49 +195,56 @@ static void heat_v3(heat_state *s, const heat_grid *g, int steps, cudaStream_t s
 
 // Several steps a launch. A block of 64x4 threads holds a 64x64 tile: thread (tx, ty)
 // keeps a column of 16 cells in registers (rows 16 ty ... 16 ty + 15) and their
-// source temperatures (read once a launch). Each step it restores and publishes its
-// cells in shared memory, reads its left and right neighbours and the cells above and
-// below its segment from there (the column's own neighbours are registers), and
-// blends. After s steps the cells within s of the tile's rim are wrong (their
-// neighbours beyond the tile were never loaded), so with up to V4_STEPS steps a
-// launch a block writes only the centre, 64 - 2 V4_STEPS a side; neighbouring tiles
-// overlap by the halo. Two shared buffers, alternating, need one barrier a step; a
-// one-cell pad around each lets rim cells read garbage instead of testing; only the
-// blocks whose tile reaches the grid's edge test for it (AT_EDGE).
+// source temperatures. Each step it restores and publishes its cells in shared
+// memory, reads its left and right neighbours and the cells above and below its
+// segment from there (the column's own neighbours are registers), and blends. After s
+// steps the cells within s of the tile's rim are wrong (their neighbours beyond the
+// tile were never loaded), so with up to V4_STEPS steps a launch a block writes only
+// the centre, 64 - 2 V4_STEPS a side; neighbouring tiles overlap by the halo. Two
+// shared buffers, alternating, need one barrier a step; a one-cell pad around each
+// lets rim cells read garbage instead of testing; only the blocks whose tile reaches
+// the grid's edge test for it (AT_EDGE). The sources are rectangles, so no map is
+// read: a cell lies in rectangle i when its column and its row both do, and a block
+// computes a bit mask of rectangles for each of its 64 columns and 64 rows.
 // Napkin math (8 steps, 48x48 out of 64x64): global traffic per 8 steps is 1.78 reads
 // + 1 write a cell (0.35 bytes a cell a step instead of 8); the work is the whole
-// tile each step, 1.78x the useful cells, ~15 instructions a cell: at 1024^2 and 90
-// steps 168M cell updates, ~85 us of issue across 132 SMs, plus 12 launches.
+// tile each step, 1.78x the useful cells, ~13 instructions and 12 bytes of shared
+// memory a cell: at 1024^2 and 90 steps 168M cell updates, ~70 us of issue or of
+// shared-memory bandwidth across 132 SMs, plus 12 launches.
 #ifndef HEAT_V4_STEPS
 #define HEAT_V4_STEPS 8
 #endif
+#ifndef HEAT_V4_ROWS
+#define HEAT_V4_ROWS 16
+#endif
 #define V4_TILE 64
-#define V4_ROWS 16
 #define V4_OUT (V4_TILE - 2 * HEAT_V4_STEPS)
 #define V4_PADDED (V4_TILE + 2)
+#define V4_THREADS (V4_TILE * V4_TILE / HEAT_V4_ROWS)
 
 typedef float v4_tile[V4_PADDED][V4_PADDED];
 
 template <bool AT_EDGE>
-__device__ __forceinline__ void temporal_steps(float (&value)[V4_ROWS],
-                                               const float (&source)[V4_ROWS], v4_tile *tiles,
+__device__ __forceinline__ void temporal_steps(float (&value)[HEAT_V4_ROWS],
+                                               const float (&source)[HEAT_V4_ROWS], v4_tile *tiles,
                                                int x, int y0, int steps, const heat_grid &g)
 {
-    const int col = threadIdx.x + 1, row0 = threadIdx.y * V4_ROWS + 1; // padded indices
+    const int col = threadIdx.x + 1, row0 = threadIdx.y * HEAT_V4_ROWS + 1; // padded indices
+#pragma unroll 2
     for (int step = 0; step < steps; step++) {
         v4_tile &t = tiles[step & 1];
 #pragma unroll
-        for (int r = 0; r < V4_ROWS; r++) {
+        for (int r = 0; r < HEAT_V4_ROWS; r++) {
             value[r] = heat_restore(value[r], source[r]);
             t[row0 + r][col] = value[r];
         }
         __syncthreads();
-        const float above = t[row0 - 1][col], below = t[row0 + V4_ROWS][col];
-        float next[V4_ROWS];
+        const float above = t[row0 - 1][col], below = t[row0 + HEAT_V4_ROWS][col];
+        float next[HEAT_V4_ROWS];
 #pragma unroll
-        for (int r = 0; r < V4_ROWS; r++) {
+        for (int r = 0; r < HEAT_V4_ROWS; r++) {
             float up = r == 0 ? above : value[r - 1];
-            float down = r == V4_ROWS - 1 ? below : value[r + 1];
+            float down = r == HEAT_V4_ROWS - 1 ? below : value[r + 1];
             float left = t[row0 + r][col - 1], right = t[row0 + r][col + 1];
             if (AT_EDGE) { // an edge cell is its own missing neighbour
                 const int y = y0 + r;
@@ -249,24 +256,45 @@ __device__ __forceinline__ void temporal_steps(float (&value)[V4_ROWS],
             next[r] = heat_blend(value[r], up, down, left, right, g.k);
         }
 #pragma unroll
-        for (int r = 0; r < V4_ROWS; r++)
+        for (int r = 0; r < HEAT_V4_ROWS; r++)
             value[r] = next[r];
     }
 }
 
-// 4 blocks an SM (64 registers a thread): at 1024^2 the 484 tiles then run in one wave.
-__global__ void __launch_bounds__(V4_TILE *V4_TILE / V4_ROWS, 4)
-    steps_temporal(const float *in, float *out, const float *source_map, heat_grid g, int steps)
+// The rectangles (of g.sources) holding coordinate c in [lo, hi): a bit each.
+__device__ __forceinline__ unsigned rects_holding(const heat_layout &l, int c, bool rows)
+{
+    unsigned mask = 0;
+#pragma unroll
+    for (int i = 0; i < HEAT_MAX_SOURCES; i++) {
+        const int lo = rows ? l.rect[i].y0 : l.rect[i].x0, hi = rows ? l.rect[i].y1 : l.rect[i].x1;
+        if (i < l.count && c >= lo && c < hi)
+            mask |= 1u << i;
+    }
+    return mask;
+}
+
+// Registers: 64 a thread lets 1024 / V4_THREADS blocks share an SM (4 of 256 threads:
+// at 1024^2 the 484 tiles then run in one wave).
+__global__ void __launch_bounds__(V4_THREADS, 1024 / V4_THREADS)
+    steps_temporal(const float *in, float *out, heat_grid g, int steps)
 {
     __shared__ v4_tile tiles[2];
+    __shared__ unsigned column_rects[V4_TILE], row_rects[V4_TILE];
+    __shared__ float rect_temp[HEAT_MAX_SOURCES];
     const int tile_x0 = blockIdx.x * V4_OUT - HEAT_V4_STEPS;
     const int tile_y0 = blockIdx.y * V4_OUT - HEAT_V4_STEPS;
-    const int x = tile_x0 + threadIdx.x, y0 = tile_y0 + threadIdx.y * V4_ROWS;
-    const bool column_in_grid = x >= 0 && x < g.dim;
+    const int x = tile_x0 + threadIdx.x, y0 = tile_y0 + threadIdx.y * HEAT_V4_ROWS;
+    const int thread = threadIdx.y * V4_TILE + threadIdx.x;
+    if (thread < V4_TILE)
+        column_rects[thread] = rects_holding(g.sources, tile_x0 + thread, false);
+    else if (thread < 2 * V4_TILE)
+        row_rects[thread - V4_TILE] = rects_holding(g.sources, tile_y0 + thread - V4_TILE, true);
+    else if (thread < 2 * V4_TILE + HEAT_MAX_SOURCES)
+        rect_temp[thread - 2 * V4_TILE] = g.sources.rect[thread - 2 * V4_TILE].temp;
     // The pads are read (by rim cells, whose results are thrown away), never written:
     // zero them so nothing uninitialised is read.
-    for (int i = threadIdx.y * V4_TILE + threadIdx.x; i < 2 * 4 * V4_PADDED;
-         i += blockDim.x * blockDim.y) {
+    for (int i = thread; i < 2 * 4 * V4_PADDED; i += V4_THREADS) {
         const int b = i / (4 * V4_PADDED), side = i / V4_PADDED % 4, j = i % V4_PADDED;
         float *pad = side == 0   ? &tiles[b][0][j]
                      : side == 1 ? &tiles[b][V4_PADDED - 1][j]
@@ -274,13 +302,19 @@ __global__ void __launch_bounds__(V4_TILE *V4_TILE / V4_ROWS, 4)
                                  : &tiles[b][j][V4_PADDED - 1];
         *pad = 0.0f;
     }
-    float value[V4_ROWS], source[V4_ROWS];
+    const bool column_in_grid = x >= 0 && x < g.dim;
+    float value[HEAT_V4_ROWS], source[HEAT_V4_ROWS];
 #pragma unroll
-    for (int r = 0; r < V4_ROWS; r++) {
+    for (int r = 0; r < HEAT_V4_ROWS; r++) {
         const int y = y0 + r;
-        const bool in_grid = column_in_grid && y >= 0 && y < g.dim;
-        value[r] = in_grid ? in[cell(g, x, y)] : 0.0f;
-        source[r] = in_grid ? source_map[cell(g, x, y)] : 0.0f;
+        value[r] = column_in_grid && y >= 0 && y < g.dim ? in[cell(g, x, y)] : 0.0f;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < HEAT_V4_ROWS; r++) {
+        const unsigned rects =
+            column_rects[threadIdx.x] & row_rects[threadIdx.y * HEAT_V4_ROWS + r];
+        source[r] = rects ? rect_temp[__ffs(rects) - 1] : 0.0f;
     }
     // A block-uniform branch: the tile holds a grid edge (or cells beyond it) or not.
     if (tile_x0 <= 0 || tile_y0 <= 0 || tile_x0 + V4_TILE >= g.dim || tile_y0 + V4_TILE >= g.dim)
@@ -291,8 +325,8 @@ __global__ void __launch_bounds__(V4_TILE *V4_TILE / V4_ROWS, 4)
     if (!column_in_grid || tx < HEAT_V4_STEPS || tx >= HEAT_V4_STEPS + V4_OUT)
         return;
 #pragma unroll
-    for (int r = 0; r < V4_ROWS; r++) {
-        const int y = y0 + r, tile_row = threadIdx.y * V4_ROWS + r;
+    for (int r = 0; r < HEAT_V4_ROWS; r++) {
+        const int y = y0 + r, tile_row = threadIdx.y * HEAT_V4_ROWS + r;
         if (y < g.dim && tile_row >= HEAT_V4_STEPS && tile_row < HEAT_V4_STEPS + V4_OUT)
             out[cell(g, x, y)] = value[r];
     }
@@ -300,12 +334,12 @@ __global__ void __launch_bounds__(V4_TILE *V4_TILE / V4_ROWS, 4)
 
 static void heat_v4(heat_state *s, const heat_grid *g, int steps, cudaStream_t stream)
 {
-    const dim3 threads(V4_TILE, V4_TILE / V4_ROWS);
+    const dim3 threads(V4_TILE, V4_TILE / HEAT_V4_ROWS);
     const dim3 blocks((g->dim + V4_OUT - 1) / V4_OUT, (g->dim + V4_OUT - 1) / V4_OUT);
     for (int done = 0; done < steps; done += HEAT_V4_STEPS) {
         const int now = steps - done < HEAT_V4_STEPS ? steps - done : HEAT_V4_STEPS;
         float *in = s->field[s->current], *out = s->field[s->current ^ 1];
-        steps_temporal<<<blocks, threads, 0, stream>>>(in, out, s->source_map, *g, now);
+        steps_temporal<<<blocks, threads, 0, stream>>>(in, out, *g, now);
         CL_LAUNCH_CHECK();
         swap_buffers(s);
     }
