@@ -22,6 +22,9 @@ for dim in 100 101 127 129 1000 1031; do
         expect_gpu "heat -k all -n $dim --steps $steps --frames 2" 0 "$ht" -k all -n "$dim" --steps "$steps" --frames 2 -i 1
     done
 done
+# v4 does one cooperative launch while its tiles fit on the GPU at once (1031^2 on an
+# H100), a launch a pass beyond: 2053^2 takes the second path.
+expect_gpu "heat -k v4 -n 2053 --steps 17 --frames 2" 0 "$ht" -k v4 -n 2053 --steps 17 --frames 2 -i 1
 expect_gpu "heat --verify fft -k all -n 1024 --steps 1000" 0 "$ht" --verify fft -k all -n 1024 --steps 1000 -i 1
 expect_gpu "heat --verify fft -k all -n 131 --steps 45 --frames 3" 0 "$ht" --verify fft -k all -n 131 --steps 45 --frames 3 -i 1
 expect_gpu "heat reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$ht" -n 128 -i 2
