@@ -227,20 +227,32 @@ static void heat_v3(heat_state *s, const heat_grid *g, int steps, cudaStream_t s
 
 typedef float v4_tile[V4_PADDED][V4_PADDED];
 
+// The sources as rectangles: `column_rects` holds bit i when rectangle i spans the
+// thread's column, row_rects[r] when it spans row r of the thread's segment; bit r of
+// `source_rows` is set when cell r is a source (their AND is not 0).
+struct v4_sources {
+    unsigned column_rects, source_rows;
+    const unsigned *row_rects;
+    const float *rect_temp;
+};
+
 template <bool AT_EDGE>
-__device__ __forceinline__ void temporal_steps(float (&value)[HEAT_V4_ROWS],
-                                               const float (&source)[HEAT_V4_ROWS], v4_tile *tiles,
-                                               int x, int y0, int steps, const heat_grid &g)
+__device__ __forceinline__ void temporal_steps(float (&value)[HEAT_V4_ROWS], v4_sources src,
+                                               v4_tile *tiles, int x, int y0, int steps,
+                                               const heat_grid &g)
 {
     const int col = threadIdx.x + 1, row0 = threadIdx.y * HEAT_V4_ROWS + 1; // padded indices
-#pragma unroll 2
+#pragma unroll 1
     for (int step = 0; step < steps; step++) {
         v4_tile &t = tiles[step & 1];
+        if (src.source_rows) // most threads hold no source: no test a cell for them
 #pragma unroll
-        for (int r = 0; r < HEAT_V4_ROWS; r++) {
-            value[r] = heat_restore(value[r], source[r]);
+            for (int r = 0; r < HEAT_V4_ROWS; r++)
+                if (src.source_rows >> r & 1)
+                    value[r] = src.rect_temp[__ffs(src.column_rects & src.row_rects[r]) - 1];
+#pragma unroll
+        for (int r = 0; r < HEAT_V4_ROWS; r++)
             t[row0 + r][col] = value[r];
-        }
         __syncthreads();
         const float above = t[row0 - 1][col], below = t[row0 + HEAT_V4_ROWS][col];
         float next[HEAT_V4_ROWS];
@@ -311,13 +323,12 @@ __global__ void __launch_bounds__(V4_THREADS, 1024 / V4_THREADS)
     }
     __syncthreads();
     const bool column_in_grid = x >= 0 && x < g.dim;
-    float value[HEAT_V4_ROWS], source[HEAT_V4_ROWS];
+    float value[HEAT_V4_ROWS];
+    v4_sources src = {column_rects[threadIdx.x], 0, row_rects + threadIdx.y * HEAT_V4_ROWS,
+                      rect_temp};
 #pragma unroll
-    for (int r = 0; r < HEAT_V4_ROWS; r++) {
-        const unsigned rects =
-            column_rects[threadIdx.x] & row_rects[threadIdx.y * HEAT_V4_ROWS + r];
-        source[r] = rects ? rect_temp[__ffs(rects) - 1] : 0.0f;
-    }
+    for (int r = 0; r < HEAT_V4_ROWS; r++)
+        src.source_rows |= ((src.column_rects & src.row_rects[r]) != 0) << r;
     const bool at_edge =
         tile_x0 <= 0 || tile_y0 <= 0 || tile_x0 + V4_TILE >= g.dim || tile_y0 + V4_TILE >= g.dim;
     const int tx = threadIdx.x;
@@ -331,9 +342,9 @@ __global__ void __launch_bounds__(V4_THREADS, 1024 / V4_THREADS)
         const int now = min(HEAT_V4_STEPS, steps - done);
         // A block-uniform branch: the tile holds a grid edge (or cells beyond it) or not.
         if (at_edge)
-            temporal_steps<true>(value, source, tiles, x, y0, now, g);
+            temporal_steps<true>(value, src, tiles, x, y0, now, g);
         else
-            temporal_steps<false>(value, source, tiles, x, y0, now, g);
+            temporal_steps<false>(value, src, tiles, x, y0, now, g);
 #pragma unroll
         for (int r = 0; r < HEAT_V4_ROWS; r++) {
             const int y = y0 + r, tile_row = threadIdx.y * HEAT_V4_ROWS + r;

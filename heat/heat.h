@@ -104,15 +104,15 @@ void heat_gold_steps(float *field, float *scratch, const heat_grid *g, long step
 #endif
 
 // One cell's step, the arithmetic every version and the gold share, in this order:
-// c + k * (((top + bottom) + left) + right - 4 c). Device code uses the _rn
-// intrinsics so the compiler cannot fuse a multiply into an add (an FMA rounds
-// once, the CPU twice): then every version's result equals the CPU's bit for bit.
+// c + k * (((top + bottom) + left) + right - 4 c). The compiler fuses the multiplies
+// into the adds (FMAs round once where the CPU rounds twice), but k = 1/4 is a power of
+// two: 4 c and k (...) are exact, so the fused and the separate forms round alike and
+// every version's result equals the CPU's bit for bit.
 #ifdef __CUDACC__
 __device__ __forceinline__ float heat_blend(float c, float top, float bottom, float left,
                                             float right, float k)
 {
-    const float sum = __fadd_rn(__fadd_rn(__fadd_rn(top, bottom), left), right);
-    return __fadd_rn(c, __fmul_rn(k, __fsub_rn(sum, __fmul_rn(4.0f, c))));
+    return c + k * (((top + bottom) + left) + right - 4.0f * c);
 }
 
 // The restore step for a cell read: its source temperature if it has one.
