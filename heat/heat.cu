@@ -211,9 +211,15 @@ static void heat_v3(heat_state *s, const heat_grid *g, int steps, cudaStream_t s
 // computes a bit mask of rectangles for each of its 64 columns and 64 rows.
 // Napkin math (8 steps, 48x48 out of 64x64): global traffic per 8 steps is 1.78 reads
 // + 1 write a cell (0.35 bytes a cell a step instead of 8); the work is the whole
-// tile each step, 1.78x the useful cells, ~13 instructions and 12 bytes of shared
-// memory a cell: at 1024^2 and 90 steps 168M cell updates, ~70 us of issue or of
-// shared-memory bandwidth across 132 SMs, plus 12 launches.
+// tile each step, 1.78x the useful cells, ~11 instructions and 12 bytes of shared
+// memory a cell: at 1024^2 and 90 steps 168M cell updates, ~60-70 us of issue or of
+// shared-memory bandwidth across 132 SMs. Measured (H100, 1024^2): 0.164 ms a frame,
+// so barriers and latency, not issue, set the pace. What helped there: one launch
+// (0.194 -> 0.185 ms), the step loop unrolled by 2 (0.173 -> 0.164 ms, with a few
+// registers spilled), the same select a cell in every thread (a branch for threads
+// holding sources made the tiles on the big source the slowest, and every pass
+// waits for the slowest: 0.207 ms). 6 steps a pass: 0.179 ms at 1024^2 but 1.66 ms
+// instead of 1.76 at 4096^2; 4 or 12: slower at both.
 #ifndef HEAT_V4_STEPS
 #define HEAT_V4_STEPS 8
 #endif
@@ -227,52 +233,44 @@ static void heat_v3(heat_state *s, const heat_grid *g, int steps, cudaStream_t s
 
 typedef float v4_tile[V4_PADDED][V4_PADDED];
 
-// The sources as rectangles: `column_rects` holds bit i when rectangle i spans the
-// thread's column, row_rects[r] when it spans row r of the thread's segment; bit r of
-// `source_rows` is set when cell r is a source (their AND is not 0).
-struct v4_sources {
-    unsigned column_rects, source_rows;
-    const unsigned *row_rects;
-    const float *rect_temp;
-};
-
 template <bool AT_EDGE>
-__device__ __forceinline__ void temporal_steps(float (&value)[HEAT_V4_ROWS], v4_sources src,
-                                               v4_tile *tiles, int x, int y0, int steps,
-                                               const heat_grid &g)
+__device__ __forceinline__ void temporal_steps(float (&value)[HEAT_V4_ROWS],
+                                               const float (&source)[HEAT_V4_ROWS], v4_tile *tiles,
+                                               int x, int y0, int steps, const heat_grid &g)
 {
     const int col = threadIdx.x + 1, row0 = threadIdx.y * HEAT_V4_ROWS + 1; // padded indices
-#pragma unroll 1
+#pragma unroll 2
     for (int step = 0; step < steps; step++) {
         v4_tile &t = tiles[step & 1];
-        if (src.source_rows) // most threads hold no source: no test a cell for them
+        // Every thread restores every cell (a select each): a branch for the threads that
+        // hold sources would make the tiles on the big source the slowest, and at
+        // 1024^2 every pass waits for the slowest tile.
 #pragma unroll
-            for (int r = 0; r < HEAT_V4_ROWS; r++)
-                if (src.source_rows >> r & 1)
-                    value[r] = src.rect_temp[__ffs(src.column_rects & src.row_rects[r]) - 1];
+        for (int r = 0; r < HEAT_V4_ROWS; r++)
+            value[r] = heat_restore(value[r], source[r]);
 #pragma unroll
         for (int r = 0; r < HEAT_V4_ROWS; r++)
             t[row0 + r][col] = value[r];
         __syncthreads();
-        const float above = t[row0 - 1][col], below = t[row0 + HEAT_V4_ROWS][col];
-        float next[HEAT_V4_ROWS];
+        const float below = t[row0 + HEAT_V4_ROWS][col];
+        float previous = t[row0 - 1][col]; // the old value above row r
+        // In place, top to bottom: row r - 1's old value is carried in `previous`,
+        // row r + 1's is not yet overwritten; no second array, no copies.
 #pragma unroll
         for (int r = 0; r < HEAT_V4_ROWS; r++) {
-            float up = r == 0 ? above : value[r - 1];
-            float down = r == HEAT_V4_ROWS - 1 ? below : value[r + 1];
+            const float centre = value[r];
+            float up = previous, down = r == HEAT_V4_ROWS - 1 ? below : value[r + 1];
             float left = t[row0 + r][col - 1], right = t[row0 + r][col + 1];
             if (AT_EDGE) { // an edge cell is its own missing neighbour
                 const int y = y0 + r;
-                up = y == 0 ? value[r] : up;
-                down = y == g.dim - 1 ? value[r] : down;
-                left = x == 0 ? value[r] : left;
-                right = x == g.dim - 1 ? value[r] : right;
+                up = y == 0 ? centre : up;
+                down = y == g.dim - 1 ? centre : down;
+                left = x == 0 ? centre : left;
+                right = x == g.dim - 1 ? centre : right;
             }
-            next[r] = heat_blend(value[r], up, down, left, right, g.k);
+            value[r] = heat_blend(centre, up, down, left, right, g.k);
+            previous = centre;
         }
-#pragma unroll
-        for (int r = 0; r < HEAT_V4_ROWS; r++)
-            value[r] = next[r];
     }
 }
 
@@ -323,12 +321,13 @@ __global__ void __launch_bounds__(V4_THREADS, 1024 / V4_THREADS)
     }
     __syncthreads();
     const bool column_in_grid = x >= 0 && x < g.dim;
-    float value[HEAT_V4_ROWS];
-    v4_sources src = {column_rects[threadIdx.x], 0, row_rects + threadIdx.y * HEAT_V4_ROWS,
-                      rect_temp};
+    float value[HEAT_V4_ROWS], source[HEAT_V4_ROWS];
 #pragma unroll
-    for (int r = 0; r < HEAT_V4_ROWS; r++)
-        src.source_rows |= ((src.column_rects & src.row_rects[r]) != 0) << r;
+    for (int r = 0; r < HEAT_V4_ROWS; r++) {
+        const unsigned rects =
+            column_rects[threadIdx.x] & row_rects[threadIdx.y * HEAT_V4_ROWS + r];
+        source[r] = rects ? rect_temp[__ffs(rects) - 1] : 0.0f;
+    }
     const bool at_edge =
         tile_x0 <= 0 || tile_y0 <= 0 || tile_x0 + V4_TILE >= g.dim || tile_y0 + V4_TILE >= g.dim;
     const int tx = threadIdx.x;
@@ -342,9 +341,9 @@ __global__ void __launch_bounds__(V4_THREADS, 1024 / V4_THREADS)
         const int now = min(HEAT_V4_STEPS, steps - done);
         // A block-uniform branch: the tile holds a grid edge (or cells beyond it) or not.
         if (at_edge)
-            temporal_steps<true>(value, src, tiles, x, y0, now, g);
+            temporal_steps<true>(value, source, tiles, x, y0, now, g);
         else
-            temporal_steps<false>(value, src, tiles, x, y0, now, g);
+            temporal_steps<false>(value, source, tiles, x, y0, now, g);
 #pragma unroll
         for (int r = 0; r < HEAT_V4_ROWS; r++) {
             const int y = y0 + r, tile_row = threadIdx.y * HEAT_V4_ROWS + r;

@@ -105,9 +105,10 @@ void heat_gold_steps(float *field, float *scratch, const heat_grid *g, long step
 
 // One cell's step, the arithmetic every version and the gold share, in this order:
 // c + k * (((top + bottom) + left) + right - 4 c). The compiler fuses the multiplies
-// into the adds (FMAs round once where the CPU rounds twice), but k = 1/4 is a power of
-// two: 4 c and k (...) are exact, so the fused and the separate forms round alike and
-// every version's result equals the CPU's bit for bit.
+// into the adds (an FMA rounds once where the CPU rounds twice), but k = 1/4 is a
+// power of two: 4 c and k (...) are exact, so both forms round alike, unless k (...)
+// is below float's normal range (~1e-38), where the FMA keeps bits the CPU's product
+// loses: results equal the CPU's to ~1e-40.
 #ifdef __CUDACC__
 __device__ __forceinline__ float heat_blend(float c, float top, float bottom, float left,
                                             float right, float k)
