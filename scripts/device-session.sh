@@ -7,6 +7,7 @@
 # sanitizer tool's error count.
 #   scripts/device-session.sh saxpy reduction scan find_repeats
 #   SANITIZE_SIZES="1000 20001" scripts/device-session.sh scan
+#   SANITIZE_SIZES_heat="100 131" scripts/device-session.sh heat   (one exercise's sizes)
 set -u
 cd "$(dirname "$0")/.."
 out=${OUT:-device-logs}
@@ -33,9 +34,9 @@ sanitizer_errors() {
 
 # One exercise's sanitizer runs; its summary rows go to $out/san_rows_<ex>.txt.
 sanitize_exercise() {
-    local ex=$1 n tool log rc row
+    local ex=$1 n tool log rc row own="SANITIZE_SIZES_$1"
     : >"$out/san_rows_$ex.txt"
-    for n in $sizes; do
+    for n in ${!own:-$sizes}; do
         row=$(printf '%-14s %-7s' "$ex" "$n")
         for tool in "${tools[@]}"; do
             log="$out/san_${ex}_${n}_$tool.log"
