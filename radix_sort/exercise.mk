@@ -1,0 +1,1 @@
+radix_sort_LIBS :=

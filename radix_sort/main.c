@@ -1,0 +1,279 @@
+// radix_sort: a stable LSD radix sort of 32-bit unsigned keys (and key/value pairs), the
+// multi-block sort the Oxford practical 8 stops short of, raced against CUB.
+//
+// Order of a run: options; the input (a distribution of -S's generator) and the gold
+// (a CPU radix sort); each selected version (or all) run once, every key (and value)
+// compared with the gold, then timed from the same unsorted input on the device, with
+// cub::DeviceRadixSort beside them; --check prints the score table instead.
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudalab.h"
+#include "radix_sort.h"
+
+enum { INPUT_UNIFORM, INPUT_FEW, INPUT_SORTED, INPUT_REVERSED, INPUT_ZERO };
+static const char *const input_names[] = {"uniform", "few", "sorted", "reversed", "zero", NULL};
+
+typedef struct {
+    cl_common_args common;
+    bool pairs;
+    long bits;
+    int input;
+} options;
+
+static const char *peer_name(bool pairs)
+{
+    return pairs ? "cub::DeviceRadixSort::SortPairs" : "cub::DeviceRadixSort::SortKeys";
+}
+
+// --- the input and its gold ---------------------------------------------------------------------
+
+typedef struct {
+    size_t n;
+    int bits;
+    bool pairs;
+    uint32_t *keys, *values;           // values: the original indices (pairs only)
+    uint32_t *gold_keys, *gold_values; // sorted on the CPU
+    double gold_ms;
+} problem;
+
+static void fill_keys(uint32_t *keys, size_t n, int input, uint64_t seed)
+{
+    const uint64_t key = cl_rng_key(seed, 0);
+    uint32_t few[8];
+    for (int j = 0; j < 8; j++)
+        few[j] = (uint32_t)cl_rng_u64(cl_rng_key(seed, 1), j);
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t rising = ((uint64_t)i << 32) / n; // 0 ... 2^32 - 1, ascending
+        switch (input) {
+        case INPUT_UNIFORM:
+            keys[i] = (uint32_t)cl_rng_u64(key, i);
+            break;
+        case INPUT_FEW:
+            keys[i] = few[cl_rng_below(key, i, 8)];
+            break;
+        case INPUT_SORTED:
+            keys[i] = (uint32_t)rising;
+            break;
+        case INPUT_REVERSED:
+            keys[i] = (uint32_t)(0xFFFFFFFFu - rising);
+            break;
+        default:
+            keys[i] = 0;
+            break;
+        }
+    }
+}
+
+static problem make_problem(size_t n, const options *opt)
+{
+    problem p = {.n = n, .bits = (int)opt->bits, .pairs = opt->pairs};
+    const size_t bytes = n * sizeof(uint32_t);
+    p.keys = cl_host_alloc(bytes, "keys");
+    p.gold_keys = cl_host_alloc(bytes, "gold keys");
+    fill_keys(p.keys, n, opt->input, (uint64_t)opt->common.seed);
+    memcpy(p.gold_keys, p.keys, bytes);
+    if (p.pairs) {
+        p.values = cl_host_alloc(bytes, "values");
+        p.gold_values = cl_host_alloc(bytes, "gold values");
+        for (size_t i = 0; i < n; i++)
+            p.values[i] = (uint32_t)i;
+        memcpy(p.gold_values, p.values, bytes);
+    }
+    uint32_t *scratch_keys = cl_host_alloc(bytes, "gold scratch");
+    uint32_t *scratch_values = p.pairs ? cl_host_alloc(bytes, "gold scratch") : NULL;
+    double t0 = cl_wall_ms();
+    radix_gold(p.gold_keys, p.gold_values, n, p.bits, scratch_keys, scratch_values);
+    p.gold_ms = cl_wall_ms() - t0;
+    free(scratch_keys);
+    free(scratch_values);
+    return p;
+}
+
+static void free_problem(problem *p)
+{
+    free(p->keys);
+    free(p->values);
+    free(p->gold_keys);
+    free(p->gold_values);
+}
+
+// --- one version: verify once, then time ------------------------------------------------------
+
+typedef struct {
+    const problem *p;
+    uint32_t *keys_in, *values_in, *keys_out, *values_out; // device
+    uint32_t *host_keys, *host_values;                     // the last verified output
+    radix_workspace *ws;
+    radix_peer *peer;
+    radix_launcher launch; // NULL: the peer
+    int iters;
+} timed_call;
+
+static void run_call(void *ctx, int rep)
+{
+    (void)rep;
+    const timed_call *t = ctx;
+    const problem *p = t->p;
+    if (t->launch)
+        t->launch(t->keys_in, t->values_in, t->keys_out, t->values_out, p->n, p->bits, t->ws, 0);
+    else
+        radix_peer_run(t->peer, t->keys_in, t->values_in, t->keys_out, t->values_out, p->n,
+                       p->bits);
+}
+
+static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
+{
+    timed_call *call = ctx;
+    const problem *p = call->p;
+    const size_t bytes = p->n * sizeof(uint32_t);
+    const char *name = k == CL_PEER ? peer_name(p->pairs) : radix_versions[k].info.name;
+    if (k != CL_PEER && p->n > radix_versions[k].max_n) {
+        cl_note("%s sorts at most %zu keys: no row at -n %zu", name, radix_versions[k].max_n, p->n);
+        return (cl_measured){.skipped = true};
+    }
+    call->launch = k == CL_PEER ? NULL : radix_versions[k].launch;
+    cl_poison_device(call->keys_out, bytes);
+    if (p->pairs)
+        cl_poison_device(call->values_out, bytes);
+    run_call(call, 0);
+    CL_CUDA_CHECK(cudaMemcpy(call->host_keys, call->keys_out, bytes, cudaMemcpyDeviceToHost));
+    cl_compare c = cl_compare_u32(call->host_keys, p->gold_keys, p->n);
+    cl_compare_report(name, c);
+    if (c.ok && p->pairs) { // values are the original indices: equal to the gold's iff stable
+        CL_CUDA_CHECK(
+            cudaMemcpy(call->host_values, call->values_out, bytes, cudaMemcpyDeviceToHost));
+        c = cl_compare_u32(call->host_values, p->gold_values, p->n);
+        cl_compare_report(name, c);
+    }
+    double ms = cl_time_gpu(run_call, call, call->iters).median_ms;
+    if (extra)
+        extra[0] = CL_NUM(p->n / (ms * 1e-3) / 1e9);
+    return (cl_measured){.ms = ms, .ok = c.ok};
+}
+
+static size_t device_bytes_per_key(bool pairs)
+{
+    // in, out, the workspace's alternate buffer, CUB's (about as much again), scratch.
+    return (pairs ? 2 : 1) * 4 * sizeof(uint32_t) + sizeof(int32_t) + 1;
+}
+
+static timed_call device_setup(const problem *p, int iters)
+{
+    const size_t bytes = p->n * sizeof(uint32_t);
+    cl_require_device_memory(p->n * device_bytes_per_key(p->pairs), device_bytes_per_key(p->pairs));
+    timed_call call = {.p = p, .iters = iters};
+    CL_CUDA_CHECK(cudaMalloc((void **)&call.keys_in, bytes));
+    CL_CUDA_CHECK(cudaMalloc((void **)&call.keys_out, bytes));
+    CL_CUDA_CHECK(cudaMemcpy(call.keys_in, p->keys, bytes, cudaMemcpyHostToDevice));
+    if (p->pairs) {
+        CL_CUDA_CHECK(cudaMalloc((void **)&call.values_in, bytes));
+        CL_CUDA_CHECK(cudaMalloc((void **)&call.values_out, bytes));
+        CL_CUDA_CHECK(cudaMemcpy(call.values_in, p->values, bytes, cudaMemcpyHostToDevice));
+        call.host_values = cl_host_alloc(bytes, "result values");
+    }
+    call.host_keys = cl_host_alloc(bytes, "result keys");
+    call.ws = radix_workspace_create(p->n, p->pairs);
+    call.peer = radix_peer_create(p->n, p->pairs);
+    return call;
+}
+
+static void device_free(timed_call *call)
+{
+    CL_CUDA_CHECK(cudaFree(call->keys_in));
+    CL_CUDA_CHECK(cudaFree(call->keys_out));
+    CL_CUDA_CHECK(cudaFree(call->values_in));
+    CL_CUDA_CHECK(cudaFree(call->values_out));
+    free(call->host_keys);
+    free(call->host_values);
+    radix_workspace_destroy(call->ws);
+    radix_peer_destroy(call->peer);
+}
+
+static cl_kernel_list versions(void)
+{
+    return CL_KERNEL_LIST(radix_versions, radix_version_count, radix_fastest_version);
+}
+
+static const cl_column rate_column[] = {{"gkeys_per_s", "Gkeys/s", 8, "%.2f"}};
+
+// --- --check ------------------------------------------------------------------------------------
+
+static cl_check_point measure_size(void *ctx, size_t n, int k)
+{
+    const options *opt = ctx;
+    problem p = make_problem(n, opt);
+    timed_call call = device_setup(&p, (int)opt->common.iters);
+    cl_measured ref = measure_version(&call, CL_PEER, NULL);
+    cl_measured mine = measure_version(&call, k, NULL);
+    device_free(&call);
+    free_problem(&p);
+    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok};
+}
+
+static bool run_check_table(const options *opt)
+{
+    static const size_t sizes[] = {1u << 20, 4u << 20, 16u << 20, 64u << 20, 256u << 20};
+    return cl_run_check_table(&opt->common, versions(), peer_name(opt->pairs), sizes, 5, 1.0,
+                              measure_size, (void *)opt);
+}
+
+int main(int argc, char **argv)
+{
+    options opt = {.bits = 32};
+    const cl_option own[] = {
+        {0, "pairs", CL_ARG_FLAG, &opt.pairs, NULL,
+         "sort key/value pairs, the values being the keys' original indices (stability shows)", 0,
+         0, NULL},
+        {0, "bits", CL_ARG_INT, &opt.bits, "B", "sort on the low B bits only (fewer passes)", 1, 32,
+         NULL},
+        {0, "input", CL_ARG_CHOICE, &opt.input, "KIND",
+         "uniform: random 32-bit keys from -S; few: 8 distinct values; sorted; reversed; zero: "
+         "all equal",
+         0, 0, input_names},
+        {0},
+    };
+    const cl_program prog = {
+        .name = "radix_sort",
+        .summary = "Stable LSD radix sort of 32-bit keys (and pairs): from a one-warp ballot "
+                   "sort to a one-sweep sort; cub::DeviceRadixSort as the peer.",
+        .example = "radix_sort -n 64M -k all --pairs",
+        .n_default = 16u << 20,
+        .n_min = 1,
+        .n_max = 1u << 30,
+        .n_meaning = "keys",
+        .kernels = versions(),
+        .options = own,
+    };
+    cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
+    const int k = opt.common.kernel_index;
+    if (k >= 0 && opt.common.check && radix_versions[k].max_n < (1u << 20))
+        cl_die(CL_EXIT_USAGE, "--check -k %s: it sorts at most %zu keys; the table starts at 1M",
+               radix_versions[k].info.name, radix_versions[k].max_n);
+    if (k >= 0 && !opt.common.check && opt.common.n > radix_versions[k].max_n)
+        cl_die(CL_EXIT_USAGE, "-n %zu: -k %s sorts at most %zu keys (-k v3 and v4 take any n)",
+               opt.common.n, radix_versions[k].info.name, radix_versions[k].max_n);
+    cl_device_open((int)opt.common.device);
+    if (opt.common.check)
+        return run_check_table(&opt) ? CL_EXIT_OK : CL_EXIT_WRONG;
+
+    const size_t n = opt.common.n;
+    cl_require_host_memory(n * 8 * sizeof(uint32_t), 8 * sizeof(uint32_t));
+    problem p = make_problem(n, &opt);
+    timed_call call = device_setup(&p, (int)opt.common.iters);
+    cl_note("\n%zu keys (%s), %s, %d bits; gold (CPU radix sort) %.1f ms; GB/s = the keys%s "
+            "read and written once",
+            n, input_names[opt.input], p.pairs ? "key/value pairs" : "keys only", p.bits, p.gold_ms,
+            p.pairs ? " and values" : "");
+    bool ok = cl_run_ladder(&opt.common, versions(), peer_name(p.pairs), n,
+                            (p.pairs ? 16.0 : 8.0) * n, rate_column, 1, measure_version, &call);
+    if (opt.common.dump) { // the last version's verified keys
+        cl_dump_npy(opt.common.dump, "input", "<u4", p.keys, sizeof(uint32_t), 1, &n);
+        cl_dump_npy(opt.common.dump, "output", "<u4", call.host_keys, sizeof(uint32_t), 1, &n);
+        cl_dump_npy(opt.common.dump, "gold", "<u4", p.gold_keys, sizeof(uint32_t), 1, &n);
+    }
+    device_free(&call);
+    free_problem(&p);
+    return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
+}

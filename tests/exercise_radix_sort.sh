@@ -1,0 +1,44 @@
+# radix_sort's integration tests, sourced by tests/run.sh.
+rs=bin/radix_sort
+
+run "$rs" --help
+if [ "$rc" -eq 0 ] && grep -q "v4-onesweep" "$tmp/out" && grep -q "^  yours " "$tmp/out" &&
+    grep -q -- "--pairs" "$tmp/out"; then pass "radix_sort --help"; else fail "radix_sort --help"; fi
+expect_usage "radix_sort -n 0" "-n 0" "$rs" -n 0
+expect_usage "radix_sort --bits 0" "--bits 0" "$rs" --bits 0
+expect_usage "radix_sort --bits 33" "--bits 33" "$rs" --bits 33
+expect_usage "radix_sort --input bogus" "--input bogus" "$rs" --input bogus
+expect_usage "radix_sort -k v1 -n 33 (32 keys at most)" "sorts at most 32 keys" "$rs" -k v1 -n 33
+expect_usage "radix_sort -k v2 -n 1025 (1024 keys at most)" "sorts at most 1024 keys" "$rs" -k v2 -n 1025
+expect_usage "radix_sort --check -k v1" "the table starts at 1M" "$rs" --check -k v1
+expect_usage "radix_sort --check -k all" "--check scores one version" "$rs" --check -k all
+expect_make_line "make check_radix_sort K=yours" "bin/radix_sort --check -k yours" check_radix_sort K=yours
+expect_no_device "radix_sort without a device exits 77" "$rs" -n 1000
+
+# Every version (v1 to 32 keys, v2 to 1024) on every input at edge sizes, pairs (which
+# checks the keys and, through the values, stability); keys alone at some.
+for n in 1 2 31 32 33 1023 1025 4095 4097 65537 1000003; do
+    for input in uniform few sorted reversed zero; do
+        expect_gpu "radix_sort -k all --pairs -n $n --input $input" 0 "$rs" -k all --pairs -n "$n" --input "$input" -i 1
+    done
+done
+for n in 1 33 4097 1000003; do
+    expect_gpu "radix_sort -k all -n $n (keys)" 0 "$rs" -k all -n "$n" -i 1
+done
+for bits in 1 4 7 12 17 31; do
+    expect_gpu "radix_sort -k all --pairs --bits $bits -n 65537" 0 "$rs" -k all --pairs --bits "$bits" -n 65537 -i 1
+    expect_gpu "radix_sort -k all --bits $bits -n 30" 0 "$rs" -k all --bits "$bits" -n 30 -i 1
+done
+expect_gpu "radix_sort -k v4 -n 256M" 0 "$rs" -k v4 -n 256M -i 2
+expect_gpu "radix_sort -k v4 --pairs -n 256M" 0 "$rs" -k v4 --pairs -n 256M -i 2
+expect_gpu "radix_sort reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$rs" -n 5000 -i 2
+expect_json_lines "radix_sort --json -k all" "$rs" --json -k all -n 3000 -i 2
+expect_gpu "radix_sort --dump" 0 "$rs" -n 999 -k v2 -i 2 --dump "$tmp/rs"
+if [ "$rc" -eq 0 ] && [ -s "$tmp/rs_output.npy" ] && cmp -s "$tmp/rs_output.npy" "$tmp/rs_gold.npy"; then
+    pass "radix_sort --dump output equals gold"
+elif [ "$rc" -eq 0 ]; then fail "radix_sort --dump output equals gold"; fi
+
+# The learner's slot (see expect_learner_slot in tests/run.sh).
+expect_learner_slot radix_sort "cub::DeviceRadixSort::SortKeys" \
+    's/flags\[i\] = !((keys\[i\] >> bit) \& 1);/flags[i] = (keys[i] >> bit) \& 1;/' \
+    's/(src_keys, n, b, flags);/(src_keys, n, b, (int32_t *)nullptr);/'
