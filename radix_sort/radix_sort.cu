@@ -14,7 +14,7 @@
 //                  tile sorts itself by the digit in shared memory (four v2 splits) and
 //                  writes each key to its digit's start + its place among that digit
 //   v4-onesweep    any n, 8 bits a pass, one launch a pass after one histogram of
-//                  all passes: 4096-key tiles by ticket rank their keys per warp
+//                  all passes: 8192-key tiles by ticket rank their keys per warp
 //                  (__match_any_sync), publish their 256 digit counts and look back
 //                  over earlier tiles' counts (decoupled look-back, per digit), then
 //                  stage the keys in shared memory in sorted order so that the
@@ -25,8 +25,8 @@
 // 256M keys 2.1 GB, 0.72 ms at an H100's ~2.97 TB/s copy rate; four 8-bit passes plus
 // the histogram's read, 3.2 ms, ~80 Gkeys/s. v3's 4-bit passes and extra launches
 // double the bytes and the count pass reads the keys once more. Measured (H100, 256M):
-// v4 11.9 ms (21 Gkeys/s), CUB 6.1 ms: v4's passes run at a third of the copy rate,
-// bound by latency (look-back one tile at a time, 4096-key tiles), not bytes.
+// v4 10.1 ms (25 Gkeys/s), CUB 6.1 ms: v4's passes run at a third of the copy rate,
+// bound by latency (the look-back goes one tile at a time), not bytes.
 #include <cub/device/device_radix_sort.cuh>
 
 #include "check.h"
@@ -237,9 +237,13 @@ static void sort_v3(const uint32_t *keys_in, const uint32_t *values_in, uint32_t
 
 #define V4_RADIX 256
 #define V4_THREADS 256
-#define V4_ITEMS 16
+// Keys a thread: 32 for keys alone (8192-key tiles, half as many look-backs: 256M keys
+// 11.94 -> 10.12 ms, 16M unchanged, 1M and 4M slower), 16 with values (their staging
+// would not fit in 48 KB of shared memory).
+template <bool PAIRS> struct v4_shape {
+    static constexpr int items = PAIRS ? 16 : 32, tile = V4_THREADS * items;
+};
 #define V4_WARPS (V4_THREADS / 32)
-#define V4_TILE (V4_THREADS * V4_ITEMS) // 4096 keys
 #define V4_MAX_PASSES 4
 
 // One read of the keys counts the digits of every pass (block histograms in shared
@@ -297,8 +301,8 @@ __device__ unsigned digit_lookback(scan_tile_state st, unsigned tile, unsigned d
     return sum;
 }
 
-// One pass. The tile is warp-contiguous: warp w owns keys [w 512, (w + 1) 512) of the
-// tile and takes them 32 at a time (item i of lane l is key w 512 + 32 i + l), so loads
+// One pass. The tile is warp-contiguous: warp w owns keys [w W, (w + 1) W) of the tile,
+// W = 32 V4_ITEMS, and takes them 32 at a time (item i of lane l is key w W + 32 i + l), so loads
 // coalesce and the order (warp, item, lane) is the input order. Ranking item by item,
 // __match_any_sync finds the lanes holding the same digit; a key's rank in its warp is
 // the warp's count of that digit so far plus its peers in lower lanes. (Measured,
@@ -314,6 +318,7 @@ __global__ void __launch_bounds__(V4_THREADS)
                   const unsigned *digit_starts, scan_tile_state st, unsigned num_tiles)
 {
     __shared__ unsigned warp_counts[V4_WARPS][V4_RADIX];
+    constexpr int V4_ITEMS = v4_shape<PAIRS>::items, V4_TILE = v4_shape<PAIRS>::tile;
     __shared__ uint32_t staged_keys[V4_TILE];
     __shared__ uint32_t staged_values[PAIRS ? V4_TILE : 1];
     __shared__ unsigned tile_first_of_digit[V4_RADIX], output_base[V4_RADIX];
@@ -410,7 +415,8 @@ static void sort_v4(const uint32_t *keys_in, const uint32_t *values_in, uint32_t
                     cudaStream_t stream)
 {
     const int passes = (bits + 7) / 8;
-    const unsigned tiles = (unsigned)((n + V4_TILE - 1) / V4_TILE);
+    const int tile_keys = values_in ? v4_shape<true>::tile : v4_shape<false>::tile;
+    const unsigned tiles = (unsigned)((n + tile_keys - 1) / tile_keys);
     CL_CUDA_CHECK(
         cudaMemsetAsync(ws->digit_starts, 0, V4_MAX_PASSES * V4_RADIX * sizeof(unsigned), stream));
     const unsigned count_blocks = tiles < 1024 ? tiles : 1024;
@@ -440,7 +446,11 @@ static void sort_v4(const uint32_t *keys_in, const uint32_t *values_in, uint32_t
 
 // --- the workspace -----------------------------------------------------------------------------
 
-static size_t v4_tiles(size_t n_max) { return (n_max + V4_TILE - 1) / V4_TILE; }
+// The smaller tiles (pairs) make the most.
+static size_t v4_tiles(size_t n_max)
+{
+    return (n_max + v4_shape<true>::tile - 1) / v4_shape<true>::tile;
+}
 
 extern "C" size_t radix_workspace_bytes(size_t n_max, int pairs)
 {
