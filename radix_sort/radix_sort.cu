@@ -301,16 +301,17 @@ __device__ unsigned digit_lookback(scan_tile_state st, unsigned tile, unsigned d
     return sum;
 }
 
-// One pass. The tile is warp-contiguous: warp w owns keys [w W, (w + 1) W) of the tile,
-// W = 32 V4_ITEMS, and takes them 32 at a time (item i of lane l is key w W + 32 i + l), so loads
-// coalesce and the order (warp, item, lane) is the input order. Ranking item by item,
-// __match_any_sync finds the lanes holding the same digit; a key's rank in its warp is
-// the warp's count of that digit so far plus its peers in lower lanes. (Measured,
-// H100: this against a read, __syncwarp, write, __syncwarp an item: 16M keys 0.785 ->
-// 0.769 ms, 256M keys 10.96 -> 11.94, 256M pairs 13.58 -> 12.51. CUB: 0.47, 6.07, 8.25.) Then per
-// digit (thread d): the warps' counts become offsets, the tile's total is published, the look-back
-// gives the keys of digit d before this tile. Keys go to shared memory in tile-sorted order and
-// from there to global memory: each digit's run is contiguous.
+// One pass. The tile is warp-contiguous: warp w owns keys [w W, (w + 1) W) of the
+// tile, W = 32 V4_ITEMS, and takes them 32 at a time (item i of lane l is key
+// w W + 32 i + l), so loads coalesce and the order (warp, item, lane) is the input
+// order. Ranking item by item, __match_any_sync finds the lanes holding the same
+// digit; a key's rank in its warp is the warp's count of that digit so far plus its
+// peers in lower lanes. (Measured, H100, against a read, __syncwarp, write, __syncwarp
+// an item: 16M keys 0.785 -> 0.769 ms, 256M keys 10.96 -> 11.94, 256M pairs 13.58 ->
+// 12.51; CUB 0.47, 6.07, 8.25.) Then per digit (thread d): the warps' counts become
+// offsets, the tile's total is published, the look-back gives the keys of digit d
+// before this tile. Keys go to shared memory in tile-sorted order and from there to
+// global memory: each digit's run is contiguous.
 template <bool PAIRS>
 __global__ void __launch_bounds__(V4_THREADS)
     onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out,
