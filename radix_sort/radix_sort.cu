@@ -15,8 +15,8 @@
 //                  writes each key to its digit's start + its place among that digit
 //   v4-onesweep    any n, 8 bits a pass, one launch a pass after one histogram of
 //                  all passes: 8192-key tiles by ticket rank their keys per warp
-//                  (__match_any_sync), publish their 256 digit counts and look back
-//                  over earlier tiles' counts (decoupled look-back, per digit), then
+//                  (ballots find the lanes sharing a digit), publish their 256 digit counts and
+//                  look back over earlier tiles' counts (decoupled look-back, per digit), then
 //                  stage the keys in shared memory in sorted order so that the
 //                  writes of each digit's run coalesce (Adinets & Merrill 2022)
 //   yours          yours.cu: the learner's slot
@@ -25,7 +25,7 @@
 // 256M keys 2.1 GB, 0.72 ms at an H100's ~2.97 TB/s copy rate; four 8-bit passes plus
 // the histogram's read, 3.2 ms, ~80 Gkeys/s. v3's 4-bit passes and extra launches
 // double the bytes and the count pass reads the keys once more. Measured (H100, 256M):
-// v4 10.1 ms (25 Gkeys/s), CUB 6.1 ms: v4's passes run at a third of the copy rate,
+// v4 7.7 ms (33 Gkeys/s), CUB 6.1 ms: v4's passes run at 40% of the copy rate,
 // bound by latency (the look-back goes one tile at a time), not bytes.
 #include <cub/device/device_radix_sort.cuh>
 
@@ -331,7 +331,7 @@ __device__ __forceinline__ unsigned lanes_with_digit(unsigned holders, unsigned 
 // One pass. The tile is warp-contiguous: warp w owns keys [w W, (w + 1) W) of the
 // tile, W = 32 V4_ITEMS, and takes them 32 at a time (item i of lane l is key
 // w W + 32 i + l), so loads coalesce and the order (warp, item, lane) is the input
-// order. Ranking item by item, __match_any_sync finds the lanes holding the same
+// order. Ranking item by item, eight ballots find the lanes holding the same
 // digit; a key's rank in its warp is the warp's count of that digit so far plus its
 // peers in lower lanes. (Measured, H100, against a read, __syncwarp, write, __syncwarp
 // an item: 16M keys 0.785 -> 0.769 ms, 256M keys 10.96 -> 11.94, 256M pairs 13.58 ->
