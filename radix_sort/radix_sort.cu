@@ -331,15 +331,14 @@ __device__ __forceinline__ unsigned lanes_with_digit(unsigned holders, unsigned 
 // One pass. The tile is warp-contiguous: warp w owns keys [w W, (w + 1) W) of the
 // tile, W = 32 V4_ITEMS, and takes them 32 at a time (item i of lane l is key
 // w W + 32 i + l), so loads coalesce and the order (warp, item, lane) is the input
-// order. Ranking item by item, eight ballots find the lanes holding the same
-// digit; a key's rank in its warp is the warp's count of that digit so far plus its
-// peers in lower lanes (README.md lists what each step of this design measured). Then
-// per digit (thread d): the warps' counts become
-// offsets, the tile's total is published, the look-back gives the keys of digit d
-// before this tile. Keys go to shared memory in tile-sorted order and from there to
-// global memory: each digit's run is contiguous.
-// Three blocks an SM (80 registers): with values the compiler wanted 92 (two blocks),
-// and 256M pairs took 13.3 ms instead of 12.5.
+// order. Ranking item by item, eight ballots find the lanes holding the same digit; a
+// key's rank in its warp is the warp's count of that digit so far plus its peers in
+// lower lanes. Then per digit (thread d): the warps' counts become offsets, the tile's
+// total is published, the look-back gives the keys of digit d before this tile. Keys
+// go to shared memory in tile-sorted order and from there to global memory: each
+// digit's run is contiguous. README.md lists what each step of this design measured.
+// Three blocks an SM (80 registers): with values the compiler took 92 (two blocks),
+// and 256M pairs ran 13.3 ms instead of 11.2.
 template <bool PAIRS>
 __global__ void __launch_bounds__(V4_THREADS, 3)
     onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out,
