@@ -1,7 +1,10 @@
 #include "io.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef CL_HAVE_PNG
 #include <png.h>
@@ -111,23 +114,9 @@ const char *cl_image_extension(void)
 int cl_image_write(const char *base, int width, int height, const uint8_t *rgb, char *written_path,
                    size_t path_len)
 {
-    // Written under a temporary name, then renamed: a failed write leaves no partial file.
-    char partial[4200];
+    char err[256];
     snprintf(written_path, path_len, "%s.%s", base, cl_image_extension());
-    snprintf(partial, sizeof partial, "%s.partial", written_path);
-#ifdef CL_HAVE_PNG
-    int rc = cl_write_png(partial, width, height, rgb);
-#else
-    int rc = cl_write_ppm(partial, width, height, rgb);
-#endif
-    if (rc == 0 && rename(partial, written_path) != 0)
-        rc = -1;
-    if (rc != 0) {
-        int saved = errno;
-        remove(partial);
-        errno = saved;
-    }
-    return rc;
+    return cl_image_write_file(written_path, width, height, rgb, err, sizeof err);
 }
 
 void cl_rgba_f32_to_rgb8(const float *rgba, size_t pixels, uint8_t *rgb)
@@ -139,4 +128,197 @@ void cl_rgba_f32_to_rgb8(const float *rgba, size_t pixels, uint8_t *rgb)
             rgb[3 * p + c] = v == v ? (uint8_t)(v * 255.0f + 0.5f) : 0;
         }
     }
+}
+
+// --- reading images ---------------------------------------------------------------------------
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+// The extension of path, lower case, without the dot ("" when there is none).
+static void extension_of(const char *path, char *ext, size_t len)
+{
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    ext[0] = 0;
+    if (!dot || (slash && dot < slash))
+        return;
+    size_t i = 0;
+    for (dot++; *dot && i + 1 < len; dot++)
+        ext[i++] = (char)tolower((unsigned char)*dot);
+    ext[i] = 0;
+}
+
+// The next PPM header number: whitespace and # comments skipped. -1: none there.
+static long ppm_number(FILE *f)
+{
+    int ch = fgetc(f);
+    for (;;) {
+        while (ch != EOF && isspace(ch))
+            ch = fgetc(f);
+        if (ch != '#')
+            break;
+        while (ch != EOF && ch != '\n')
+            ch = fgetc(f);
+    }
+    if (ch == EOF || !isdigit(ch)) {
+        if (ch != EOF)
+            ungetc(ch, f);
+        return -1;
+    }
+    long value = 0;
+    while (ch != EOF && isdigit(ch)) {
+        if (value > 100000000L)
+            return -1;
+        value = value * 10 + (ch - '0');
+        ch = fgetc(f);
+    }
+    if (ch != EOF)
+        ungetc(ch, f);
+    return value;
+}
+
+static int check_size(long width, long height, char *err, size_t errlen)
+{
+    if (width < 1 || height < 1)
+        return fail(err, errlen, "bad header: width and height must be at least 1 (got %ld x %ld)",
+                    width, height);
+    if (width > CL_IMAGE_MAX_SIDE || height > CL_IMAGE_MAX_SIDE ||
+        (size_t)width * (size_t)height > CL_IMAGE_MAX_PIXELS)
+        return fail(err, errlen, "image too large: %ld x %ld (at most %d a side, %zu pixels)",
+                    width, height, CL_IMAGE_MAX_SIDE, (size_t)CL_IMAGE_MAX_PIXELS);
+    return 0;
+}
+
+static int read_ppm(FILE *f, cl_image *image, char *err, size_t errlen)
+{
+    char magic[2];
+    if (fread(magic, 1, 2, f) != 2 || magic[0] != 'P' || (magic[1] != '3' && magic[1] != '6'))
+        return fail(err, errlen, "bad magic: not a PPM (expected P3 or P6)");
+    const long width = ppm_number(f), height = width < 0 ? -1 : ppm_number(f),
+               maxval = height < 0 ? -1 : ppm_number(f);
+    if (width < 0 || height < 0 || maxval < 0)
+        return fail(err, errlen, "bad header: width, height and maxval expected after %c%c",
+                    magic[0], magic[1]);
+    if (check_size(width, height, err, errlen) != 0)
+        return -1;
+    if (maxval != 255)
+        return fail(err, errlen, "maxval %ld: only 255 (8 bits a channel) is supported", maxval);
+    const size_t bytes = (size_t)width * (size_t)height * 3;
+    uint8_t *rgb = malloc(bytes);
+    if (!rgb)
+        return fail(err, errlen, "out of host memory for %zu bytes of pixels", bytes);
+    if (magic[1] == '6') {
+        int ch = fgetc(f); // exactly one whitespace character ends the header
+        size_t got = ch != EOF && isspace(ch) ? fread(rgb, 1, bytes, f) : 0;
+        if (got != bytes) {
+            free(rgb);
+            return fail(err, errlen, "truncated pixel data: %zu of %zu bytes", got, bytes);
+        }
+    } else {
+        for (size_t i = 0; i < bytes; i++) {
+            long v = ppm_number(f);
+            if (v < 0 || v > 255) {
+                free(rgb);
+                return v < 0
+                           ? fail(err, errlen, "truncated pixel data: %zu of %zu values", i, bytes)
+                           : fail(err, errlen, "value %ld above maxval 255", v);
+            }
+            rgb[i] = (uint8_t)v;
+        }
+    }
+    *image = (cl_image){(int)width, (int)height, rgb};
+    return 0;
+}
+
+#ifdef CL_HAVE_PNG
+static int read_png(const char *path, cl_image *image, char *err, size_t errlen)
+{
+    png_image png = {.version = PNG_IMAGE_VERSION};
+    if (!png_image_begin_read_from_file(&png, path))
+        return fail(err, errlen, "not a readable PNG: %s", png.message);
+    if (check_size((long)png.width, (long)png.height, err, errlen) != 0) {
+        png_image_free(&png);
+        return -1;
+    }
+    png.format = PNG_FORMAT_RGB; // grey and palette images expand; alpha is composited on black
+    const size_t bytes = PNG_IMAGE_SIZE(png);
+    uint8_t *rgb = malloc(bytes);
+    if (!rgb) {
+        png_image_free(&png);
+        return fail(err, errlen, "out of host memory for %zu bytes of pixels", bytes);
+    }
+    if (!png_image_finish_read(&png, NULL, rgb, 0, NULL)) {
+        free(rgb);
+        return fail(err, errlen, "not a readable PNG: %s", png.message);
+    }
+    *image = (cl_image){(int)png.width, (int)png.height, rgb};
+    return 0;
+}
+#endif
+
+int cl_image_read(const char *path, cl_image *image, char *err, size_t errlen)
+{
+    char ext[8];
+    extension_of(path, ext, sizeof ext);
+    const bool ppm = strcmp(ext, "ppm") == 0 || strcmp(ext, "pnm") == 0;
+    if (!ppm && strcmp(ext, "png") != 0)
+        return fail(err, errlen, "unknown extension '%s' (use .ppm or .png)", ext);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fail(err, errlen, "cannot open: %s", strerror(errno));
+    int rc;
+    if (ppm) {
+        rc = read_ppm(f, image, err, errlen);
+        fclose(f);
+        return rc;
+    }
+    fclose(f);
+#ifdef CL_HAVE_PNG
+    return read_png(path, image, err, errlen);
+#else
+    return fail(err, errlen, "PNG input needs libpng, which this build lacks (use a .ppm)");
+#endif
+}
+
+void cl_image_free(cl_image *image)
+{
+    free(image->rgb);
+    image->rgb = NULL;
+}
+
+int cl_image_write_file(const char *path, int width, int height, const uint8_t *rgb, char *err,
+                        size_t errlen)
+{
+    char ext[8], partial[4200];
+    extension_of(path, ext, sizeof ext);
+    const bool png = strcmp(ext, "png") == 0;
+    if (!png && strcmp(ext, "ppm") != 0)
+        return fail(err, errlen, "unknown extension '%s' (use .ppm or .png)", ext);
+#ifndef CL_HAVE_PNG
+    if (png)
+        return fail(err, errlen, "PNG output needs libpng, which this build lacks (use a .ppm)");
+#endif
+    snprintf(partial, sizeof partial, "%s.partial", path);
+#ifdef CL_HAVE_PNG
+    int rc =
+        png ? cl_write_png(partial, width, height, rgb) : cl_write_ppm(partial, width, height, rgb);
+#else
+    int rc = cl_write_ppm(partial, width, height, rgb);
+#endif
+    if (rc == 0 && rename(partial, path) != 0)
+        rc = -1;
+    if (rc != 0) {
+        int saved = errno ? errno : EIO;
+        remove(partial);
+        fail(err, errlen, "cannot write: %s", strerror(saved));
+        errno = saved;
+        return -1;
+    }
+    return 0;
 }

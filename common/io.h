@@ -27,13 +27,35 @@ int cl_write_ppm(const char *path, int width, int height, const uint8_t *rgb);
 int cl_write_png(const char *path, int width, int height, const uint8_t *rgb);
 #endif
 
-// Writes BASE.png (with libpng) or BASE.ppm, and puts the name used in written_path.
-// Returns 0, or -1 with errno set.
+// Writes BASE.png (with libpng) or BASE.ppm (as cl_image_write_file), and puts the
+// name used in written_path. Returns 0, or -1 with errno set.
 int cl_image_write(const char *base, int width, int height, const uint8_t *rgb, char *written_path,
                    size_t path_len);
 
 // The extension cl_image_write uses: "png" or "ppm".
 const char *cl_image_extension(void);
+
+// An 8-bit RGB image, rows top to bottom, 3 bytes a pixel.
+typedef struct {
+    int width, height;
+    uint8_t *rgb; // malloc'd; cl_image_free releases it
+} cl_image;
+
+// The largest image the readers accept: 2^15 pixels a side, 2^28 pixels in all.
+enum { CL_IMAGE_MAX_SIDE = 1 << 15 };
+#define CL_IMAGE_MAX_PIXELS ((size_t)1 << 28)
+
+// Reads PATH by its extension: .ppm or .pnm (P3 text or P6 binary, maxval 255) or .png
+// (through libpng; a build without it refuses PNG). Returns 0, or -1 with the problem
+// in err ("truncated pixel data: 12 of 48 bytes", ...); nothing is allocated then.
+int cl_image_read(const char *path, cl_image *image, char *err, size_t errlen);
+void cl_image_free(cl_image *image);
+
+// Writes PATH as PNG or PPM by its extension (.png, .ppm), under a temporary name and
+// then renamed, so a failed write leaves no file. Returns 0, or -1 with the problem in
+// err.
+int cl_image_write_file(const char *path, int width, int height, const uint8_t *rgb, char *err,
+                        size_t errlen);
 
 // Float RGBA (any range) to 8-bit RGB: each channel clamped to [0, 1], * 255, rounded.
 void cl_rgba_f32_to_rgb8(const float *rgba, size_t pixels, uint8_t *rgb);

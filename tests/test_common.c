@@ -465,6 +465,93 @@ static void test_png_writer(void)
 }
 #endif
 
+// Writes text to path (a test fixture).
+static void write_text(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    fwrite(text, 1, len, f);
+    fclose(f);
+}
+
+// A PPM written and read back; the P3 text form with a comment reads the same.
+static void test_image_read_ppm(void)
+{
+    char err[256];
+    cl_image image;
+    EXPECT(cl_image_write_file("/tmp/cudalab_read.ppm", 3, 2, test_rgb, err, sizeof err) == 0);
+    EXPECT(cl_image_read("/tmp/cudalab_read.ppm", &image, err, sizeof err) == 0);
+    EXPECT(image.width == 3 && image.height == 2 && memcmp(image.rgb, test_rgb, 18) == 0);
+    cl_image_free(&image);
+    const char *p3 = "P3\n# a comment\n3 2\n255\n255 0 0  0 255 0  0 0 255\n"
+                     "10 20 30 40 50 60 70 80 90\n";
+    write_text("/tmp/cudalab_read.PPM", p3, strlen(p3));
+    EXPECT(cl_image_read("/tmp/cudalab_read.PPM", &image, err, sizeof err) == 0);
+    EXPECT(image.width == 3 && image.height == 2 && memcmp(image.rgb, test_rgb, 18) == 0);
+    cl_image_free(&image);
+    unlink("/tmp/cudalab_read.ppm");
+    unlink("/tmp/cudalab_read.PPM");
+}
+
+// Each bad input is refused with a message naming the problem.
+static void test_image_read_refuses(void)
+{
+    static const struct {
+        const char *name, *content, *problem;
+    } cases[] = {
+        {"magic.ppm", "P5\n3 2\n255\n", "bad magic"},
+        {"fields.ppm", "P6\n3\n", "bad header"},
+        {"negative.ppm", "P6\n-3 2\n255\n", "bad header"},
+        {"zero.ppm", "P6\n0 2\n255\n", "at least 1"},
+        {"maxval.ppm", "P6\n3 2\n65535\n", "maxval 65535"},
+        {"short.ppm", "P6\n3 2\n255\nabcdef", "truncated pixel data: 6 of 18 bytes"},
+        {"short3.ppm", "P3\n1 1\n255\n1 2", "truncated pixel data"},
+        {"value.ppm", "P3\n1 1\n255\n1 2 300", "above maxval"},
+        {"huge.ppm", "P6\n40000 2\n255\n", "too large"},
+        {"photo.jpg", "x", "unknown extension 'jpg'"},
+        {"noext", "x", "unknown extension"},
+#ifdef CL_HAVE_PNG
+        {"garbage.png", "not a png at all", "not a readable PNG"},
+#else
+        {"garbage.png", "not a png at all", "needs libpng"},
+#endif
+    };
+    char path[256], err[256];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(path, sizeof path, "/tmp/cudalab_bad_%s", cases[i].name);
+        write_text(path, cases[i].content, strlen(cases[i].content));
+        cl_image image = {0};
+        err[0] = 0;
+        int rc = cl_image_read(path, &image, err, sizeof err);
+        EXPECT(rc == -1 && image.rgb == NULL);
+        if (!strstr(err, cases[i].problem))
+            printf("  %s: '%s' lacks '%s'\n", cases[i].name, err, cases[i].problem);
+        EXPECT(strstr(err, cases[i].problem) != NULL);
+        unlink(path);
+    }
+    cl_image image = {0};
+    EXPECT(cl_image_read("/tmp/cudalab_missing.ppm", &image, err, sizeof err) == -1);
+    EXPECT(strstr(err, "cannot open") != NULL);
+}
+
+// Writing by extension: unknown ones refused, and a failed write leaves no file.
+static void test_image_write_file(void)
+{
+    char err[256];
+    EXPECT(cl_image_write_file("/tmp/cudalab_w.gif", 3, 2, test_rgb, err, sizeof err) == -1);
+    EXPECT(strstr(err, "unknown extension") != NULL);
+    EXPECT(cl_image_write_file("/nonexistent-dir/x.ppm", 3, 2, test_rgb, err, sizeof err) == -1);
+    EXPECT(strstr(err, "cannot write") != NULL);
+    EXPECT(access("/nonexistent-dir/x.ppm.partial", F_OK) != 0);
+#ifdef CL_HAVE_PNG
+    cl_image image;
+    EXPECT(cl_image_write_file("/tmp/cudalab_w.png", 3, 2, test_rgb, err, sizeof err) == 0);
+    EXPECT(cl_image_read("/tmp/cudalab_w.png", &image, err, sizeof err) == 0);
+    EXPECT(image.width == 3 && image.height == 2 && memcmp(image.rgb, test_rgb, 18) == 0);
+    cl_image_free(&image);
+    unlink("/tmp/cudalab_w.png");
+#endif
+}
+
 static void test_rgba_to_rgb8(void)
 {
     float rgba[8] = {0.0f, 0.5f, 1.0f, 1.0f, -1.0f, 2.0f, NAN, 0.5f};
@@ -495,6 +582,9 @@ int main(void)
     RUN_TEST(test_fault_injection);
     RUN_TEST(test_npy_writer);
     RUN_TEST(test_ppm_writer);
+    RUN_TEST(test_image_read_ppm);
+    RUN_TEST(test_image_read_refuses);
+    RUN_TEST(test_image_write_file);
 #ifdef CL_HAVE_PNG
     RUN_TEST(test_png_writer);
 #endif
