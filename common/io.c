@@ -232,7 +232,9 @@ static int read_ppm(FILE *f, cl_image *image, char *err, size_t errlen)
             rgb[i] = (uint8_t)v;
         }
     }
-    *image = (cl_image){(int)width, (int)height, rgb};
+    image->width = (int)width;
+    image->height = (int)height;
+    image->rgb = rgb;
     return 0;
 }
 
@@ -257,7 +259,9 @@ static int read_png(const char *path, cl_image *image, char *err, size_t errlen)
         free(rgb);
         return fail(err, errlen, "not a readable PNG: %s", png.message);
     }
-    *image = (cl_image){(int)png.width, (int)png.height, rgb};
+    image->width = (int)png.width;
+    image->height = (int)png.height;
+    image->rgb = rgb;
     return 0;
 }
 #endif
