@@ -289,9 +289,10 @@ __device__ __forceinline__ unsigned rects_holding(const heat_layout &l, int c, b
 
 // Registers: 64 a thread lets 1024 / V4_THREADS blocks share an SM (4 of 256 threads:
 // at 1024^2 the 484 tiles then run in one wave).
-// PERSISTENT: when every tile's block fits on the GPU at once (up to ~1500^2 on an
-// H100), one cooperative launch does all the steps: a grid-wide barrier between the
-// passes replaces a launch, and the masks and sources stay in registers.
+// PERSISTENT: when every tile's block fits on the GPU at once (up to 1056^2 on an H100:
+// 4 blocks on each of 132 SMs hold 22 x 22 tiles of 48), one cooperative launch does all
+// the steps: a grid-wide barrier between the passes replaces a launch, and the masks and
+// sources stay in registers.
 template <bool PERSISTENT>
 __global__ void __launch_bounds__(V4_THREADS, 1024 / V4_THREADS)
     steps_temporal(float *in, float *out, heat_grid g, int steps)
