@@ -72,6 +72,16 @@ cl_compare cl_compare_u32(const uint32_t *got, const uint32_t *want, size_t n)
     COMPARE_EXACT(got, want, n);
 }
 
+cl_compare cl_compare_u64(const uint64_t *got, const uint64_t *want, size_t n)
+{
+    COMPARE_EXACT(got, want, n);
+}
+
+cl_compare cl_compare_u8(const uint8_t *got, const uint8_t *want, size_t n)
+{
+    COMPARE_EXACT(got, want, n);
+}
+
 void cl_compare_report(const char *what, cl_compare c)
 {
     if (c.ok)

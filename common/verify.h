@@ -27,6 +27,8 @@ cl_compare cl_compare_f64(const double *got, const double *want, size_t n, doubl
                           double abs_tol);
 cl_compare cl_compare_i32(const int32_t *got, const int32_t *want, size_t n);
 cl_compare cl_compare_u32(const uint32_t *got, const uint32_t *want, size_t n);
+cl_compare cl_compare_u64(const uint64_t *got, const uint64_t *want, size_t n);
+cl_compare cl_compare_u8(const uint8_t *got, const uint8_t *want, size_t n);
 
 // Prints "<what>: wrong result: first bad index 12 of 1000, expected 3, got 5
 // (4 elements wrong, max abs error 2)" to stderr; nothing when c.ok.

@@ -6,6 +6,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#include "cli.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,6 +38,40 @@ void mosaic_gold(const uint8_t *in, uint8_t *out, mosaic_shape s, uint64_t total
 
 // The same with OpenMP: threads take rows of cells; the totals add the cells' sums.
 void mosaic_openmp(const uint8_t *in, uint8_t *out, mosaic_shape s, uint64_t totals[3]);
+
+// --- the GPU versions (mosaic.cu) ---------------------------------------------------------
+
+// Device scratch for one shape: per-cell channel sums and version 2's level buffers.
+typedef struct mosaic_workspace mosaic_workspace;
+mosaic_workspace *mosaic_workspace_create(mosaic_shape s);
+void mosaic_workspace_destroy(mosaic_workspace *ws);
+size_t mosaic_workspace_bytes(mosaic_shape s);
+// Per-cell sums, 3 uint64 a cell (row-major cells), that yours.cu may use.
+unsigned long long *mosaic_workspace_cell_sums(mosaic_workspace *ws);
+
+// Enqueues the filter: in and out are device images (width * height * 3 bytes);
+// totals (device, 3 uint64) receives the image's per-channel sums.
+typedef void (*mosaic_launcher)(const uint8_t *in, uint8_t *out, unsigned long long *totals,
+                                mosaic_shape s, mosaic_workspace *ws, cudaStream_t stream);
+
+typedef struct {
+    cl_kernel_info info;
+    mosaic_launcher launch;
+} mosaic_version;
+
+extern const mosaic_version mosaic_versions[];
+extern const int mosaic_version_count;
+extern const int mosaic_fastest_version;
+
+// yours.cu: the learner's version, listed last as "yours"; its idea for --help.
+extern const char mosaic_yours_idea[];
+void mosaic_yours(const uint8_t *in, uint8_t *out, unsigned long long *totals, mosaic_shape s,
+                  mosaic_workspace *ws, cudaStream_t stream);
+
+// Enqueues totals = the sum of the per-cell sums (a block reduction a channel); the
+// versions that build cell sums share it.
+void mosaic_totals_from_cells(const unsigned long long *cell_sums, size_t cells,
+                              unsigned long long *totals, cudaStream_t stream);
 
 // A deterministic photo-like test image (smooth gradients, discs and rectangles with
 // soft edges, fine noise), so that partial cells and rounding show: pixel (x, y) depends

@@ -1,0 +1,290 @@
+// mosaic: the course's photo-mosaic filter: every c x c cell of an RGB image becomes the
+// cell's average colour (partial cells at the right and bottom average their own
+// pixels), and the image's average colour is printed. CPU serial, CPU OpenMP and CUDA.
+//
+// Order of a run: options; the image (--image, or a synthetic photo-like one); the
+// serial CPU gold (timed: --mode cpu); OpenMP (--mode openmp); the GPU versions, each
+// compared byte for byte with the gold and timed on device-resident data (--mode cuda,
+// the default); -o writes the mosaic. --check prints the score table instead.
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cudalab.h"
+#include "mosaic.h"
+
+enum { MODE_CPU, MODE_OPENMP, MODE_CUDA, MODE_ALL };
+static const char *const mode_names[] = {"cpu", "openmp", "cuda", "all", NULL};
+
+typedef struct {
+    cl_common_args common;
+    const char *image, *output;
+    long cell;
+    int mode;
+} options;
+
+static const char peer_name[] = "v2-staged (reference)";
+
+typedef struct {
+    mosaic_shape s;
+    uint8_t *in, *gold;
+    uint64_t totals[3];
+    double gold_ms;
+} problem;
+
+static size_t image_bytes(mosaic_shape s) { return (size_t)s.width * s.height * 3; }
+
+static void print_average(const char *who, const uint64_t totals[3], mosaic_shape s, double ms)
+{
+    const uint64_t pixels = (uint64_t)s.width * s.height;
+    cl_note("%-8s %9.3f ms   average colour (%u, %u, %u)", who, ms,
+            mosaic_average(totals[0], pixels), mosaic_average(totals[1], pixels),
+            mosaic_average(totals[2], pixels));
+}
+
+// The serial gold, timed (the course's "C serial" row).
+static problem make_problem(mosaic_shape s, uint8_t *in)
+{
+    problem p = {.s = s, .in = in};
+    p.gold = cl_host_alloc(image_bytes(s), "mosaic");
+    const double t0 = cl_wall_ms();
+    mosaic_gold(in, p.gold, s, p.totals);
+    p.gold_ms = cl_wall_ms() - t0;
+    return p;
+}
+
+static void free_problem(problem *p)
+{
+    free(p->in);
+    free(p->gold);
+}
+
+// --- the GPU versions -----------------------------------------------------------------------
+
+typedef struct {
+    const problem *p;
+    uint8_t *in, *out;          // device
+    unsigned long long *totals; // device
+    uint8_t *host_out;          // the last verified output
+    mosaic_workspace *ws;
+    mosaic_launcher launch;
+    int iters;
+} timed_call;
+
+static void run_call(void *ctx, int rep)
+{
+    (void)rep;
+    const timed_call *t = ctx;
+    t->launch(t->in, t->out, t->totals, t->p->s, t->ws, 0);
+}
+
+static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
+{
+    timed_call *call = ctx;
+    const problem *p = call->p;
+    const int version = k == CL_PEER ? 1 : k;
+    const char *name = k == CL_PEER ? peer_name : mosaic_versions[k].info.name;
+    call->launch = mosaic_versions[version].launch;
+    cl_poison_device(call->out, image_bytes(p->s));
+    cl_poison_device(call->totals, 3 * sizeof(unsigned long long));
+    run_call(call, 0);
+    uint64_t totals[3];
+    CL_CUDA_CHECK(cudaMemcpy(call->host_out, call->out, image_bytes(p->s), cudaMemcpyDeviceToHost));
+    CL_CUDA_CHECK(cudaMemcpy(totals, call->totals, sizeof totals, cudaMemcpyDeviceToHost));
+    cl_compare c = cl_compare_u8(call->host_out, p->gold, image_bytes(p->s)); // byte for byte
+    cl_compare_report(name, c);
+    if (c.ok) {
+        c = cl_compare_u64(totals, p->totals, 3);
+        cl_compare_report(name, c); // the image's channel sums
+    }
+    const double ms = cl_time_gpu(run_call, call, call->iters).median_ms;
+    if (extra)
+        extra[0] = CL_NUM((double)p->s.width * p->s.height / (ms * 1e-3) / 1e9);
+    return (cl_measured){.ms = ms, .ok = c.ok};
+}
+
+static timed_call device_setup(const problem *p, int iters)
+{
+    const size_t bytes = image_bytes(p->s);
+    cl_require_device_memory(2 * bytes + mosaic_workspace_bytes(p->s), 0);
+    timed_call call = {.p = p, .iters = iters};
+    CL_CUDA_CHECK(cudaMalloc((void **)&call.in, bytes));
+    CL_CUDA_CHECK(cudaMalloc((void **)&call.out, bytes));
+    CL_CUDA_CHECK(cudaMalloc((void **)&call.totals, 3 * sizeof(unsigned long long)));
+    CL_CUDA_CHECK(cudaMemcpy(call.in, p->in, bytes, cudaMemcpyHostToDevice));
+    call.host_out = cl_host_alloc(bytes, "GPU mosaic");
+    call.ws = mosaic_workspace_create(p->s);
+    return call;
+}
+
+static void device_free(timed_call *call)
+{
+    CL_CUDA_CHECK(cudaFree(call->in));
+    CL_CUDA_CHECK(cudaFree(call->out));
+    CL_CUDA_CHECK(cudaFree(call->totals));
+    free(call->host_out);
+    mosaic_workspace_destroy(call->ws);
+}
+
+static cl_kernel_list versions(void)
+{
+    return CL_KERNEL_LIST(mosaic_versions, mosaic_version_count, mosaic_fastest_version);
+}
+
+static const cl_column rate_column[] = {{"gpixels_per_s", "Gpixels/s", 9, "%.1f"}};
+
+// --- --check: 2048^2 and 4096^2 at c = 16 and 32 -------------------------------------------
+
+typedef struct {
+    const options *opt;
+} check_context;
+
+static cl_check_point check_case(void *ctx, size_t index, int k)
+{
+    const options *opt = ((check_context *)ctx)->opt;
+    const int side = index < 2 ? 2048 : 4096, cell = index % 2 ? 32 : 16;
+    mosaic_shape s = {side, side, cell};
+    uint8_t *in = cl_host_alloc(image_bytes(s), "image");
+    mosaic_synthetic(in, side, side, (uint64_t)opt->common.seed);
+    problem p = make_problem(s, in);
+    timed_call call = device_setup(&p, (int)opt->common.iters);
+    cl_measured ref = measure_version(&call, CL_PEER, NULL);
+    cl_measured mine = measure_version(&call, k, NULL);
+    device_free(&call);
+    free_problem(&p);
+    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok};
+}
+
+static bool run_check_table(const options *opt)
+{
+    static const size_t cases[] = {0, 1, 2, 3};
+    static const char *const labels[] = {"2048^2, c 16", "2048^2, c 32", "4096^2, c 16",
+                                         "4096^2, c 32"};
+    check_context ctx = {opt};
+    return cl_run_check_table_labelled(&opt->common, versions(), peer_name, "Image, cell", labels,
+                                       cases, 4, 1.0, check_case, &ctx);
+}
+
+// --- main -------------------------------------------------------------------------------------
+
+// -o is checked before anything runs: a known extension, an existing directory.
+static void check_output(const char *path)
+{
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash) ||
+        (strcasecmp(dot, ".png") != 0 && strcasecmp(dot, ".ppm") != 0))
+        cl_die(CL_EXIT_USAGE, "-o %s: unknown extension (use .png or .ppm)", path);
+    char dir[4096] = ".";
+    if (slash)
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path) > 0 ? (int)(slash - path) : 1, path);
+    if (access(dir, W_OK) != 0)
+        cl_die(CL_EXIT_USAGE, "-o %s: directory %s: %s", path, dir, strerror(errno));
+}
+
+static uint8_t *load_image(const options *opt, mosaic_shape *s)
+{
+    if (!opt->image) {
+        s->width = s->height = (int)opt->common.n;
+        uint8_t *rgb = cl_host_alloc(image_bytes(*s), "image");
+        mosaic_synthetic(rgb, s->width, s->height, (uint64_t)opt->common.seed);
+        return rgb;
+    }
+    cl_image image;
+    char err[512];
+    if (cl_image_read(opt->image, &image, err, sizeof err) != 0)
+        cl_die(CL_EXIT_USAGE, "--image %s: %s", opt->image, err);
+    s->width = image.width;
+    s->height = image.height;
+    return image.rgb;
+}
+
+int main(int argc, char **argv)
+{
+    options opt = {.cell = 16, .mode = MODE_CUDA};
+    const cl_option own[] = {
+        {0, "image", CL_ARG_STRING, &opt.image, "FILE",
+         "the picture: .ppm (P3 or P6, maxval 255) or .png; default: a synthetic one of -n pixels "
+         "a side",
+         0, 0, NULL},
+        {0, "cell", CL_ARG_INT, &opt.cell, "C",
+         "cell side in pixels (1 .. the image's smaller side)", 1, 32768, NULL},
+        {'o', "output", CL_ARG_STRING, &opt.output, "FILE", "write the mosaic (.png or .ppm)", 0, 0,
+         NULL},
+        {0, "mode", CL_ARG_CHOICE, &opt.mode, "MODE",
+         "cpu (serial), openmp, cuda, or all of them, each timed with its average colour", 0, 0,
+         mode_names},
+        {0},
+    };
+    const cl_program prog = {
+        .name = "mosaic",
+        .summary = "The photo-mosaic filter: each c x c cell becomes its average colour; CPU "
+                   "serial, OpenMP and the GPU ladder.",
+        .example = "mosaic --image photo.png --cell 32 -o mosaic.png",
+        .n_default = 2048,
+        .n_min = 1,
+        .n_max = CL_IMAGE_MAX_SIDE,
+        .n_meaning = "pixels a side of the synthetic image (without --image)",
+        .kernels = versions(),
+        .options = own,
+    };
+    cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
+    if (opt.output)
+        check_output(opt.output);
+    if (opt.common.check || opt.mode == MODE_CUDA || opt.mode == MODE_ALL)
+        cl_device_open((int)opt.common.device); // no GPU: exit 77 before anything runs
+    if (opt.common.check)
+        return run_check_table(&opt) ? CL_EXIT_OK : CL_EXIT_WRONG;
+    mosaic_shape s = {.cell = (int)opt.cell};
+    uint8_t *in = load_image(&opt, &s);
+    const int smaller = s.width < s.height ? s.width : s.height;
+    if (s.cell > smaller)
+        cl_die(CL_EXIT_USAGE, "--cell %d: larger than the image (%d x %d)", s.cell, s.width,
+               s.height);
+    problem p = make_problem(s, in);
+    cl_note("\n%d x %d pixels (%s), cells of %d x %d (%d x %d cells); rounding: nearest, halves up",
+            s.width, s.height, opt.image ? opt.image : "synthetic", s.cell, s.cell,
+            mosaic_cells_x(s), mosaic_cells_y(s));
+    const uint8_t *result = p.gold;
+    if (opt.mode == MODE_CPU || opt.mode == MODE_ALL)
+        print_average("cpu", p.totals, s, p.gold_ms);
+    bool ok = true;
+    uint8_t *openmp_out = NULL;
+    if (opt.mode == MODE_OPENMP || opt.mode == MODE_ALL) {
+        uint64_t totals[3];
+        openmp_out = cl_host_alloc(image_bytes(s), "OpenMP mosaic");
+        const double t0 = cl_wall_ms();
+        mosaic_openmp(in, openmp_out, s, totals);
+        print_average("openmp", totals, s, cl_wall_ms() - t0);
+        cl_compare c = cl_compare_u8(openmp_out, p.gold, image_bytes(s));
+        cl_compare_report("openmp", c);
+        ok = c.ok && memcmp(totals, p.totals, sizeof totals) == 0;
+        result = openmp_out;
+    }
+    timed_call call = {0};
+    if (opt.mode == MODE_CUDA || opt.mode == MODE_ALL) {
+        call = device_setup(&p, (int)opt.common.iters);
+        ok = cl_run_ladder(&opt.common, versions(), peer_name, (size_t)s.width * s.height,
+                           6.0 * s.width * s.height, rate_column, 1, measure_version, &call) &&
+             ok;
+        result = call.host_out;
+    }
+    if (opt.output && ok) {
+        char err[512];
+        if (cl_image_write_file(opt.output, s.width, s.height, result, err, sizeof err) != 0)
+            cl_die(CL_EXIT_USAGE, "-o %s: %s", opt.output, err);
+        cl_note("wrote %s", opt.output);
+    }
+    if (opt.common.dump) {
+        size_t shape[3] = {(size_t)s.height, (size_t)s.width, 3};
+        cl_dump_npy(opt.common.dump, "input", "|u1", in, 1, 3, shape);
+        cl_dump_npy(opt.common.dump, "output", "|u1", result, 1, 3, shape);
+        cl_dump_npy(opt.common.dump, "gold", "|u1", p.gold, 1, 3, shape);
+    }
+    if (call.ws)
+        device_free(&call);
+    free(openmp_out);
+    free_problem(&p);
+    return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
+}

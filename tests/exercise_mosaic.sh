@@ -1,0 +1,71 @@
+# mosaic's integration tests, sourced by tests/run.sh. The cpu and openmp modes need no
+# GPU and run everywhere.
+mo=bin/mosaic
+
+run "$mo" --help
+if [ "$rc" -eq 0 ] && grep -q "v3-cell-blocks" "$tmp/out" && grep -q "^  yours " "$tmp/out" &&
+    grep -q -- "--mode MODE" "$tmp/out"; then pass "mosaic --help"; else fail "mosaic --help"; fi
+
+# expect_cpu NAME WANT_RC CMD...: a run that needs no GPU.
+expect_cpu() {
+    local name=$1 want=$2; shift 2
+    run "$@"
+    if [ "$rc" -eq "$want" ]; then pass "$name"
+    else echo "    exit $rc, wanted $want: $*" >>"$tmp/out"; fail "$name"; fi
+}
+
+expect_cpu "mosaic --mode cpu -n 1000 --cell 7" 0 "$mo" --mode cpu -n 1000 --cell 7
+expect_cpu "mosaic --mode openmp -n 1023 --cell 16 (checked against the gold)" 0 "$mo" --mode openmp -n 1023 --cell 16
+# The picture round trip: write the mosaic as PPM and PNG, read each back as --image;
+# a mosaic of a mosaic with the same cell is itself.
+expect_cpu "mosaic -o PPM" 0 "$mo" --mode cpu -n 300 --cell 20 -o "$tmp/m.ppm"
+expect_cpu "mosaic --image PPM -o PPM (a mosaic's mosaic)" 0 "$mo" --mode cpu --image "$tmp/m.ppm" --cell 20 -o "$tmp/m2.ppm"
+if cmp -s "$tmp/m.ppm" "$tmp/m2.ppm"; then pass "mosaic: a mosaic's mosaic is itself"; else fail "mosaic: a mosaic's mosaic is itself"; fi
+if [ "$(head -c 2 "$tmp/m.ppm")" = "P6" ]; then pass "mosaic -o .ppm writes P6"; else fail "mosaic -o .ppm writes P6"; fi
+if pkg-config --exists libpng 2>/dev/null; then
+    expect_cpu "mosaic -o PNG, then --image PNG" 0 sh -c "$mo --mode cpu -n 257 --cell 16 -o $tmp/m.png && $mo --mode cpu --image $tmp/m.png --cell 16 -o $tmp/m3.ppm"
+fi
+
+# Bad input: exit 2 naming the file and the problem, nothing written.
+printf 'P6\n3 2\n255\nabc' >"$tmp/short.ppm"
+printf 'P5\n3 2\n255\n' >"$tmp/magic.ppm"
+printf 'P6\n3\n' >"$tmp/fields.ppm"
+printf 'P6\n-3 2\n255\n' >"$tmp/negative.ppm"
+printf 'P6\n3 2\n65535\n' >"$tmp/maxval.ppm"
+printf 'not a png' >"$tmp/bad.png"
+printf 'x' >"$tmp/photo.jpg"
+expect_usage "mosaic: missing file" "$tmp/none.ppm: cannot open" "$mo" --mode cpu --image "$tmp/none.ppm"
+expect_usage "mosaic: truncated pixel data" "truncated pixel data" "$mo" --mode cpu --image "$tmp/short.ppm"
+expect_usage "mosaic: bad magic" "bad magic" "$mo" --mode cpu --image "$tmp/magic.ppm"
+expect_usage "mosaic: header fields missing" "bad header" "$mo" --mode cpu --image "$tmp/fields.ppm"
+expect_usage "mosaic: negative width" "bad header" "$mo" --mode cpu --image "$tmp/negative.ppm"
+expect_usage "mosaic: maxval 65535" "maxval 65535" "$mo" --mode cpu --image "$tmp/maxval.ppm"
+expect_usage "mosaic: a PNG libpng rejects" "bad.png" "$mo" --mode cpu --image "$tmp/bad.png"
+expect_usage "mosaic: unknown extension" "unknown extension" "$mo" --mode cpu --image "$tmp/photo.jpg"
+expect_usage "mosaic --cell 0" "--cell 0" "$mo" --mode cpu --cell 0
+expect_usage "mosaic: cell larger than the image" "larger than the image" "$mo" --mode cpu -n 100 --cell 101
+expect_usage "mosaic -o into a missing directory" "directory" "$mo" --mode cpu -n 100 -o "$tmp/missing/m.png"
+expect_usage "mosaic -o unknown extension" "unknown extension" "$mo" --mode cpu -n 100 -o "$tmp/m.gif"
+if ls "$tmp"/missing "$tmp"/m.gif* >/dev/null 2>&1; then fail "mosaic: bad -o wrote nothing"; else pass "mosaic: bad -o wrote nothing"; fi
+expect_usage "mosaic --mode bogus" "--mode bogus" "$mo" --mode bogus
+expect_usage "mosaic --check -k all" "--check scores one version" "$mo" --check -k all
+expect_make_line "make check_mosaic K=yours" "bin/mosaic --check -k yours" check_mosaic K=yours
+expect_no_device "mosaic without a device exits 77" "$mo" -n 64
+
+# Every version byte for byte against the gold: odd sizes, partial cells, c = 1.
+for shape in "1 1 1" "5 3 2" "64 64 64" "1023 769 16" "1023 769 7" "1023 769 1" "2048 2048 16" "4096 4096 32"; do
+    set -- $shape
+    printf 'P6\n%d %d\n255\n' "$1" "$2" >"$tmp/shape.ppm"
+    head -c $(($1 * $2 * 3)) /dev/urandom >>"$tmp/shape.ppm"
+    expect_gpu "mosaic -k all --mode all ${1}x$2 c $3" 0 "$mo" -k all --mode all --image "$tmp/shape.ppm" --cell "$3" -i 1
+done
+expect_gpu "mosaic reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$mo" -n 200 -i 2
+expect_json_lines "mosaic --json -k all" "$mo" --json -k all -n 300 -i 2
+expect_gpu "mosaic --dump" 0 "$mo" -n 99 --cell 10 -k v1 -i 2 --dump "$tmp/mo"
+if [ "$rc" -eq 0 ] && cmp -s "$tmp/mo_output.npy" "$tmp/mo_gold.npy"; then pass "mosaic --dump output equals gold"
+elif [ "$rc" -eq 0 ]; then fail "mosaic --dump output equals gold"; fi
+
+# The learner's slot.
+expect_learner_slot mosaic "v2-staged (reference)" \
+    's/(sum\[c\] + w \* h \/ 2)/(sum[c] + w * h \/ 2 + 1)/' \
+    's/(in, cell_sums, s);/(in, (unsigned long long *)nullptr, s);/'
