@@ -7,6 +7,7 @@
 // compared byte for byte with the gold and timed on device-resident data (--mode cuda,
 // the default); -o writes the mosaic. --check prints the score table instead.
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -21,7 +22,7 @@ static const char *const mode_names[] = {"cpu", "openmp", "cuda", "all", NULL};
 typedef struct {
     cl_common_args common;
     const char *image, *output;
-    long cell;
+    long cell, streams;
     int mode;
 } options;
 
@@ -135,6 +136,178 @@ static cl_kernel_list versions(void)
 
 static const cl_column rate_column[] = {{"gpixels_per_s", "Gpixels/s", 9, "%.1f"}};
 
+// --- the whole job from host memory ------------------------------------------------------
+
+enum { JOB_PAGEABLE, JOB_PINNED, JOB_STREAMED, MAX_STREAMS = 32 };
+
+// The caller's image in, the mosaic out, both in host memory: copies, kernel, copies.
+// Pinned and streamed register the caller's buffers (cudaHostRegister, as a library
+// would, timed on its own); streamed cuts the image into bands of whole cell rows, one
+// a stream, so one band's copies overlap another's kernel.
+typedef struct {
+    const problem *p;
+    mosaic_launcher launch;
+    int mode, nstreams, bands, band_rows;
+    uint8_t *host_out;
+    uint64_t host_totals[3 * MAX_STREAMS];
+    uint8_t *in, *out;          // device
+    unsigned long long *totals; // device, 3 a band
+    mosaic_workspace *ws[MAX_STREAMS];
+    cudaStream_t streams[MAX_STREAMS];
+} host_job;
+
+static mosaic_shape band_shape(const host_job *j, int b)
+{
+    mosaic_shape s = j->p->s;
+    const int y0 = b * j->band_rows;
+    s.height = s.height - y0 < j->band_rows ? s.height - y0 : j->band_rows;
+    return s;
+}
+
+static void run_streamed(host_job *j)
+{
+    const size_t row = (size_t)j->p->s.width * 3;
+    for (int b = 0; b < j->bands; b++) {
+        const mosaic_shape s = band_shape(j, b);
+        const size_t offset = (size_t)b * j->band_rows * row, bytes = (size_t)s.height * row;
+        cudaStream_t st = j->streams[b];
+        CL_CUDA_CHECK(
+            cudaMemcpyAsync(j->in + offset, j->p->in + offset, bytes, cudaMemcpyHostToDevice, st));
+        j->launch(j->in + offset, j->out + offset, j->totals + 3 * b, s, j->ws[b], st);
+        CL_CUDA_CHECK(cudaMemcpyAsync(j->host_out + offset, j->out + offset, bytes,
+                                      cudaMemcpyDeviceToHost, st));
+        CL_CUDA_CHECK(cudaMemcpyAsync(j->host_totals + 3 * b, j->totals + 3 * b,
+                                      3 * sizeof(uint64_t), cudaMemcpyDeviceToHost, st));
+    }
+    // The default stream waits for every stream, so the stop event covers all of them.
+    for (int b = 0; b < j->bands; b++) {
+        cudaEvent_t done;
+        CL_CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
+        CL_CUDA_CHECK(cudaEventRecord(done, j->streams[b]));
+        CL_CUDA_CHECK(cudaStreamWaitEvent(0, done, 0));
+        CL_CUDA_CHECK(cudaEventDestroy(done));
+    }
+}
+
+// Stages: 0 = the image to the device, 1 = the kernel, 2 = the mosaic and the totals
+// back (one stage when streamed: they overlap). -1: untimed, poisons the output.
+static void run_job_stage(void *ctx, int rep, int stage)
+{
+    (void)rep;
+    host_job *j = ctx;
+    const size_t bytes = image_bytes(j->p->s);
+    if (stage < 0) {
+        memset(j->host_out, 0xFF, bytes);
+        memset(j->host_totals, 0xFF, sizeof j->host_totals);
+        return;
+    }
+    if (j->mode == JOB_STREAMED) {
+        run_streamed(j);
+        return;
+    }
+    if (stage == 0)
+        CL_CUDA_CHECK(cudaMemcpyAsync(j->in, j->p->in, bytes, cudaMemcpyHostToDevice, 0));
+    else if (stage == 1)
+        j->launch(j->in, j->out, j->totals, j->p->s, j->ws[0], 0);
+    else {
+        CL_CUDA_CHECK(cudaMemcpyAsync(j->host_out, j->out, bytes, cudaMemcpyDeviceToHost, 0));
+        CL_CUDA_CHECK(cudaMemcpyAsync(j->host_totals, j->totals, 3 * sizeof(uint64_t),
+                                      cudaMemcpyDeviceToHost, 0));
+    }
+}
+
+static const cl_column job_columns[] = {
+    {"memory", "memory", 22, NULL},      {"register_ms", "register ms", 11, "%.3f"},
+    {"h2d_ms", "H2D ms", 8, "%.3f"},     {"kernel_ms", "kernel ms", 9, "%.3f"},
+    {"d2h_ms", "D2H ms", 8, "%.3f"},     {"overall_ms", "overall ms", 10, "%.3f"},
+    {"overall_gbps", "GB/s", 6, "%.1f"}, {"verified", "verified", 8, NULL},
+};
+static const cl_table job_table = {"host_job", job_columns, 8};
+
+static bool run_job(host_job *j, int iters, double register_ms)
+{
+    const int stages = j->mode == JOB_STREAMED ? 1 : 3;
+    double stage_ms[3] = {NAN, NAN, NAN};
+    cl_timing t = cl_time_stages(run_job_stage, j, stages, iters, stage_ms);
+    CL_CUDA_CHECK(cudaDeviceSynchronize());
+    uint64_t totals[3] = {0, 0, 0};
+    for (int b = 0; b < (j->mode == JOB_STREAMED ? j->bands : 1); b++)
+        for (int c = 0; c < 3; c++)
+            totals[c] += j->host_totals[3 * b + c];
+    char name[48];
+    static const char *names[] = {"pageable (malloc)", "pinned (registered)"};
+    if (j->mode == JOB_STREAMED)
+        snprintf(name, sizeof name, "pinned, %d streams", j->bands);
+    else
+        snprintf(name, sizeof name, "%s", names[j->mode]);
+    cl_compare c = cl_compare_u8(j->host_out, j->p->gold, image_bytes(j->p->s));
+    cl_compare_report(name, c);
+    if (c.ok) {
+        c = cl_compare_u64(totals, j->p->totals, 3);
+        cl_compare_report(name, c);
+    }
+    if (j->mode == JOB_STREAMED)
+        stage_ms[0] = stage_ms[1] = stage_ms[2] = NAN;
+    const double gbps = 6.0 * j->p->s.width * j->p->s.height / (t.median_ms * 1e-3) / 1e9;
+    cl_table_row(&job_table, (cl_cell[]){CL_STR(name), CL_NUM(register_ms), CL_NUM(stage_ms[0]),
+                                         CL_NUM(stage_ms[1]), CL_NUM(stage_ms[2]),
+                                         CL_NUM(t.median_ms), CL_NUM(gbps), CL_BOOL(c.ok)});
+    return c.ok;
+}
+
+static bool run_host_jobs(const problem *p, const options *opt)
+{
+    const mosaic_shape s = p->s;
+    const size_t bytes = image_bytes(s);
+    const int k = opt->common.kernel_index < 0 ? mosaic_fastest_version : opt->common.kernel_index;
+    host_job j = {.p = p, .launch = mosaic_versions[k].launch, .bands = 1};
+    // Bands of whole cell rows, one a stream.
+    const int cell_rows = mosaic_cells_y(s);
+    j.nstreams = (int)(opt->streams < cell_rows ? opt->streams : cell_rows);
+    j.band_rows = (cell_rows + j.nstreams - 1) / j.nstreams * s.cell;
+    const int bands = (s.height + j.band_rows - 1) / j.band_rows;
+    cl_note("\nthe whole job from host memory (kernel %s; GB/s = 6 bytes a pixel / overall)",
+            mosaic_versions[k].info.name);
+    cl_table_header(&job_table);
+    CL_CUDA_CHECK(cudaMalloc((void **)&j.in, bytes));
+    CL_CUDA_CHECK(cudaMalloc((void **)&j.out, bytes));
+    CL_CUDA_CHECK(cudaMalloc((void **)&j.totals, 3 * MAX_STREAMS * sizeof(unsigned long long)));
+    j.host_out = cl_host_alloc(bytes, "mosaic");
+    j.ws[0] = mosaic_workspace_create(s);
+    bool ok = true;
+    const int iters = (int)opt->common.iters;
+
+    j.mode = JOB_PAGEABLE;
+    ok = run_job(&j, iters, NAN) && ok;
+
+    double t0 = cl_wall_ms();
+    CL_CUDA_CHECK(cudaHostRegister(p->in, bytes, cudaHostRegisterDefault));
+    CL_CUDA_CHECK(cudaHostRegister(j.host_out, bytes, cudaHostRegisterDefault));
+    const double register_ms = cl_wall_ms() - t0;
+    j.mode = JOB_PINNED;
+    ok = run_job(&j, iters, register_ms) && ok;
+
+    mosaic_workspace_destroy(j.ws[0]);
+    j.mode = JOB_STREAMED;
+    j.bands = bands;
+    for (int b = 0; b < bands; b++) {
+        CL_CUDA_CHECK(cudaStreamCreate(&j.streams[b]));
+        j.ws[b] = mosaic_workspace_create(band_shape(&j, 0));
+    }
+    ok = run_job(&j, iters, register_ms) && ok;
+    for (int b = 0; b < bands; b++) {
+        CL_CUDA_CHECK(cudaStreamDestroy(j.streams[b]));
+        mosaic_workspace_destroy(j.ws[b]);
+    }
+    CL_CUDA_CHECK(cudaHostUnregister(p->in));
+    CL_CUDA_CHECK(cudaHostUnregister(j.host_out));
+    CL_CUDA_CHECK(cudaFree(j.in));
+    CL_CUDA_CHECK(cudaFree(j.out));
+    CL_CUDA_CHECK(cudaFree(j.totals));
+    free(j.host_out);
+    return ok;
+}
+
 // --- --check: 2048^2 and 4096^2 at c = 16 and 32 -------------------------------------------
 
 typedef struct {
@@ -202,7 +375,7 @@ static uint8_t *load_image(const options *opt, mosaic_shape *s)
 
 int main(int argc, char **argv)
 {
-    options opt = {.cell = 16, .mode = MODE_CUDA};
+    options opt = {.cell = 16, .streams = 4, .mode = MODE_CUDA};
     const cl_option own[] = {
         {0, "image", CL_ARG_STRING, &opt.image, "FILE",
          "the picture: .ppm (P3 or P6, maxval 255) or .png; default: a synthetic one of -n pixels "
@@ -212,6 +385,8 @@ int main(int argc, char **argv)
          "cell side in pixels (1 .. the image's smaller side)", 1, 32768, NULL},
         {'o', "output", CL_ARG_STRING, &opt.output, "FILE", "write the mosaic (.png or .ppm)", 0, 0,
          NULL},
+        {0, "streams", CL_ARG_INT, &opt.streams, "K",
+         "the streamed whole job: bands of cell rows over K streams", 1, 32, NULL},
         {0, "mode", CL_ARG_CHOICE, &opt.mode, "MODE",
          "cpu (serial), openmp, cuda, or all of them, each timed with its average colour", 0, 0,
          mode_names},
@@ -269,6 +444,7 @@ int main(int argc, char **argv)
                            6.0 * s.width * s.height, rate_column, 1, measure_version, &call) &&
              ok;
         result = call.host_out;
+        ok = run_host_jobs(&p, &opt) && ok;
     }
     if (opt.output && ok) {
         char err[512];
