@@ -149,7 +149,8 @@ typedef struct {
     mosaic_launcher launch;
     int mode, nstreams, bands, band_rows;
     uint8_t *host_out;
-    uint64_t host_totals[3 * MAX_STREAMS];
+    uint64_t *host_totals;      // pinned: a copy into pageable memory would block the host
+                                // and serialize the streams
     uint8_t *in, *out;          // device
     unsigned long long *totals; // device, 3 a band
     mosaic_workspace *ws[MAX_STREAMS];
@@ -198,7 +199,7 @@ static void run_job_stage(void *ctx, int rep, int stage)
     const size_t bytes = image_bytes(j->p->s);
     if (stage < 0) {
         memset(j->host_out, 0xFF, bytes);
-        memset(j->host_totals, 0xFF, sizeof j->host_totals);
+        memset(j->host_totals, 0xFF, 3 * MAX_STREAMS * sizeof(uint64_t));
         return;
     }
     if (j->mode == JOB_STREAMED) {
@@ -273,6 +274,7 @@ static bool run_host_jobs(const problem *p, const options *opt)
     CL_CUDA_CHECK(cudaMalloc((void **)&j.out, bytes));
     CL_CUDA_CHECK(cudaMalloc((void **)&j.totals, 3 * MAX_STREAMS * sizeof(unsigned long long)));
     j.host_out = cl_host_alloc(bytes, "mosaic");
+    CL_CUDA_CHECK(cudaMallocHost((void **)&j.host_totals, 3 * MAX_STREAMS * sizeof(uint64_t)));
     j.ws[0] = mosaic_workspace_create(s);
     bool ok = true;
     const int iters = (int)opt->common.iters;
@@ -304,6 +306,7 @@ static bool run_host_jobs(const problem *p, const options *opt)
     CL_CUDA_CHECK(cudaFree(j.in));
     CL_CUDA_CHECK(cudaFree(j.out));
     CL_CUDA_CHECK(cudaFree(j.totals));
+    CL_CUDA_CHECK(cudaFreeHost(j.host_totals));
     free(j.host_out);
     return ok;
 }
@@ -375,7 +378,7 @@ static uint8_t *load_image(const options *opt, mosaic_shape *s)
 
 int main(int argc, char **argv)
 {
-    options opt = {.cell = 16, .streams = 4, .mode = MODE_CUDA};
+    options opt = {.cell = 16, .streams = 8, .mode = MODE_CUDA};
     const cl_option own[] = {
         {0, "image", CL_ARG_STRING, &opt.image, "FILE",
          "the picture: .ppm (P3 or P6, maxval 255) or .png; default: a synthetic one of -n pixels "

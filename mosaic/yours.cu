@@ -7,8 +7,9 @@
 // its cell's average; the totals come from the cell sums (mosaic_totals_from_cells).
 // Keep the rounding rule of mosaic.h: the check expects the CPU's bytes exactly.
 // Things to try (the ladder in README.md):
-//  - a block a cell with a block reduction (v3): every thread busy, coalesced reads;
-//  - one pass that writes the cell from the block that summed it (v3), and 16-byte loads.
+//  - a block a row of cells with a block reduction: every thread busy, coalesced reads,
+//    one pass that writes the cells from the block that summed them (v3);
+//  - 16-byte loads and stores, several loads in flight a thread (v3, v4).
 #include "check.h"
 #include "mosaic.h"
 

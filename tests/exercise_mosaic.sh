@@ -3,7 +3,7 @@
 mo=bin/mosaic
 
 run "$mo" --help
-if [ "$rc" -eq 0 ] && grep -q "v3-cell-blocks" "$tmp/out" && grep -q "^  yours " "$tmp/out" &&
+if [ "$rc" -eq 0 ] && grep -q "v4-staged-tiles" "$tmp/out" && grep -q "^  yours " "$tmp/out" &&
     grep -q -- "--mode MODE" "$tmp/out"; then pass "mosaic --help"; else fail "mosaic --help"; fi
 
 # expect_cpu NAME WANT_RC CMD...: a run that needs no GPU.
@@ -53,7 +53,9 @@ expect_make_line "make check_mosaic K=yours" "bin/mosaic --check -k yours" check
 expect_no_device "mosaic without a device exits 77" "$mo" -n 64
 
 # Every version byte for byte against the gold: odd sizes, partial cells, c = 1.
-for shape in "1 1 1" "5 3 2" "64 64 64" "1023 769 16" "1023 769 7" "1023 769 1" "2048 2048 16" "4096 4096 32"; do
+# 3001 x 5 at c 1: v3 splits the row of cells over blocks; c 600: v4's block a cell.
+for shape in "1 1 1" "5 3 2" "64 64 64" "1023 769 16" "1023 769 7" "1023 769 5" "1023 769 2" \
+    "1023 769 1" "3001 5 1" "1023 769 600" "2048 2048 16" "4096 4096 32" "4096 4096 512"; do
     set -- $shape
     printf 'P6\n%d %d\n255\n' "$1" "$2" >"$tmp/shape.ppm"
     head -c $(($1 * $2 * 3)) /dev/urandom >>"$tmp/shape.ppm"
