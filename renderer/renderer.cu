@@ -147,6 +147,20 @@ __device__ __forceinline__ void shade_batch_culled(const circle_batch &b, int co
     }
 }
 
+// The pixel's part of a batch, then the block's barrier (after it the batch may be
+// reloaded); true when the block may stop: front to back, every pixel opaque enough.
+template <bool FRONT_TO_BACK>
+__device__ __forceinline__ bool shade_and_sync(const circle_batch &b, int count, int px, int py,
+                                               bool inside, int width, int height,
+                                               render_shading shading, pixel_state &p)
+{
+    if (FRONT_TO_BACK)
+        shade_batch_culled(b, count, px, py, width, height, shading, p);
+    else if (inside)
+        shade_batch(b, count, px, py, width, height, shading, p);
+    return __syncthreads_and(FRONT_TO_BACK && p.transmittance < OPAQUE_ENOUGH);
+}
+
 // Pixels outside the image (edge tiles) start done: T = 0.
 __device__ __forceinline__ pixel_state start_pixel(bool front_to_back, bool inside, float4 old)
 {
@@ -248,12 +262,7 @@ __global__ void __launch_bounds__(TILE_THREADS)
         if (hit)
             load_circle(batch, slot, c, i, box);
         __syncthreads();
-        if (FRONT_TO_BACK)
-            shade_batch_culled(batch, hits, px, py, width, height, c.shading, p);
-        else if (inside)
-            shade_batch(batch, hits, px, py, width, height, c.shading, p);
-        const bool done = p.transmittance < OPAQUE_ENOUGH;
-        if (__syncthreads_and(FRONT_TO_BACK && done)) // also: the batch may be reloaded
+        if (shade_and_sync<FRONT_TO_BACK>(batch, hits, px, py, inside, width, height, c.shading, p))
             break;
     }
     if (inside)
@@ -371,12 +380,7 @@ __global__ void __launch_bounds__(TILE_THREADS)
                         render_circle_box(c.x[i], c.y[i], c.r[i], width, height));
         }
         __syncthreads();
-        if (FRONT_TO_BACK)
-            shade_batch_culled(batch, n, px, py, width, height, c.shading, p);
-        else if (inside)
-            shade_batch(batch, n, px, py, width, height, c.shading, p);
-        const bool done = p.transmittance < OPAQUE_ENOUGH;
-        if (__syncthreads_and(FRONT_TO_BACK && done)) // also: the batch may be reloaded
+        if (shade_and_sync<FRONT_TO_BACK>(batch, n, px, py, inside, width, height, c.shading, p))
             break;
     }
     if (inside)
