@@ -11,7 +11,7 @@
 # exercise.mk naming the libraries it links (see mk/rules.mk).
 
 .DEFAULT_GOAL := all
-NO_TOOLKIT_GOALS := clean format lint
+NO_TOOLKIT_GOALS := clean format lint plots
 ifneq ($(filter-out $(NO_TOOLKIT_GOALS),$(or $(MAKECMDGOALS),all)),)
 NEED_TOOLKIT := 1
 endif
@@ -106,12 +106,28 @@ FORMAT_FILES := $(sort $(wildcard common/*.[ch] common/*.cu common/*.cuh */*.c *
 format:
 	clang-format -i $(FORMAT_FILES)
 
+SHELL_SCRIPTS := scripts/bench-all scripts/profile scripts/gallery scripts/device-session.sh \
+                 tests/run.sh tests/scripts.sh $(wildcard tests/exercise_*.sh) .ci/run
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
 	  --std=c11 -Icommon -D__GNUC__ --suppress=missingIncludeSystem \
 	  $(filter %.c,$(FORMAT_FILES))
+	@if command -v shellcheck >/dev/null; then shellcheck $(SHELL_SCRIPTS); \
+	 else echo "lint: shellcheck not installed; shell scripts not checked"; fi
+	python3 -m py_compile scripts/plot scripts/tables
 
-.PHONY: all test check clean format lint $(addprefix check_,$(EXERCISES))
+# The reference measurements: every score table and ladder into results/ (GPU),
+# the plots of the newest results file, the pictures into gallery/ (GPU).
+RESULTS ?= $(lastword $(sort $(wildcard results/*.jsonl)))
+bench: all
+	scripts/bench-all
+plots:
+	@test -n "$(RESULTS)" || { echo "plots: no results/*.jsonl: run make bench first (or RESULTS=file)"; exit 2; }
+	scripts/plot $(RESULTS)
+gallery: $(BINARIES)
+	scripts/gallery
+
+.PHONY: all test check clean format lint bench plots gallery $(addprefix check_,$(EXERCISES))
 .DELETE_ON_ERROR:
 .SECONDARY:
 

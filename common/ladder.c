@@ -115,6 +115,9 @@ bool cl_run_check_table_labelled(const cl_common_args *args, cl_kernel_list vers
     for (int s = 0; s < nsizes; s++) {
         cl_check_point point = measure(ctx, sizes[s], k);
         rows[s] = cl_score_row_for(sizes[s], point.ref_ms, point.your_ms, point.ok, marks);
+        rows[s].bytes = point.bytes;
+        if (point.size > 0)
+            rows[s].size = point.size;
         if (labels)
             snprintf(rows[s].label, sizeof rows[s].label, "%s", labels[s]);
         ok = ok && point.ok;

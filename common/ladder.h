@@ -63,7 +63,9 @@ bool cl_run_ladder(const cl_common_args *args, cl_kernel_list versions, const ch
 // Measures the peer (ref) and version k (your) on a problem of size n.
 typedef struct {
     double ref_ms, your_ms;
-    bool ok; // both verified
+    bool ok;      // both verified
+    double bytes; // bytes the scored work moves, as in the ladder (0: not a byte rate)
+    double size;  // the problem size, where the size passed in is an index (0: that size)
 } cl_check_point;
 typedef cl_check_point (*cl_check_measure)(void *ctx, size_t n, int k);
 

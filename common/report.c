@@ -145,7 +145,11 @@ double cl_score_render(double ref_ms, double your_ms, bool correct)
 cl_score_row cl_score_row_for(size_t size, double ref_ms, double your_ms, bool correct,
                               double marks)
 {
-    cl_score_row row = {.ref_ms = ref_ms, .your_ms = your_ms, .correct = correct, .marks = marks};
+    cl_score_row row = {.size = (double)size,
+                        .ref_ms = ref_ms,
+                        .your_ms = your_ms,
+                        .correct = correct,
+                        .marks = marks};
     snprintf(row.label, sizeof row.label, "%zu", size);
     row.score = cl_score(ref_ms, your_ms, marks, correct);
     return row;
@@ -196,6 +200,16 @@ void cl_score_table_print(const char *your_name, const char *ref_name, const cha
             json_number(stdout, rows[r].score);
             fputs(",\"marks\":", stdout);
             json_number(stdout, rows[r].marks);
+            fputs(",\"n\":", stdout);
+            json_number(stdout, rows[r].size);
+            if (rows[r].bytes > 0) {
+                fputs(",\"bytes\":", stdout);
+                json_number(stdout, rows[r].bytes);
+                fputs(",\"ref_gbps\":", stdout);
+                json_number(stdout, rows[r].bytes / (rows[r].ref_ms * 1e6));
+                fputs(",\"your_gbps\":", stdout);
+                json_number(stdout, rows[r].bytes / (rows[r].your_ms * 1e6));
+            }
             puts("}");
         }
         json_begin("score_total");
@@ -203,6 +217,8 @@ void cl_score_table_print(const char *your_name, const char *ref_name, const cha
         json_number(stdout, total);
         fputs(",\"max\":", stdout);
         json_number(stdout, max_total);
+        fputs(",\"size_header\":", stdout);
+        cl_json_string(stdout, size_header);
         puts("}");
         return;
     }

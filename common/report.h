@@ -61,6 +61,8 @@ double cl_score_render(double ref_ms, double your_ms, bool correct);
 
 typedef struct {
     char label[32]; // size column, e.g. "1000000"
+    double size;    // the problem size as a number (elements, cells...), for plots
+    double bytes;   // bytes the scored work moves (0: its rate is not in bytes)
     double ref_ms, your_ms;
     bool correct; // both the peer's and ours verified
     double score, marks;
@@ -71,7 +73,8 @@ cl_score_row cl_score_row_for(size_t size, double ref_ms, double your_ms, bool c
                               double marks);
 
 // Prints the CMU 15-418 checker layout (or JSON lines) with the total, under a
-// header line naming the version scored (Your) and the peer (Ref).
+// header line naming the version scored (Your) and the peer (Ref). A JSON row also
+// carries the size as a number and, where bytes is set, both rates in GB/s.
 void cl_score_table_print(const char *your_name, const char *ref_name, const char *size_header,
                           const cl_score_row *rows, int nrows);
 

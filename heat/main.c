@@ -256,9 +256,10 @@ static cl_check_point check_size(void *ctx, size_t dim, int k)
     timed_call call = device_setup(&p, opt);
     cl_measured ref = measure_version(&call, CL_PEER, NULL);
     cl_measured mine = measure_version(&call, k, NULL);
+    const double bytes = frame_bytes(&p);
     device_free(&call);
     free_problem(&p);
-    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok};
+    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok, .bytes = bytes};
 }
 
 static bool run_check_table(const options *opt)

@@ -243,6 +243,7 @@ static bool run_check_table(const options *opt)
         cl_measured mine = measure_version(&call, k, NULL);
         rows[nrows] = cl_score_row_for(points(g), ref.ms, mine.ms, ref.ok && mine.ok, 1.0);
         snprintf(rows[nrows].label, sizeof rows[nrows].label, "%d^3", sides[s]);
+        rows[nrows].bytes = effective_bytes(&p);
         nrows++;
         ok = ok && ref.ok && mine.ok;
         device_free(&call);

@@ -207,9 +207,10 @@ static cl_check_point measure_size(void *ctx, size_t n, int k)
     timed_call call = device_setup(&p, (int)opt->common.iters);
     cl_measured ref = measure_version(&call, CL_PEER, NULL);
     cl_measured mine = measure_version(&call, k, NULL);
+    const double bytes = (p.pairs ? 16.0 : 8.0) * n;
     device_free(&call);
     free_problem(&p);
-    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok};
+    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok, .bytes = bytes};
 }
 
 static bool run_check_table(const options *opt)

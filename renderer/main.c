@@ -301,7 +301,8 @@ static bool run_check(const options *opt)
                 correct = false;
             }
         }
-        score[i] = (cl_score_row){.ref_ms = ms[0],
+        score[i] = (cl_score_row){.size = (double)st.scene->n,
+                                  .ref_ms = ms[0],
                                   .your_ms = ms[1],
                                   .correct = correct,
                                   .score = cl_score_render(ms[0], ms[1], correct),

@@ -401,7 +401,7 @@ static cl_check_point measure_size(void *ctx, size_t n, int k)
     cl_measured mine = measure_version(&call, k, NULL);
     free_device_data(&d);
     free_problem(&p);
-    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok};
+    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok, .bytes = bytes_per_element * n};
 }
 
 static bool run_check_table(const options *opt)

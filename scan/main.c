@@ -139,7 +139,7 @@ static cl_check_point measure_size(void *ctx, size_t n, int k)
     cl_measured mine = measure_version(&call, k, NULL);
     device_free(&call);
     free_problem(&p);
-    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok};
+    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok, .bytes = 8.0 * n};
 }
 
 static bool run_check_table(const options *opt)

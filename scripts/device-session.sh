@@ -9,7 +9,7 @@
 #   SANITIZE_SIZES="1000 20001" scripts/device-session.sh scan
 #   SANITIZE_SIZES_heat="100 131" scripts/device-session.sh heat   (one exercise's sizes)
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 out=${OUT:-device-logs}
 mkdir -p "$out"
 sizes=${SANITIZE_SIZES:-1000 20001}
@@ -40,7 +40,7 @@ sanitize_exercise() {
         row=$(printf '%-14s %-7s' "$ex" "$n")
         for tool in "${tools[@]}"; do
             log="$out/san_${ex}_${n}_$tool.log"
-            compute-sanitizer --tool "$tool" --error-exitcode 99 bin/$ex -k all -n "$n" -i 1 >"$log" 2>&1
+            compute-sanitizer --tool "$tool" --error-exitcode 99 "bin/$ex" -k all -n "$n" -i 1 >"$log" 2>&1
             rc=$?
             row+=$(printf ' %-10s' "$(sanitizer_errors "$log")$([ $rc -eq 0 ] || echo " rc=$rc")")
         done
@@ -50,11 +50,11 @@ sanitize_exercise() {
 
 # Timed runs first, one at a time.
 for ex in "$@"; do
-    bin/$ex -k all >"$out/${ex}_ladder.log" 2>&1; note "$ex -k all (default n)" "rc=$?"
+    "bin/$ex" -k all >"$out/${ex}_ladder.log" 2>&1; note "$ex -k all (default n)" "rc=$?"
     cat "$out/${ex}_ladder.log"
-    bin/$ex --check >"$out/${ex}_check.log" 2>&1; note "$ex --check" "rc=$?"
+    "bin/$ex" --check >"$out/${ex}_check.log" 2>&1; note "$ex --check" "rc=$?"
     cat "$out/${ex}_check.log"
-    bin/$ex --check -k yours >"$out/${ex}_check_yours.log" 2>&1; note "$ex --check -k yours" "rc=$?"
+    "bin/$ex" --check -k yours >"$out/${ex}_check_yours.log" 2>&1; note "$ex --check -k yours" "rc=$?"
     cat "$out/${ex}_check_yours.log"
 done
 # Then the sanitizers (nothing timed), the exercises side by side.

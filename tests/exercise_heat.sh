@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
 # heat's integration tests, sourced by tests/run.sh.
 ht=bin/heat
 
@@ -33,6 +34,7 @@ expect_json_lines "heat --json -k all" "$ht" --json -k all -n 128 -i 2
 # Frames: three images, named as documented; an unwritable name exits 2 leaving nothing.
 expect_gpu "heat --frames 3 -o" 0 "$ht" -n 128 --frames 3 -o "$tmp/frame" -i 1
 if [ "$rc" -eq 0 ]; then
+    # shellcheck disable=SC2012 # names the test wrote
     if [ "$(ls "$tmp"/frame_000[012].* 2>/dev/null | wc -l)" -eq 3 ] && ! ls "$tmp"/frame_0003.* >/dev/null 2>&1 &&
         ! ls "$tmp"/*.partial >/dev/null 2>&1; then pass "heat -o writes frame_0000..0002"
     else fail "heat -o writes frame_0000..0002"; fi
@@ -44,6 +46,7 @@ if [ "$rc" -eq 0 ] && [ -s "$tmp/ht_output.npy" ] && [ -s "$tmp/ht_gold.npy" ]; 
 elif [ "$rc" -eq 0 ]; then fail "heat --dump writes the arrays"; fi
 
 # The learner's slot; and --verify fft catches a kernel that steps with k 4% low.
+# shellcheck disable=SC2034 # read by expect_learner_slot in tests/run.sh
 yours_probe_n=100
 expect_learner_slot heat "v1-global (reference)" \
     's/at(x + 1, y), g.k)/at(x + 1, y) + 1e-3f, g.k)/' \

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
 # mosaic's integration tests, sourced by tests/run.sh. The cpu and openmp modes need no
 # GPU and run everywhere.
 mo=bin/mosaic
@@ -56,6 +57,7 @@ expect_no_device "mosaic without a device exits 77" "$mo" -n 64
 # 3001 x 5 at c 1: v3 splits the row of cells over blocks; c 600: v4's block a cell.
 for shape in "1 1 1" "5 3 2" "64 64 64" "1023 769 16" "1023 769 7" "1023 769 5" "1023 769 2" \
     "1023 769 1" "3001 5 1" "1023 769 600" "2048 2048 16" "4096 4096 32" "4096 4096 512"; do
+    # shellcheck disable=SC2086 # the shape is words
     set -- $shape
     printf 'P6\n%d %d\n255\n' "$1" "$2" >"$tmp/shape.ppm"
     head -c $(($1 * $2 * 3)) /dev/urandom >>"$tmp/shape.ppm"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
 # radix_sort's integration tests, sourced by tests/run.sh.
 rs=bin/radix_sort
 

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
 # reduction's integration tests, sourced by tests/run.sh.
 reduction=bin/reduction
 
@@ -28,7 +29,7 @@ expect_gpu "reduction v6 -n 12345679 --json" 0 "$reduction" -k v6 -n 12345679 -i
 if [ "$rc" -eq 0 ]; then
     first=$(grep -o '"result":[^,]*' "$tmp/out" | head -n 1)
     same=1
-    for i in 1 2 3; do
+    for _ in 1 2 3; do
         again=$("$reduction" -k v6 -n 12345679 -i 50 --json --input uniform 2>&1 | grep -o '"result":[^,]*' | head -n 1)
         [ "$again" = "$first" ] || same=0
     done

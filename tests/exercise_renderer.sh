@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
 # renderer's integration tests, sourced by tests/run.sh. -r cpuref needs no GPU.
 re=bin/renderer
 scenes="rgb rgby rand10k rand100k rand1M micro2M biglittle littlebig pattern snow snowsingle bouncingballs hypnosis fireworks"
@@ -51,6 +52,7 @@ if [ "$rc" -eq 0 ] && [ -s "$tmp/re_output.npy" ] && [ -s "$tmp/re_gold.npy" ]; 
 elif [ "$rc" -eq 0 ]; then fail "renderer --dump writes output and gold"; fi
 expect_gpu "renderer -f snow 0:30" 0 "$re" -s 256 -b 0:30 -f "$tmp/snow" snow
 if [ "$rc" -eq 0 ]; then
+    # shellcheck disable=SC2012 # names the test wrote
     if [ "$(ls "$tmp"/snow_00*."$ext" | wc -l)" -eq 30 ]; then pass "renderer -f snow: 30 frames"; else fail "renderer -f snow: 30 frames"; fi
 fi
 for r in cuda ref; do

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
 # saxpy's integration tests, sourced by tests/run.sh.
 saxpy=bin/saxpy
 

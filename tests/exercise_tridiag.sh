@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
 # tridiag's integration tests, sourced by tests/run.sh.
 td=bin/tridiag
 
@@ -28,6 +29,7 @@ done
 expect_gpu "tridiag v5 --nx 1025 -n 77" 0 "$td" -k 5 --nx 1025 -n 77 --input random -i 2
 expect_gpu "tridiag v5 --nx 4000 -n 5" 0 "$td" -k 5 --nx 4000 -n 5 --input random -i 2
 for shape in "32 100003" "100 5001" "128 4099" "1000 257"; do
+    # shellcheck disable=SC2086 # the shape is words
     set -- $shape
     expect_gpu "tridiag -k all --nx $1 -n $2 --input random" 0 "$td" -k all --nx "$1" -n "$2" --input random -i 2 -S 3
 done

@@ -3,7 +3,7 @@
 # binary's integration tests. A GPU test whose binary exits 77 (no usable CUDA
 # device) counts as skipped. Ends with "N passed, N failed, N skipped".
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 passed=0 failed=0 skipped=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -121,7 +121,7 @@ expect_make_line() {
     else echo "    wanted the line '$line' from make -n $*" >>"$tmp/out"; fail "$name"; fi
 }
 
-for t in tests/exercise_*.sh; do
+for t in tests/exercise_*.sh tests/scripts.sh; do
     # shellcheck source=/dev/null
     . "$t"
 done

@@ -236,8 +236,20 @@ static const char *capture_stdout(void (*fn)(void))
 static void print_score_table(void)
 {
     cl_score_row rows[2] = {
-        {"10000", 0.016, 0.004, true, 1.25, 1.25},
-        {"100000", 0.020, 0.040, false, 0.0, 1.25},
+        {.label = "10000",
+         .size = 1e4,
+         .bytes = 8e4,
+         .ref_ms = 0.016,
+         .your_ms = 0.004,
+         .correct = true,
+         .score = 1.25,
+         .marks = 1.25},
+        {.label = "100000",
+         .size = 1e5,
+         .ref_ms = 0.020,
+         .your_ms = 0.040,
+         .score = 0.0,
+         .marks = 1.25},
     };
     cl_score_table_print("v2-shared", "cub::Peer", "Element Count", rows, 2);
 }
@@ -269,10 +281,12 @@ static void test_score_table_json(void)
     cl_report_set_json(false, "t");
     EXPECT(strstr(text, "{\"exercise\":\"t\",\"table\":\"score\",\"your\":\"v2-shared\","
                         "\"ref\":\"cub::Peer\",\"size\":\"10000\",\"ref_ms\":0.016,"
-                        "\"your_ms\":0.004,\"correct\":true,\"score\":1.25,\"marks\":1.25}\n"));
-    EXPECT(strstr(text, "\"correct\":false,\"score\":0,"));
-    EXPECT(strstr(text,
-                  "{\"exercise\":\"t\",\"table\":\"score_total\",\"score\":1.25,\"max\":2.5}\n"));
+                        "\"your_ms\":0.004,\"correct\":true,\"score\":1.25,\"marks\":1.25,"
+                        "\"n\":10000,\"bytes\":80000,\"ref_gbps\":5,\"your_gbps\":20}\n"));
+    // No bytes: no rates.
+    EXPECT(strstr(text, "\"correct\":false,\"score\":0,\"marks\":1.25,\"n\":100000}\n"));
+    EXPECT(strstr(text, "{\"exercise\":\"t\",\"table\":\"score_total\",\"score\":1.25,\"max\":2.5,"
+                        "\"size_header\":\"Element Count\"}\n"));
 }
 
 static const cl_column row_columns[] = {

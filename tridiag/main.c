@@ -235,6 +235,7 @@ static bool run_check_table(const options *opt)
         rows_scored[s] =
             cl_score_row_for(shape.m, ref.ms, mine.ms, ref.ok && mine.ok, 1.0 /* a shape */);
         snprintf(rows_scored[s].label, sizeof rows_scored[s].label, "%d x %zu", shape.nx, shape.m);
+        rows_scored[s].bytes = 20.0 * rows(shape);
         ok = ok && ref.ok && mine.ok;
         device_free(&call);
         free_problem(&p);

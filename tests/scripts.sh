@@ -1,0 +1,53 @@
+# shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
+# scripts/: the newest committed results file's summary, the READMEs' reference tables
+# in step with it, its plots; the scripts' usage errors. No GPU needed.
+
+results_files=(results/*.jsonl)
+results=${results_files[${#results_files[@]} - 1]}
+if [ ! -f "$results" ]; then
+    fail "scripts: a results file under results/"
+else
+    exercises_in_results=$(grep -o '"exercise":"[a-z_0-9]*"' "$results" | sort -u | wc -l)
+    run scripts/bench-all --summary "$results"
+    if [ "$rc" -eq 0 ] && [ "$(grep -cE '^[a-z_0-9]+ +[^ ]+ +[0-9.]+/[0-9.]+ ' "$tmp/out")" -eq "$exercises_in_results" ]; then
+        pass "bench-all --summary: a scored line for each of the $exercises_in_results exercises"
+    else fail "bench-all --summary: a scored line for each of the $exercises_in_results exercises"; fi
+
+    sed '0,/"correct":true/s//"correct":false/' "$results" >"$tmp/wrong.jsonl"
+    run scripts/bench-all --summary "$tmp/wrong.jsonl"
+    if [ "$rc" -eq 1 ] && grep -q "^1 results wrong" "$tmp/out"; then pass "bench-all --summary: a wrong result exits 1"
+    else fail "bench-all --summary: a wrong result exits 1"; fi
+
+    run scripts/tables "$results" --check
+    if [ "$rc" -eq 0 ]; then pass "READMEs' reference tables match $results"
+    else fail "READMEs' reference tables match $results"; fi
+
+    if python3 -c 'import matplotlib' 2>/dev/null; then
+        run scripts/plot "$results" -o "$tmp/plots"
+        missing=""
+        for ex in $(grep -o '"exercise":"[a-z_0-9]*"' "$results" | sort -u | cut -d'"' -f4) summary; do
+            [ "$(head -c 4 "$tmp/plots/$ex.png" 2>/dev/null | od -An -c | tr -d ' ')" = "211PNG" ] || missing+=" $ex"
+        done
+        if [ "$rc" -eq 0 ] && [ -z "$missing" ]; then pass "scripts/plot: a PNG for each exercise and the summary"
+        else echo "    missing or not PNG:$missing" >>"$tmp/out"; fail "scripts/plot: a PNG for each exercise and the summary"; fi
+        run scripts/plot "$results" "$results" -o "$tmp/plots"
+        if [ "$rc" -eq 0 ] && grep -q "geometric mean of the ratios 1.000" "$tmp/out" && [ -s "$tmp/plots/compare.png" ]; then
+            pass "scripts/plot: a file against itself, every ratio 1"
+        else fail "scripts/plot: a file against itself, every ratio 1"; fi
+    else
+        skipped=$((skipped + 1)); echo "SKIP scripts/plot (matplotlib not installed)"
+    fi
+fi
+
+# Without matplotlib, one clear line.
+mkdir -p "$tmp/nomatplotlib/matplotlib"
+echo 'raise ImportError("hidden")' >"$tmp/nomatplotlib/matplotlib/__init__.py"
+PYTHONPATH="$tmp/nomatplotlib" scripts/plot "$results" >"$tmp/out" 2>&1; rc=$?
+if [ "$rc" -eq 1 ] && grep -q "scripts/plot needs matplotlib" "$tmp/out" && [ "$(wc -l <"$tmp/out")" -eq 1 ]; then
+    pass "scripts/plot without matplotlib: one line, exit 1"
+else fail "scripts/plot without matplotlib: one line, exit 1"; fi
+
+expect_usage "bench-all: unknown exercise" "no exercise named nope" scripts/bench-all nope
+expect_usage "profile: unknown exercise" "no exercise named nope" scripts/profile nope
+expect_usage "profile: ncu missing" "ncu (Nsight Compute) not found" env NCU=/nonexistent scripts/profile scan
+expect_make_line "make plots runs scripts/plot on the newest results" "scripts/plot $results" plots
