@@ -53,6 +53,24 @@ if command -v python3 >/dev/null; then
     else fail "scripts/plot without matplotlib: one line, exit 1"; fi
 fi
 
+# On a GPU: the gallery draws every picture its index shows; the profiler reports a kernel.
+expect_gpu "scripts/gallery" 0 scripts/gallery "$tmp/gallery"
+if [ "$rc" -eq 0 ]; then
+    pictures=$(grep -o '<img src="[^"]*"' "$tmp/gallery/index.html" | cut -d'"' -f2)
+    absent=""
+    for f in $pictures; do [ -s "$tmp/gallery/$f" ] || absent+=" $f"; done
+    if [ "$(echo "$pictures" | wc -l)" -eq 18 ] && [ -z "$absent" ]; then pass "scripts/gallery: index.html shows 18 pictures, all drawn"
+    else echo "    pictures missing:$absent" >>"$tmp/out"; fail "scripts/gallery: index.html shows 18 pictures, all drawn"; fi
+fi
+if command -v ncu >/dev/null || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/ncu" ]; then
+    PROFILE_DIR="$tmp/profile" PROFILE_LAUNCHES=2 expect_gpu "scripts/profile scan -k v5" 0 scripts/profile scan -k v5 -n 1M -i 1
+    if [ "$rc" -eq 0 ]; then
+        if grep -qE '^void DeviceScan|lookback' "$tmp/out" && grep -q "report: $tmp/profile/scan-" "$tmp/out" &&
+            ls "$tmp"/profile/scan-*.ncu-rep >/dev/null 2>&1; then pass "scripts/profile: a line a kernel and the report"
+        else fail "scripts/profile: a line a kernel and the report"; fi
+    fi
+fi
+
 expect_usage "bench-all: unknown exercise" "no exercise named nope" scripts/bench-all nope
 expect_usage "profile: unknown exercise" "no exercise named nope" scripts/profile nope
 expect_usage "profile: ncu missing" "ncu (Nsight Compute) not found" env NCU=/nonexistent scripts/profile scan
