@@ -64,6 +64,9 @@ for shape in "1 1 1" "5 3 2" "64 64 64" "1023 769 16" "1023 769 7" "1023 769 5" 
     expect_gpu "mosaic -k all --mode all ${1}x$2 c $3" 0 "$mo" -k all --mode all --image "$tmp/shape.ppm" --cell "$3" -i 1
 done
 expect_gpu "mosaic --streams 7 (bands of 9-pixel cells)" 0 "$mo" -n 1000 --cell 9 --streams 7 -i 1
+# 1024^2 (3.1 MB) is within three times any L2 cache of 2 MB or more: the repeats read
+# other copies of the image.
+expect_rotated "mosaic -n 1024 times over rotating copies of the image" 2 "$mo" -n 1024 -i 3
 expect_gpu "mosaic reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$mo" -n 200 -i 2
 expect_json_lines "mosaic --json -k all" "$mo" --json -k all -n 300 -i 2
 expect_gpu "mosaic --dump" 0 "$mo" -n 99 --cell 10 -k v1 -i 2 --dump "$tmp/mo"

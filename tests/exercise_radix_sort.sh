@@ -32,6 +32,10 @@ for bits in 1 4 7 12 17 31; do
 done
 expect_gpu "radix_sort -k v4 -n 256M" 0 "$rs" -k v4 -n 256M -i 2
 expect_gpu "radix_sort -k v4 --pairs -n 256M" 0 "$rs" -k v4 --pairs -n 256M -i 2
+# 4 MB of input fits in any L2 cache of 2 MB or more three times over: the repeats
+# sort other copies of it.
+expect_rotated "radix_sort -n 1M times over rotating copies of the keys" 2 "$rs" -n 1M -k v4 -i 3
+expect_rotated "radix_sort -n 512K --pairs times over rotating copies" 2 "$rs" -n 512K --pairs -i 3
 expect_gpu "radix_sort reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$rs" -n 5000 -i 2
 expect_json_lines "radix_sort --json -k all" "$rs" --json -k all -n 3000 -i 2
 expect_gpu "radix_sort --dump" 0 "$rs" -n 999 -k v2 -i 2 --dump "$tmp/rs"

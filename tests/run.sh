@@ -40,6 +40,17 @@ expect_gpu() {
     else echo "    exit $rc, wanted $want: $*" >>"$tmp/out"; fail "$name"; fi
 }
 
+# expect_rotated NAME MIN CMD...: exit 0 and a "timed over N rotating copies" note with
+# N >= MIN (the timed repeats read inputs the L2 cache has not just seen).
+expect_rotated() {
+    local name=$1 min=$2 copies; shift 2
+    run "$@"
+    copies=$(sed -n 's/.*timed over \([0-9]*\) rotating copies.*/\1/p' "$tmp/out" | head -n 1)
+    if [ "$rc" -eq 77 ]; then skip "$name"
+    elif [ "$rc" -eq 0 ] && [ "${copies:-0}" -ge "$min" ]; then pass "$name"
+    else echo "    exit $rc, copies '${copies}', wanted 0 and >= $min: $*" >>"$tmp/out"; fail "$name"; fi
+}
+
 # expect_usage NAME TEXT CMD...: exit 2 with a message containing TEXT, nothing on stdout.
 expect_usage() {
     local name=$1 text=$2; shift 2

@@ -1,6 +1,7 @@
 # shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
-# scripts/: the newest committed results file's summary, the READMEs' reference tables
-# in step with it, its plots; the scripts' usage errors. No GPU needed.
+# scripts/: the newest committed results file's summary and plots, the READMEs'
+# reference tables in step with each exercise's newest results file; the scripts' usage
+# errors. No GPU needed.
 
 results_files=(results/*.jsonl)
 results=${results_files[${#results_files[@]} - 1]}
@@ -13,6 +14,17 @@ else
         pass "bench-all --summary: a scored line for each of the $exercises_in_results exercises"
     else fail "bench-all --summary: a scored line for each of the $exercises_in_results exercises"; fi
 
+    # Two score tables of one exercise (radix_sort's --check, then --check --pairs):
+    # the summary scores the first.
+    printf '%s\n' '{"exercise":"x","args":"--check","table":"score","your":"v1","size":"10","your_ms":1,"ref_ms":2,"correct":true}' \
+        '{"exercise":"x","args":"--check","table":"score_total","score":5,"max":5}' \
+        '{"exercise":"x","args":"--check --pairs","table":"score","your":"v1","size":"20","your_ms":3,"ref_ms":1,"correct":true}' \
+        '{"exercise":"x","args":"--check --pairs","table":"score_total","score":1,"max":5}' >"$tmp/two.jsonl"
+    run scripts/bench-all --summary "$tmp/two.jsonl"
+    if [ "$rc" -eq 0 ] && grep -qE '^x +v1 +5/5 +10 +0\.500 +0$' "$tmp/out"; then
+        pass "bench-all --summary: an exercise's first score table"
+    else fail "bench-all --summary: an exercise's first score table"; fi
+
     sed '0,/"correct":true/s//"correct":false/' "$results" >"$tmp/wrong.jsonl"
     run scripts/bench-all --summary "$tmp/wrong.jsonl"
     if [ "$rc" -eq 1 ] && grep -q "^1 results wrong" "$tmp/out"; then pass "bench-all --summary: a wrong result exits 1"
@@ -21,9 +33,9 @@ else
     if ! command -v python3 >/dev/null; then
         skipped=$((skipped + 1)); echo "SKIP scripts/tables and scripts/plot (python3 not installed)"
     else
-        run scripts/tables "$results" --check
-        if [ "$rc" -eq 0 ]; then pass "READMEs' reference tables match $results"
-        else fail "READMEs' reference tables match $results"; fi
+        run scripts/tables "${results_files[@]}" --check
+        if [ "$rc" -eq 0 ]; then pass "READMEs' reference tables match each exercise's newest results file"
+        else fail "READMEs' reference tables match each exercise's newest results file"; fi
     fi
 
     if python3 -c 'import matplotlib' 2>/dev/null; then
