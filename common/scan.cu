@@ -15,16 +15,34 @@ struct cl_scan_workspace {
     unsigned epoch;
 };
 
-extern "C" cl_scan_workspace *cl_scan_workspace_create(size_t n_max)
+// A status word a tile of CL_SCAN_MIN_TILE elements or more, and one to spare.
+static size_t words_for(size_t n_max) { return n_max / CL_SCAN_MIN_TILE + 1; }
+
+extern "C" size_t cl_scan_workspace_words_bytes(size_t words)
+{
+    return words * sizeof(unsigned long long) + sizeof(unsigned);
+}
+
+extern "C" size_t cl_scan_workspace_bytes(size_t n_max)
+{
+    return cl_scan_workspace_words_bytes(words_for(n_max));
+}
+
+extern "C" cl_scan_workspace *cl_scan_workspace_create_words(size_t words)
 {
     cl_scan_workspace *ws = new cl_scan_workspace;
-    ws->max_tiles = n_max / CL_SCAN_MIN_TILE + 1;
+    ws->max_tiles = words;
     ws->epoch = 0;
     CL_CUDA_CHECK(cudaMalloc((void **)&ws->status, ws->max_tiles * sizeof(unsigned long long)));
     CL_CUDA_CHECK(cudaMemset(ws->status, 0, ws->max_tiles * sizeof(unsigned long long)));
     CL_CUDA_CHECK(cudaMalloc((void **)&ws->tile_counter, sizeof(unsigned)));
     CL_CUDA_CHECK(cudaMemset(ws->tile_counter, 0, sizeof(unsigned)));
     return ws;
+}
+
+extern "C" cl_scan_workspace *cl_scan_workspace_create(size_t n_max)
+{
+    return cl_scan_workspace_create_words(words_for(n_max));
 }
 
 extern "C" void cl_scan_workspace_destroy(cl_scan_workspace *ws)

@@ -18,6 +18,12 @@ extern "C" {
 typedef struct cl_scan_workspace cl_scan_workspace;
 cl_scan_workspace *cl_scan_workspace_create(size_t n_max);
 void cl_scan_workspace_destroy(cl_scan_workspace *ws);
+// The device memory a workspace for n_max elements takes (for a memory check first).
+size_t cl_scan_workspace_bytes(size_t n_max);
+// A workspace of `words` status words, for a kernel that publishes its own (the radix
+// sort's look-back: a word a tile and digit), and the memory it takes.
+cl_scan_workspace *cl_scan_workspace_create_words(size_t words);
+size_t cl_scan_workspace_words_bytes(size_t words);
 
 // out[i] = in[0] + ... + in[i-1] (out[0] = 0), int32 with wrap-around, n <= n_max.
 // in and out may be the same array. One kernel launch.

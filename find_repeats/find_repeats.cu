@@ -86,7 +86,7 @@ struct find_repeats_workspace {
 
 extern "C" size_t find_repeats_workspace_bytes(size_t n_max)
 {
-    return 2 * n_max * sizeof(int32_t) + (n_max / CL_SCAN_MIN_TILE + 1) * 8;
+    return 2 * n_max * sizeof(int32_t) + cl_scan_workspace_bytes(n_max);
 }
 
 extern "C" find_repeats_workspace *find_repeats_workspace_create(size_t n_max)

@@ -22,12 +22,12 @@
 // result stays within 7.7e-6 of the back-to-front one, inside the check's 1e-4.
 #include <cub/cub.cuh>
 
-#include "../radix_sort/radix_sort.h"
 #include "check.h"
 #include "device.h"
 #include "renderer.h"
 #include "scan.cuh"
 #include "scan.h"
+#include "sort.h"
 
 enum { TILE = 16, TILE_THREADS = TILE * TILE, BATCH = TILE_THREADS, DIRECT_MAX = 2048 };
 #define OPAQUE_ENOUGH (1.0f / 131072.0f) // 2^-17
@@ -44,7 +44,7 @@ struct render_device {
     size_t pair_capacity;
     int32_t *tile_start, *tile_end;
     cl_scan_workspace *scan;
-    radix_workspace *sort;
+    cl_sort_workspace *sort;
     void *cub_temp;
     size_t cub_temp_bytes;
 };
@@ -402,15 +402,15 @@ static void reserve_pairs(render_device *d, size_t total)
         CL_CUDA_CHECK(cudaFree(d->keys[b]));
         CL_CUDA_CHECK(cudaFree(d->values[b]));
     }
-    cl_require_device_memory(4 * capacity * sizeof(uint32_t) + radix_workspace_bytes(capacity, 1),
+    cl_require_device_memory(4 * capacity * sizeof(uint32_t) + cl_sort_workspace_bytes(capacity, 1),
                              0);
     for (int b = 0; b < 2; b++) {
         CL_CUDA_CHECK(cudaMalloc((void **)&d->keys[b], capacity * sizeof(uint32_t)));
         CL_CUDA_CHECK(cudaMalloc((void **)&d->values[b], capacity * sizeof(uint32_t)));
     }
     if (d->sort)
-        radix_workspace_destroy(d->sort);
-    d->sort = radix_workspace_create(capacity, 1);
+        cl_sort_workspace_destroy(d->sort);
+    d->sort = cl_sort_workspace_create(capacity, 1);
     d->pair_capacity = capacity;
 }
 
@@ -422,15 +422,18 @@ static int key_bits(int tiles)
     return bits;
 }
 
-// The binning both binned renderers share; `suite` picks the suite's scan and radix
-// sort (v3) or CUB's (the peer). Leaves the sorted pairs in keys[1] / values[1] and
-// each tile's range; returns the number of pairs.
-static int bin_circles(render_circles c, int width, int height, render_device *d, bool suite)
+// Whose scan and radix sort bin the circles: the suite's (v3) or CUB's (the peer).
+enum binning_library { BIN_WITH_SUITE, BIN_WITH_CUB };
+
+// The binning both binned renderers share, with `library`'s scan and sort. Leaves the
+// sorted pairs in keys[1] / values[1] and each tile's range; returns the number of pairs.
+static int bin_circles(render_circles c, int width, int height, render_device *d,
+                       binning_library library)
 {
     const int tiles = tiles_x(width) * tiles_y(height);
     count_tiles<<<blocks_for((size_t)c.n + 1, 256), 256>>>(c, width, height, d->counts);
     CL_LAUNCH_CHECK();
-    if (suite) {
+    if (library == BIN_WITH_SUITE) {
         cl_exclusive_scan_i32(d->counts, d->offsets, (size_t)c.n + 1, d->scan, 0);
     } else {
         size_t bytes = d->cub_temp_bytes;
@@ -453,9 +456,9 @@ static int bin_circles(render_circles c, int width, int height, render_device *d
                                                             d->keys[0], d->values[0]);
     CL_LAUNCH_CHECK();
     const int bits = key_bits(tiles);
-    if (suite) {
-        radix_versions[radix_fastest_version].launch(d->keys[0], d->values[0], d->keys[1],
-                                                     d->values[1], (size_t)total, bits, d->sort, 0);
+    if (library == BIN_WITH_SUITE) {
+        cl_radix_sort_u32(d->keys[0], d->values[0], d->keys[1], d->values[1], (size_t)total, bits,
+                          d->sort, 0);
     } else {
         size_t bytes = 0;
         CL_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, d->keys[0], d->keys[1],
@@ -483,7 +486,7 @@ static void render_v3(render_circles c, float4 *image, int width, int height, re
         CL_LAUNCH_CHECK();
         return;
     }
-    bin_circles(c, width, height, d, true);
+    bin_circles(c, width, height, d, BIN_WITH_SUITE);
     tile_lists<true><<<tile_grid(width, height), TILE_THREADS>>>(
         c, image, width, height, d->values[1], d->tile_start, d->tile_end);
     CL_LAUNCH_CHECK();
@@ -494,7 +497,7 @@ static void render_v3(render_circles c, float4 *image, int width, int height, re
 extern "C" void render_peer(render_circles c, float4 *image, int width, int height,
                             render_device *d)
 {
-    bin_circles(c, width, height, d, false);
+    bin_circles(c, width, height, d, BIN_WITH_CUB);
     tile_lists<false><<<tile_grid(width, height), TILE_THREADS>>>(
         c, image, width, height, d->values[1], d->tile_start, d->tile_end);
     CL_LAUNCH_CHECK();
@@ -541,7 +544,7 @@ extern "C" void render_device_destroy(render_device *d)
     CL_CUDA_CHECK(cudaFreeHost(d->host_total));
     cl_scan_workspace_destroy(d->scan);
     if (d->sort)
-        radix_workspace_destroy(d->sort);
+        cl_sort_workspace_destroy(d->sort);
     delete d;
 }
 

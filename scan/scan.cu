@@ -315,7 +315,7 @@ extern "C" size_t scan_workspace_bytes(size_t n_max)
     for (int l = 0; l < MAX_LEVELS; l++)
         bytes += (level_elements(n_max, l) + 4) * sizeof(uint32_t);
     bytes += (n_max / REC_TILE + 1) * sizeof(affine);
-    bytes += (n_max / CL_SCAN_MIN_TILE + 1) * 8;
+    bytes += cl_scan_workspace_bytes(n_max);
     return bytes;
 }
 

@@ -1,0 +1,42 @@
+// Radix-sort building blocks shared by the suite's sorts (common/sort.cu and the
+// radix_sort exercise's ladder). Device code, plus one host helper for the passes'
+// buffers.
+#ifndef CUDALAB_SORT_CUH
+#define CUDALAB_SORT_CUH
+
+#include <stdint.h>
+
+// The digit of `key` a pass sorts by: `mask` (2^width - 1) of the bits from `shift`.
+__device__ __forceinline__ unsigned digit_of(uint32_t key, int shift, unsigned mask)
+{
+    return (key >> shift) & mask;
+}
+
+// The buffers pass p reads and writes when a sort takes `passes` passes: the last one
+// writes out, the ones before alternate with the workspace, the first reads in (which
+// is never written).
+template <typename T>
+static inline void pass_buffers(int p, int passes, const T *in, T *out, T *alternate, const T **src,
+                                T **dst)
+{
+    *dst = (passes - 1 - p) % 2 == 0 ? out : alternate;
+    *src = p == 0 ? in : ((passes - p) % 2 == 0 ? out : alternate);
+}
+
+// Warp level: the lanes among `holders` (every lane of the warp that calls) whose
+// 8-bit digit equals this lane's: the AND, over the digit's 8 bits, of the ballot of
+// the lanes with that bit set (or its complement). Eight ballots replace
+// __match_any_sync, whose latency dominated the one-sweep sort's ranking (ncu: 63% of
+// the stalls were short-scoreboard waits).
+__device__ __forceinline__ unsigned lanes_with_digit(unsigned holders, unsigned d)
+{
+    unsigned peers = holders;
+#pragma unroll
+    for (int b = 0; b < 8; b++) {
+        const unsigned set = __ballot_sync(holders, (d >> b) & 1);
+        peers &= (d >> b) & 1 ? set : ~set;
+    }
+    return peers;
+}
+
+#endif
