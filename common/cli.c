@@ -18,6 +18,19 @@ const cl_kernel_info *cl_kernel_at(cl_kernel_list list, int i)
     return (const cl_kernel_info *)((const char *)list.first + (size_t)i * list.stride);
 }
 
+cl_kernel_list cl_kernel_list_make(const cl_kernel_info *first, int count, size_t stride,
+                                   const char *fastest_name)
+{
+    cl_kernel_list list = {first, count, stride, -1};
+    for (int i = 0; i < count; i++)
+        if (strcmp(cl_kernel_at(list, i)->name, fastest_name) == 0)
+            list.fastest = i;
+    if (list.fastest < 0) // a slip in a version table: every run stops here, tests too
+        cl_die(CL_EXIT_CUDA, "internal error: the default version '%s' is not in the table",
+               fastest_name);
+    return list;
+}
+
 bool cl_parse_size(const char *text, double *value)
 {
     // Only digits and '.' may start a size, and no hex: strtod would also take "-3",

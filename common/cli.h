@@ -43,11 +43,15 @@ typedef struct {
     const cl_kernel_info *first;
     int count;
     size_t stride; // bytes between entries
-    int fastest;   // index of the default (fastest) version
+    int fastest;   // index of the default (fastest) version, found by its name
 } cl_kernel_list;
 
-#define CL_KERNEL_LIST(table, n, fastest_index)                                                    \
-    ((cl_kernel_list){&(table)[0].info, (n), sizeof((table)[0]), (fastest_index)})
+// The list of a version table; the default version is named (so inserting a version
+// cannot silently move it), and a name not in the table stops the program at once.
+#define CL_KERNEL_LIST(table, n, fastest_name)                                                     \
+    cl_kernel_list_make(&(table)[0].info, (n), sizeof((table)[0]), (fastest_name))
+cl_kernel_list cl_kernel_list_make(const cl_kernel_info *first, int count, size_t stride,
+                                   const char *fastest_name);
 
 const cl_kernel_info *cl_kernel_at(cl_kernel_list list, int i);
 

@@ -139,7 +139,7 @@ extern "C" const find_repeats_version find_repeats_versions[] = {
 };
 extern "C" const int find_repeats_version_count =
     sizeof find_repeats_versions / sizeof find_repeats_versions[0];
-extern "C" const int find_repeats_fastest_version = 1;
+extern "C" const char find_repeats_fastest_version[] = "v2-fused";
 
 // --- the peer: CUB ------------------------------------------------------------------------
 

@@ -32,7 +32,7 @@ typedef struct {
 
 extern const find_repeats_version find_repeats_versions[];
 extern const int find_repeats_version_count;
-extern const int find_repeats_fastest_version;
+extern const char find_repeats_fastest_version[]; // the default version's name
 
 // yours.cu: the learner's version, listed last as "yours"; its idea for --help.
 extern const char find_repeats_yours_idea[];

@@ -410,4 +410,4 @@ extern "C" const heat_version heat_versions[] = {
     {{"yours", heat_yours_idea}, heat_yours},
 };
 extern "C" const int heat_version_count = sizeof heat_versions / sizeof heat_versions[0];
-extern "C" const int heat_fastest_version = 3;
+extern "C" const char heat_fastest_version[] = "v4-temporal";

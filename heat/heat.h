@@ -71,7 +71,7 @@ typedef struct {
 
 extern const heat_version heat_versions[];
 extern const int heat_version_count;
-extern const int heat_fastest_version;
+extern const char heat_fastest_version[]; // the default version's name
 
 // yours.cu: the learner's version, listed last as "yours"; its idea for --help.
 extern const char heat_yours_idea[];

@@ -308,7 +308,7 @@ int main(int argc, char **argv)
     problem p = make_problem(dim, (int)opt.steps, (int)opt.frames, opt.verify);
     timed_call call = device_setup(&p, &opt);
     call.frames_prefix = opt.output;
-    call.drawn = opt.common.kernel_index >= 0 ? opt.common.kernel_index : heat_fastest_version;
+    call.drawn = opt.common.kernel_index >= 0 ? opt.common.kernel_index : versions().fastest;
     cl_note("\n%d x %d cells, k = %.2f, %d steps a frame, %d frame%s verified against %s (%.1f "
             "ms); GB/s = 8 bytes a cell a step; time = one frame",
             dim, dim, p.g.k, p.steps, p.frames, p.frames > 1 ? "s" : "",

@@ -202,4 +202,4 @@ extern "C" const laplace_version laplace_versions[] = {
     {{"yours", laplace_yours_idea}, laplace_yours, 0},
 };
 extern "C" const int laplace_version_count = sizeof laplace_versions / sizeof laplace_versions[0];
-extern "C" const int laplace_fastest_version = 3;
+extern "C" const char laplace_fastest_version[] = "v4-temporal";

@@ -39,7 +39,7 @@ typedef struct {
 
 extern const laplace_version laplace_versions[];
 extern const int laplace_version_count;
-extern const int laplace_fastest_version;
+extern const char laplace_fastest_version[]; // the default version's name
 
 // yours.cu: the learner's version, listed last as "yours"; its idea for --help.
 extern const char laplace_yours_idea[];

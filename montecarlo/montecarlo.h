@@ -78,7 +78,7 @@ typedef struct {
 
 extern const mc_version mc_versions[];
 extern const int mc_version_count;
-extern const int mc_fastest_version;
+extern const char mc_fastest_version[]; // the default version's name
 
 // yours.cu: the learner's version, listed last as "yours"; its idea for --help.
 extern const char mc_yours_idea[];

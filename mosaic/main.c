@@ -264,7 +264,7 @@ static bool run_host_jobs(const problem *p, const options *opt)
 {
     const mosaic_shape s = p->s;
     const size_t bytes = image_bytes(s);
-    const int k = opt->common.kernel_index < 0 ? mosaic_fastest_version : opt->common.kernel_index;
+    const int k = opt->common.kernel_index < 0 ? versions().fastest : opt->common.kernel_index;
     host_job j = {.p = p, .launch = mosaic_versions[k].launch, .bands = 1};
     // Bands of whole cell rows, one a stream.
     const int cell_rows = mosaic_cells_y(s);

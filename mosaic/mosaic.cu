@@ -604,4 +604,4 @@ extern "C" const mosaic_version mosaic_versions[] = {
     {{"yours", mosaic_yours_idea}, mosaic_yours},
 };
 extern "C" const int mosaic_version_count = sizeof mosaic_versions / sizeof mosaic_versions[0];
-extern "C" const int mosaic_fastest_version = 3;
+extern "C" const char mosaic_fastest_version[] = "v4-staged-tiles";

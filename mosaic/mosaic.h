@@ -61,7 +61,7 @@ typedef struct {
 
 extern const mosaic_version mosaic_versions[];
 extern const int mosaic_version_count;
-extern const int mosaic_fastest_version;
+extern const char mosaic_fastest_version[]; // the default version's name
 
 // yours.cu: the learner's version, listed last as "yours"; its idea for --help.
 extern const char mosaic_yours_idea[];

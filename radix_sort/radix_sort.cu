@@ -321,4 +321,4 @@ extern "C" const radix_version radix_versions[] = {
     {{"yours", radix_yours_idea}, radix_yours, SIZE_MAX},
 };
 extern "C" const int radix_version_count = sizeof radix_versions / sizeof radix_versions[0];
-extern "C" const int radix_fastest_version = 3;
+extern "C" const char radix_fastest_version[] = "v4-onesweep";

@@ -45,7 +45,7 @@ typedef struct {
 
 extern const radix_version radix_versions[];
 extern const int radix_version_count;
-extern const int radix_fastest_version;
+extern const char radix_fastest_version[]; // the default version's name
 
 // yours.cu: the learner's version, listed last as "yours"; its idea for --help.
 extern const char radix_yours_idea[];

@@ -294,7 +294,7 @@ extern "C" const reduction_version reduction_versions[] = {
 };
 extern "C" const int reduction_version_count =
     sizeof reduction_versions / sizeof reduction_versions[0];
-extern "C" const int reduction_fastest_version = 5;
+extern "C" const char reduction_fastest_version[] = "v6-float4";
 
 // --- the peer: CUB ------------------------------------------------------------------
 

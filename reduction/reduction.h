@@ -28,7 +28,7 @@ typedef struct {
 
 extern const reduction_version reduction_versions[];
 extern const int reduction_version_count;
-extern const int reduction_fastest_version;
+extern const char reduction_fastest_version[]; // the default version's name
 
 // yours.cu: the learner's version, listed last as "yours"; its idea for --help.
 extern const char reduction_yours_idea[];

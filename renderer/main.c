@@ -254,6 +254,11 @@ static const char *const graded_scenes[] = {"rgb",        "rand10k",   "rand100k
 enum { GRADED = 6, EXTENDED = 8, CHECK_SIZE = 1024, CHECK_FRAMES = 4, CHECK_TRIES = 3 };
 
 // Frames 0:4 of the scene, the best total of three tries; leaves frame 3 on the device.
+static cl_kernel_list versions(void)
+{
+    return CL_KERNEL_LIST(render_versions, render_version_count, render_fastest_version);
+}
+
 static double best_of_three(renderer_state *st, renderer_choice r)
 {
     double best = INFINITY;
@@ -270,7 +275,7 @@ static double best_of_three(renderer_state *st, renderer_choice r)
 
 static bool run_check(const options *opt)
 {
-    const int k = opt->common.kernel_index < 0 ? render_fastest_version : opt->common.kernel_index;
+    const int k = opt->common.kernel_index < 0 ? versions().fastest : opt->common.kernel_index;
     const int rows = opt->extended ? EXTENDED : GRADED;
     cl_score_row score[EXTENDED];
     bool ok = true;
@@ -389,7 +394,7 @@ int main(int argc, char **argv)
         .n_min = 1,
         .n_max = 2000000,
         .n_meaning = "circles: draw the scene's first N (default: all of the largest scene)",
-        .kernels = CL_KERNEL_LIST(render_versions, render_version_count, render_fastest_version),
+        .kernels = versions(),
         .options = own,
         .positional = "[SCENE]",
         .positional_dest = &opt.scene,
@@ -420,8 +425,7 @@ int main(int argc, char **argv)
     if (opt.compare) {
         ok = run_compare(&st, &opt);
     } else {
-        const int k =
-            opt.common.kernel_index < 0 ? render_fastest_version : opt.common.kernel_index;
+        const int k = opt.common.kernel_index < 0 ? versions().fastest : opt.common.kernel_index;
         run_frames(&st, (renderer_choice){opt.renderer, k}, &opt);
     }
     if (st.device)

@@ -584,4 +584,4 @@ extern "C" const render_version render_versions[] = {
     {{"yours", render_yours_idea}, render_yours},
 };
 extern "C" const int render_version_count = sizeof render_versions / sizeof render_versions[0];
-extern "C" const int render_fastest_version = 2;
+extern "C" const char render_fastest_version[] = "v3-binned-f2b";

@@ -177,7 +177,7 @@ typedef struct {
 
 extern const render_version render_versions[];
 extern const int render_version_count;
-extern const int render_fastest_version;
+extern const char render_fastest_version[]; // the default version's name
 // The peer: a sort-based tile rasterizer on CUB (scan, radix sort of (tile, index)).
 void render_peer(render_circles c, float4 *image, int width, int height, render_device *d);
 

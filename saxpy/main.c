@@ -314,7 +314,7 @@ static double run_transfer(transfer_job *j, int iters)
 static bool run_transfers(const problem *p, const options *opt, float **dumped_output)
 {
     size_t n = p->n, bytes = n * sizeof(float);
-    int k = opt->common.kernel_index < 0 ? saxpy_fastest_version : opt->common.kernel_index;
+    int k = opt->common.kernel_index < 0 ? versions().fastest : opt->common.kernel_index;
     cl_note("\nthe whole job from host memory (kernel %s; GB/s = 12 bytes an element / overall)",
             saxpy_versions[k].info.name);
     cl_table_header(&transfer_table);

@@ -25,7 +25,7 @@ typedef struct {
 
 extern const saxpy_version saxpy_versions[];
 extern const int saxpy_version_count;
-extern const int saxpy_fastest_version;
+extern const char saxpy_fastest_version[]; // the default version's name
 
 // yours.cu: the learner's version, listed last as "yours"; its idea for --help.
 extern const char saxpy_yours_idea[];

@@ -428,7 +428,7 @@ extern "C" const scan_version scan_versions[] = {
     {{"yours", scan_yours_idea}, scan_yours},
 };
 extern "C" const int scan_version_count = sizeof scan_versions / sizeof scan_versions[0];
-extern "C" const int scan_fastest_version = 4;
+extern "C" const char scan_fastest_version[] = "v5-lookback";
 
 extern "C" void recurrence_run(const double *s, const double *u, double *v, size_t n,
                                scan_workspace *ws)

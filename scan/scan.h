@@ -33,7 +33,7 @@ typedef struct {
 
 extern const scan_version scan_versions[];
 extern const int scan_version_count;
-extern const int scan_fastest_version;
+extern const char scan_fastest_version[]; // the default version's name
 
 // yours.cu: the learner's version, listed last as "yours"; its idea for --help.
 extern const char scan_yours_idea[];

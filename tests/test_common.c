@@ -63,7 +63,7 @@ static cl_parse_result parse(const char *line, cl_common_args *args, char *err, 
     return cl_parse_args(&test_program, argc, argv, args, err, errlen);
 }
 
-static void test_parse_size_accepts_the_spec_forms(void)
+static void test_parse_size_accepts_the_documented_forms(void)
 {
     double v;
     EXPECT(cl_parse_size("1000000", &v) && v == 1e6);
@@ -102,6 +102,15 @@ static void test_parse_defaults_and_values(void)
     EXPECT(parse("-n16M --size=2e3", &a, err, sizeof err) == CL_PARSE_OK && a.n == 2000);
     EXPECT(parse("--streams 3 --color green --managed", &a, err, sizeof err) == CL_PARSE_OK);
     EXPECT(extra_int == 3 && extra_choice == 1 && extra_flag);
+}
+
+// The default version is found by its name, wherever the table has it.
+static void test_kernel_list_default_by_name(void)
+{
+    cl_kernel_list list = CL_KERNEL_LIST(fake_versions, 3, "v2-shared");
+    EXPECT(list.fastest == 1 && list.count == 3);
+    EXPECT(strcmp(cl_kernel_at(list, list.fastest)->name, "v2-shared") == 0);
+    EXPECT(CL_KERNEL_LIST(fake_versions, 3, "v3-fast").fastest == 2);
 }
 
 static void test_parse_kernel_selection(void)
@@ -583,9 +592,10 @@ static void test_rgba_to_rgb8(void)
 
 int main(void)
 {
-    RUN_TEST(test_parse_size_accepts_the_spec_forms);
+    RUN_TEST(test_parse_size_accepts_the_documented_forms);
     RUN_TEST(test_parse_size_rejects_junk);
     RUN_TEST(test_parse_defaults_and_values);
+    RUN_TEST(test_kernel_list_default_by_name);
     RUN_TEST(test_parse_kernel_selection);
     RUN_TEST(test_parse_check_version);
     RUN_TEST(test_parse_errors_name_the_flag);

@@ -2,7 +2,7 @@
 #include "../find_repeats/find_repeats.h"
 #include "unit.h"
 
-static void test_spec_example(void)
+static void test_cmu_handout_example(void)
 {
     int32_t a[10] = {1, 2, 2, 1, 1, 1, 3, 5, 3, 3}, out[10];
     size_t count = find_repeats_gold(a, 10, out);
@@ -23,7 +23,7 @@ static void test_edges(void)
 
 int main(void)
 {
-    RUN_TEST(test_spec_example);
+    RUN_TEST(test_cmu_handout_example);
     RUN_TEST(test_edges);
     return UNIT_RESULT();
 }

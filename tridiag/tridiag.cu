@@ -497,7 +497,7 @@ extern "C" const tridiag_version tridiag_versions[] = {
     {{"yours", tridiag_yours_idea}, tridiag_yours, 1, 1024},
 };
 extern "C" const int tridiag_version_count = sizeof tridiag_versions / sizeof tridiag_versions[0];
-extern "C" const int tridiag_fastest_version = 6;
+extern "C" const char tridiag_fastest_version[] = "v7-batched";
 
 // --- the peer: cuSPARSE --------------------------------------------------------------------
 

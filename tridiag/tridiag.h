@@ -39,7 +39,7 @@ typedef struct {
 
 extern const tridiag_version tridiag_versions[];
 extern const int tridiag_version_count;
-extern const int tridiag_fastest_version;
+extern const char tridiag_fastest_version[]; // the default version's name
 
 // yours.cu: the learner's version, listed last as "yours"; its idea for --help.
 extern const char tridiag_yours_idea[];
