@@ -64,15 +64,11 @@ scan_tile_state cl_scan_tile_state(cl_scan_workspace *ws, size_t num_tiles)
 
 namespace
 {
-// Tile shape, measured on an H200 at 256M ints (median ms): 256x16 0.90, 128x24 0.77,
-// 256x32 0.70, 128x64 0.66 (CUB 0.66). The per-tile cost (ticket, block scan,
-// look-back) is fixed, so long tiles amortize it; more items per thread also keep
-// more loads in flight. Capping registers for 6 resident blocks an SM (80 registers,
-// 8 bytes spilled) took 0.71 to 0.66 ms in a same-run comparison. A __nanosleep
-// back-off in the look-back spin changed nothing, and neither did dropping the
-// look-back altogether (0.69 ms): what bounds it is each tile's load, scan, store
-// with nothing prefetched (75% of the copy rate, as CUB). Next: a persistent kernel
-// with multi-stage bulk loads into shared memory.
+// Tile shape: 128 threads x 64 items. The per-tile cost (ticket, block scan, look-back)
+// is fixed, so long tiles amortize it, and more items a thread keep more loads in
+// flight; registers capped for 6 resident blocks an SM beat the compiler's choice.
+// What bounds it is each tile's load, scan, store with nothing prefetched, not the
+// look-back (a scan without it was no faster). scan/README.md has the measurements.
 enum { SCAN_THREADS = 128, SCAN_ITEMS = 64, SCAN_MIN_BLOCKS = 6 };
 
 struct plain_scan_op {

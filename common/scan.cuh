@@ -196,10 +196,17 @@ scan_tile_state cl_scan_tile_state(cl_scan_workspace *ws, size_t num_tiles);
 // global memory and registers through a warp transpose in shared memory: global
 // accesses are warp-striped, so each 16-byte load or store instruction of a warp
 // covers 512 contiguous bytes (fully coalesced), and threads still own consecutive
-// items. Shared memory is padded one word per 32 so both the striped and the blocked
-// side are free of bank conflicts. THREADS * ITEMS words (+ padding) per block.
+// items. Shared memory is padded one word per 32 (word e at e + e / 32). Bank
+// conflicts: the striped side has none (lane l's word k of a 16-byte chunk is at
+// 4 l + k + l / 8: 32 banks). On the blocked side lane l's item i is at
+// ITEMS l + i + (ITEMS l + i) / 32: none when ITEMS divides 32 (4, 8, 16, 32); 2-way
+// for the other multiples of 4 up to 56 and for 64 (64: bank 2 l + i, so lanes l and
+// l + 16 share one; the suite's scan pays that); 60 would be 3-way, 128 4-way.
+// THREADS * ITEMS words (+ padding) per block.
 template <int THREADS, int ITEMS> struct tile_io {
     static_assert(ITEMS % 4 == 0, "ITEMS must be a multiple of 4");
+    static_assert(32 % ITEMS == 0 || ITEMS <= 56 || ITEMS == 64,
+                  "the blocked side would conflict more than 2-way: see the comment above");
     static constexpr int WARP_ITEMS = 32 * ITEMS;
     static constexpr int WARP_STAGE = WARP_ITEMS + ITEMS; // one pad word per 32
 

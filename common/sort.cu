@@ -33,9 +33,9 @@ struct cl_sort_workspace {
 
 #define V4_RADIX 256
 #define V4_THREADS 256
-// Keys a thread: 32 for keys alone (8192-key tiles, half as many look-backs: 256M keys
-// 11.94 -> 10.12 ms, 16M unchanged, 1M and 4M slower), 16 with values (their staging
-// would not fit in 48 KB of shared memory).
+// Keys a thread: 32 for keys alone (8192-key tiles: half as many look-backs, faster
+// from 64M keys up, slower at 1M and 4M), 16 with values (their staging would not fit
+// in 48 KB of static shared memory). radix_sort's README has the measurements.
 template <bool PAIRS> struct v4_shape {
     static constexpr int items = PAIRS ? 16 : 32, tile = V4_THREADS * items;
 };
@@ -120,9 +120,9 @@ __device__ unsigned digit_lookback(scan_tile_state st, unsigned tile, unsigned d
 // lower lanes. Then per digit (thread d): the warps' counts become offsets, the tile's
 // total is published, the look-back gives the keys of digit d before this tile. Keys
 // go to shared memory in tile-sorted order and from there to global memory: each
-// digit's run is contiguous. README.md lists what each step of this design measured.
-// Three blocks an SM (80 registers): with values the compiler took 92 (two blocks),
-// and 256M pairs ran 13.3 ms instead of 11.2.
+// digit's run is contiguous. radix_sort/README.md lists what each step of this design
+// measured. Three blocks an SM (80 registers): with values the compiler took 92 (two
+// blocks), and the pairs' passes ran slower.
 template <bool PAIRS>
 __global__ void __launch_bounds__(V4_THREADS, 3)
     onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out,

@@ -41,14 +41,13 @@ __global__ void scatter_repeats(const int32_t *flags, const int32_t *positions, 
 
 // --- v2: fused into the single-pass scan ----------------------------------------------
 
-// Tile shape, measured on an H200 at 256M (median ms): 256x16 0.61, 256x32 0.55,
-// 128x64 0.60 (CUB 0.635); with registers capped for 6 blocks an SM (40 registers,
-// 24 bytes spilled) 0.63 -> 0.55 in a same-run comparison.
+// Tile shape: 256 threads x 32 items, registers capped for 6 blocks an SM; the
+// fastest of the shapes tried (README.md has the measurements).
 enum { FUSED_THREADS = 256, FUSED_ITEMS = 32, FUSED_MIN_BLOCKS = 6 };
 
-// The scan's tile operation: items are the flags of the thread's 16 elements
-// (computed from A and the next element), the store scatters flagged indices and
-// the thread owning element n-1 writes the count.
+// The scan's tile operation: items are the flags of the thread's FUSED_ITEMS (32)
+// elements (computed from A and the next element), the store scatters flagged indices
+// and the thread owning element n-1 writes the count.
 struct repeats_tile_op {
     const uint32_t *a;
     int32_t *indices, *count;
