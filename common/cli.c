@@ -199,7 +199,9 @@ static bool set_value(const cl_option *o, const char *label, const char *value, 
     return false;
 }
 
-// Accepts a version's full name, its number ("3") or "v3".
+enum { KERNEL_NOT_FOUND = -2 }; // -1 is "all"
+
+// Accepts a version's full name, its number ("3") or "v3"; KERNEL_NOT_FOUND otherwise.
 static int find_kernel(cl_kernel_list list, const char *name)
 {
     char *end;
@@ -209,7 +211,7 @@ static int find_kernel(cl_kernel_list list, const char *name)
         if (strcmp(cl_kernel_at(list, i)->name, name) == 0 || (numeric && number == i + 1))
             return i;
     }
-    return -2;
+    return KERNEL_NOT_FOUND;
 }
 
 static bool fail(char *err, size_t errlen, const char *fmt, ...)
@@ -277,7 +279,7 @@ static bool parse_all(const cl_program *prog, int argc, char **argv, cl_common_a
         out->kernel_index = -1;
     } else {
         out->kernel_index = find_kernel(prog->kernels, out->kernel);
-        if (out->kernel_index < 0) {
+        if (out->kernel_index == KERNEL_NOT_FOUND) {
             char names[512] = "";
             for (int k = 0; k < prog->kernels.count; k++) {
                 size_t used = strlen(names);

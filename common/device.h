@@ -58,6 +58,12 @@ void cl_rotating_copy(const cl_rotating *dst, const cl_rotating *src, size_t byt
 void *cl_rotating_at(const cl_rotating *r, int rep);
 void cl_rotating_free(cl_rotating *r);
 
+// Blocks (or tiles) of `per_block` that cover n: the grid size of a launch.
+static inline unsigned cl_ceil_div(size_t n, size_t per_block)
+{
+    return (unsigned)((n + per_block - 1) / per_block);
+}
+
 // Fills device memory with 0xFF bytes (NaN for float, -1 for int) so an element
 // the kernel fails to write cannot pass verification.
 void cl_poison_device(void *ptr, size_t bytes);

@@ -18,6 +18,7 @@
 // so "effective GB/s" is 8 bytes a point an iteration over the time, and a version
 // that does two iterations a pass can exceed the copy rate.
 #include "check.h"
+#include "device.h"
 #include "laplace3d.h"
 
 __device__ __forceinline__ float jacobi(float xm, float xp, float ym, float yp, float zm, float zp)
@@ -91,6 +92,7 @@ __global__ void jacobi_zmarch_regs(const float *in, float *out, grid_shape g)
 // iterations): 4.52 ms loading each plane as it is used, 3.68 ms (98% of the copy rate
 // an iteration) loading plane k + 2 a step ahead. Bounded by the two barriers a plane
 // and the 1.5x halo reloads; four or more iterations a pass would need a wider halo.
+// Output tiles of (TX - 4) x (TY - 4) points: cl_ceil_div(nx, TX - 4) blocks across.
 enum { TX = 32, TY = 16 };
 __global__ void __launch_bounds__(TX *TY)
     jacobi_temporal2(const float *in, float *out, grid_shape g)
@@ -183,7 +185,7 @@ static void launch_v3(float **in, float **out, grid_shape g, int iterations, blo
 static void launch_v4(float **in, float **out, grid_shape g, int iterations, block_shape block,
                       cudaStream_t s)
 {
-    dim3 threads(TX, TY), blocks((g.nx + TX - 5) / (TX - 4), (g.ny + TY - 5) / (TY - 4));
+    dim3 threads(TX, TY), blocks(cl_ceil_div(g.nx, TX - 4), cl_ceil_div(g.ny, TY - 4));
     for (int it = 0; it + 1 < iterations; it += 2, swap(in, out)) {
         jacobi_temporal2<<<blocks, threads, 0, s>>>(*in, *out, g);
         CL_LAUNCH_CHECK();
@@ -193,13 +195,15 @@ static void launch_v4(float **in, float **out, grid_shape g, int iterations, blo
 }
 
 extern "C" const laplace_version laplace_versions[] = {
-    {{"v1-2d-zmarch", "2D blocks (16x8), a thread marches its column in z"}, launch_v1, 1},
-    {{"v2-3d-blocks", "3D blocks (16x4x4), a thread a point"}, launch_v2, 2},
+    {{"v1-2d-zmarch", "2D blocks (16x8), a thread marches its column in z"}, launch_v1, BLOCK_2D},
+    {{"v2-3d-blocks", "3D blocks (16x4x4), a thread a point"}, launch_v2, BLOCK_3D},
     {{"v3-zmarch-regs", "z-marching, the column's k-1, k, k+1 in registers, 32x8 blocks"},
      launch_v3,
-     0},
-    {{"v4-temporal", "two iterations a pass: shared-memory planes, 2-point halo"}, launch_v4, 0},
-    {{"yours", laplace_yours_idea}, laplace_yours, 0},
+     BLOCK_FIXED},
+    {{"v4-temporal", "two iterations a pass: shared-memory planes, 2-point halo"},
+     launch_v4,
+     BLOCK_FIXED},
+    {{"yours", laplace_yours_idea}, laplace_yours, BLOCK_FIXED},
 };
 extern "C" const int laplace_version_count = sizeof laplace_versions / sizeof laplace_versions[0];
 extern "C" const char laplace_fastest_version[] = "v4-temporal";

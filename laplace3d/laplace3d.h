@@ -31,10 +31,13 @@ typedef struct {
 typedef void (*laplace_launcher)(float **in, float **out, grid_shape g, int iterations,
                                  block_shape block, cudaStream_t stream);
 
+// Which --block shapes a version takes.
+typedef enum { BLOCK_FIXED, BLOCK_2D, BLOCK_3D } laplace_block_kind;
+
 typedef struct {
     cl_kernel_info info;
     laplace_launcher launch;
-    int takes_block; // 1: 2D block shapes (v1), 2: 3D (v2), 0: fixed
+    laplace_block_kind block; // BLOCK_2D (v1, z = 1), BLOCK_3D (v2), BLOCK_FIXED: no --block
 } laplace_version;
 
 extern const laplace_version laplace_versions[];

@@ -266,10 +266,10 @@ static void parse_block(options *opt)
                "--block %s: expected BXxBYxBZ, each >= 1, z <= 64, at most 1024 threads (see "
                "--help)",
                opt->block);
-    if (k < 0 || !laplace_versions[k].takes_block)
+    if (k < 0 || laplace_versions[k].block == BLOCK_FIXED)
         cl_die(CL_EXIT_USAGE, "--block %s: applies to -k v1 (2D blocks) or -k v2 (3D blocks)",
                opt->block);
-    if (laplace_versions[k].takes_block == 1 && b.z != 1)
+    if (laplace_versions[k].block == BLOCK_2D && b.z != 1)
         cl_die(CL_EXIT_USAGE, "--block %s: v1's blocks are 2D (BXxBY or BXxBYx1)", opt->block);
     opt->parsed_block = b;
 }

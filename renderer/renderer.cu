@@ -30,6 +30,10 @@
 #include "sort.h"
 
 enum { TILE = 16, TILE_THREADS = TILE * TILE, BATCH = TILE_THREADS, DIRECT_MAX = 2048 };
+// A warp of a tile is a 16 x 2 strip (shade_batch_culled), and a batch is loaded a
+// circle a thread (tile_lists, tile_batches).
+static_assert(TILE == 16 && TILE_THREADS % 32 == 0, "a warp must be a 16 x 2 strip of a tile");
+static_assert(BATCH == TILE_THREADS, "a batch is loaded one circle a thread");
 #define OPAQUE_ENOUGH (1.0f / 131072.0f) // 2^-17
 
 struct render_device {
