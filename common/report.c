@@ -131,17 +131,6 @@ double cl_score(double ref_ms, double your_ms, double marks, bool correct)
     return marks * ref_ms / your_ms;
 }
 
-double cl_score_render(double ref_ms, double your_ms, bool correct)
-{
-    if (!correct || !(your_ms > 0.0))
-        return 0.0;
-    if (your_ms <= 1.2 * ref_ms)
-        return 12.0;
-    if (your_ms > 10.0 * ref_ms)
-        return 2.0;
-    return 2.0 + ceil(10.0 * ref_ms / your_ms);
-}
-
 cl_score_row cl_score_row_for(size_t size, double ref_ms, double your_ms, bool correct,
                               double marks)
 {

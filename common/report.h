@@ -54,11 +54,6 @@ void cl_table_row(const cl_table *t, const cl_cell *cells);
 // marks * ref_ms / your_ms; 0 for a wrong result.
 double cl_score(double ref_ms, double your_ms, double marks, bool correct);
 
-// Renderer-style score (the CMU 15-418 renderer checker's), 12 points: 2 for a correct
-// image, plus 10 if your_ms <= 1.2 ref_ms, else ceil(10 ref_ms / your_ms), 0 from 10
-// ref_ms on; 0 in all for a wrong image.
-double cl_score_render(double ref_ms, double your_ms, bool correct);
-
 typedef struct {
     char label[32]; // size column, e.g. "1000000"
     double size;    // the problem size as a number (elements, cells...), for plots

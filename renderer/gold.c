@@ -1,6 +1,8 @@
 // The renderer's CPU reference (`-r cpuref`, the gold): plain loops. OpenMP takes
 // bands of rows; each band draws every circle in index order, so each pixel sees the
 // circles in order whatever the threads do.
+#include <math.h>
+
 #include "renderer.h"
 
 void render_clear_cpu(float *image, int width, int height, render_shading shading)
@@ -40,4 +42,15 @@ void render_cpu(const render_scene *s, float *image, int width, int height)
                 }
         }
     }
+}
+
+double render_score(double ref_ms, double your_ms, bool correct)
+{
+    if (!correct || !(your_ms > 0.0))
+        return 0.0;
+    if (your_ms <= 1.2 * ref_ms)
+        return 12.0;
+    if (your_ms > 10.0 * ref_ms)
+        return 2.0;
+    return 2.0 + ceil(10.0 * ref_ms / your_ms);
 }

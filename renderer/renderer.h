@@ -143,6 +143,11 @@ void render_clear_cpu(float *image, int width, int height, render_shading shadin
 // band draws the circles in order, so every pixel sees them in order).
 void render_cpu(const render_scene *s, float *image, int width, int height);
 
+// The CMU 15-418 renderer checker's score, 12 points a scene: 2 for a correct image,
+// plus 10 if your_ms <= 1.2 ref_ms, else ceil(10 ref_ms / your_ms), none past 10
+// ref_ms; 0 in all for a wrong image.
+double render_score(double ref_ms, double your_ms, bool correct);
+
 // --- the GPU renderers (renderer.cu) ---------------------------------------------------------
 
 // The circles on the device and the scratch the renderers need (tile lists, sort

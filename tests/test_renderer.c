@@ -152,6 +152,17 @@ static void test_cpu_order(void)
     EXPECT(near(centre[0], .75f) && near(centre[1], .25f) && near(centre[2], .5f));
 }
 
+// The CMU renderer checker's points: 2 for correct, 10 for speed.
+static void test_score(void)
+{
+    EXPECT(render_score(1.0, 0.5, true) == 12.0);
+    EXPECT(render_score(1.0, 1.2, true) == 12.0);      // within 1.2x: all 10 speed points
+    EXPECT(render_score(1.0, 1.3, true) == 2.0 + 8.0); // ceil(10 / 1.3) = 8
+    EXPECT(render_score(1.0, 10.0, true) == 3.0);      // ceil(1) at 10x
+    EXPECT(render_score(1.0, 10.5, true) == 2.0);      // past 10x: correct, no speed points
+    EXPECT(render_score(1.0, 0.5, false) == 0.0);
+}
+
 int main(void)
 {
     RUN_TEST(test_scene_counts);
@@ -160,5 +171,6 @@ int main(void)
     RUN_TEST(test_box_and_coverage);
     RUN_TEST(test_shading);
     RUN_TEST(test_cpu_order);
+    RUN_TEST(test_score);
     return UNIT_RESULT();
 }
