@@ -80,9 +80,9 @@ static frame_times run_frame(renderer_state *st, renderer_choice r, int frame)
     const render_circles c = render_device_circles(st->device, s->n, s->shading);
     float4 *image = (float4 *)render_device_image(st->device);
     if (r.kind == RENDER_REF)
-        render_peer(c, image, st->width, st->height, st->device);
+        render_peer(c, image, st->width, st->height, st->device, 0);
     else
-        render_versions[r.version].launch(c, image, st->width, st->height, st->device);
+        render_versions[r.version].launch(c, image, st->width, st->height, st->device, 0);
     CL_CUDA_CHECK(cudaDeviceSynchronize());
     t.render_ms = cl_wall_ms() - t0;
     return t;

@@ -232,10 +232,11 @@ static dim3 tile_grid(int width, int height)
     return dim3((unsigned)tiles_x(width), (unsigned)tiles_y(height));
 }
 
-static void render_v1(render_circles c, float4 *image, int width, int height, render_device *d)
+static void render_v1(render_circles c, float4 *image, int width, int height, render_device *d,
+                      cudaStream_t stream)
 {
     (void)d;
-    pixel_loop<<<tile_grid(width, height), TILE_THREADS>>>(c, image, width, height);
+    pixel_loop<<<tile_grid(width, height), TILE_THREADS, 0, stream>>>(c, image, width, height);
     CL_LAUNCH_CHECK();
 }
 
@@ -273,10 +274,12 @@ __global__ void __launch_bounds__(TILE_THREADS)
         image[(size_t)py * width + px] = finish_pixel(FRONT_TO_BACK, p, old);
 }
 
-static void render_v2(render_circles c, float4 *image, int width, int height, render_device *d)
+static void render_v2(render_circles c, float4 *image, int width, int height, render_device *d,
+                      cudaStream_t stream)
 {
     (void)d;
-    tile_batches<false><<<tile_grid(width, height), TILE_THREADS>>>(c, image, width, height);
+    tile_batches<false>
+        <<<tile_grid(width, height), TILE_THREADS, 0, stream>>>(c, image, width, height);
     CL_LAUNCH_CHECK();
 }
 
@@ -432,37 +435,38 @@ enum binning_library { BIN_WITH_SUITE, BIN_WITH_CUB };
 // The binning both binned renderers share, with `library`'s scan and sort. Leaves the
 // sorted pairs in keys[1] / values[1] and each tile's range; returns the number of pairs.
 static int bin_circles(render_circles c, int width, int height, render_device *d,
-                       binning_library library)
+                       binning_library library, cudaStream_t stream)
 {
     const int tiles = tiles_x(width) * tiles_y(height);
-    count_tiles<<<blocks_for((size_t)c.n + 1, 256), 256>>>(c, width, height, d->counts);
+    count_tiles<<<blocks_for((size_t)c.n + 1, 256), 256, 0, stream>>>(c, width, height, d->counts);
     CL_LAUNCH_CHECK();
     if (library == BIN_WITH_SUITE) {
-        cl_exclusive_scan_i32(d->counts, d->offsets, (size_t)c.n + 1, d->scan, 0);
+        cl_exclusive_scan_i32(d->counts, d->offsets, (size_t)c.n + 1, d->scan, stream);
     } else {
         size_t bytes = d->cub_temp_bytes;
-        CL_CUDA_CHECK(
-            cub::DeviceScan::ExclusiveSum(d->cub_temp, bytes, d->counts, d->offsets, c.n + 1));
+        CL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(d->cub_temp, bytes, d->counts, d->offsets,
+                                                    c.n + 1, stream));
     }
-    CL_CUDA_CHECK(
-        cudaMemcpy(d->host_total, d->offsets + c.n, sizeof(int32_t), cudaMemcpyDeviceToHost));
+    CL_CUDA_CHECK(cudaMemcpyAsync(d->host_total, d->offsets + c.n, sizeof(int32_t),
+                                  cudaMemcpyDeviceToHost, stream));
+    CL_CUDA_CHECK(cudaStreamSynchronize(stream)); // the host sizes the pairs' buffers
     const int total = *d->host_total;
     reserve_pairs(d, (size_t)total);
-    CL_CUDA_CHECK(cudaMemsetAsync(d->tile_start, 0, (size_t)tiles * sizeof(int32_t)));
-    CL_CUDA_CHECK(cudaMemsetAsync(d->tile_end, 0, (size_t)tiles * sizeof(int32_t)));
+    CL_CUDA_CHECK(cudaMemsetAsync(d->tile_start, 0, (size_t)tiles * sizeof(int32_t), stream));
+    CL_CUDA_CHECK(cudaMemsetAsync(d->tile_end, 0, (size_t)tiles * sizeof(int32_t), stream));
     if (total == 0)
         return 0;
     if (total <= 8 * c.n) // a few tiles a circle on average
-        emit_pairs_by_circle<<<blocks_for((size_t)c.n, 256), 256>>>(c, width, height, d->offsets,
-                                                                    d->keys[0], d->values[0]);
+        emit_pairs_by_circle<<<blocks_for((size_t)c.n, 256), 256, 0, stream>>>(
+            c, width, height, d->offsets, d->keys[0], d->values[0]);
     else
-        emit_pairs<<<blocks_for((size_t)total, 256), 256>>>(c, width, height, d->offsets, total,
-                                                            d->keys[0], d->values[0]);
+        emit_pairs<<<blocks_for((size_t)total, 256), 256, 0, stream>>>(
+            c, width, height, d->offsets, total, d->keys[0], d->values[0]);
     CL_LAUNCH_CHECK();
     const int bits = key_bits(tiles);
     if (library == BIN_WITH_SUITE) {
         cl_radix_sort_u32(d->keys[0], d->values[0], d->keys[1], d->values[1], (size_t)total, bits,
-                          d->sort, 0);
+                          d->sort, stream);
     } else {
         size_t bytes = 0;
         CL_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, d->keys[0], d->keys[1],
@@ -473,25 +477,28 @@ static int bin_circles(render_circles c, int width, int height, render_device *d
             d->cub_temp_bytes = bytes;
         }
         CL_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(d->cub_temp, bytes, d->keys[0], d->keys[1],
-                                                      d->values[0], d->values[1], total, 0, bits));
+                                                      d->values[0], d->values[1], total, 0, bits,
+                                                      stream));
     }
-    tile_ranges<<<blocks_for((size_t)total, 256), 256>>>(d->keys[1], total, d->tile_start,
-                                                         d->tile_end);
+    tile_ranges<<<blocks_for((size_t)total, 256), 256, 0, stream>>>(d->keys[1], total,
+                                                                    d->tile_start, d->tile_end);
     CL_LAUNCH_CHECK();
     return total;
 }
 
 // --- v3: binned, front to back -------------------------------------------------------------
 
-static void render_v3(render_circles c, float4 *image, int width, int height, render_device *d)
+static void render_v3(render_circles c, float4 *image, int width, int height, render_device *d,
+                      cudaStream_t stream)
 {
     if (c.n <= DIRECT_MAX) {
-        tile_batches<true><<<tile_grid(width, height), TILE_THREADS>>>(c, image, width, height);
+        tile_batches<true>
+            <<<tile_grid(width, height), TILE_THREADS, 0, stream>>>(c, image, width, height);
         CL_LAUNCH_CHECK();
         return;
     }
-    bin_circles(c, width, height, d, BIN_WITH_SUITE);
-    tile_lists<true><<<tile_grid(width, height), TILE_THREADS>>>(
+    bin_circles(c, width, height, d, BIN_WITH_SUITE, stream);
+    tile_lists<true><<<tile_grid(width, height), TILE_THREADS, 0, stream>>>(
         c, image, width, height, d->values[1], d->tile_start, d->tile_end);
     CL_LAUNCH_CHECK();
 }
@@ -499,10 +506,10 @@ static void render_v3(render_circles c, float4 *image, int width, int height, re
 // --- the peer: CUB's scan and sort, back to front -----------------------------------------
 
 extern "C" void render_peer(render_circles c, float4 *image, int width, int height,
-                            render_device *d)
+                            render_device *d, cudaStream_t stream)
 {
-    bin_circles(c, width, height, d, BIN_WITH_CUB);
-    tile_lists<false><<<tile_grid(width, height), TILE_THREADS>>>(
+    bin_circles(c, width, height, d, BIN_WITH_CUB, stream);
+    tile_lists<false><<<tile_grid(width, height), TILE_THREADS, 0, stream>>>(
         c, image, width, height, d->values[1], d->tile_start, d->tile_end);
     CL_LAUNCH_CHECK();
 }

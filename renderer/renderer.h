@@ -171,9 +171,11 @@ typedef struct {
 } render_circles;
 render_circles render_device_circles(render_device *d, int n, render_shading shading);
 
-// Draws the circles over the device image (width x height float4), in index order.
+// Enqueues on `stream` the drawing of the circles over the device image (width x height
+// float4), in index order. (The binned renderers wait for `stream` once a frame: the
+// host sizes the tile lists from the count of (tile, circle) pairs.)
 typedef void (*render_launcher)(render_circles c, float4 *image, int width, int height,
-                                render_device *d);
+                                render_device *d, cudaStream_t stream);
 
 typedef struct {
     cl_kernel_info info;
@@ -184,11 +186,13 @@ extern const render_version render_versions[];
 extern const int render_version_count;
 extern const char render_fastest_version[]; // the default version's name
 // The peer: a sort-based tile rasterizer on CUB (scan, radix sort of (tile, index)).
-void render_peer(render_circles c, float4 *image, int width, int height, render_device *d);
+void render_peer(render_circles c, float4 *image, int width, int height, render_device *d,
+                 cudaStream_t stream);
 
 // yours.cu: the learner's version, listed last as "yours"; its idea for --help.
 extern const char render_yours_idea[];
-void render_yours(render_circles c, float4 *image, int width, int height, render_device *d);
+void render_yours(render_circles c, float4 *image, int width, int height, render_device *d,
+                  cudaStream_t stream);
 
 #ifdef __cplusplus
 }

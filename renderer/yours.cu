@@ -40,10 +40,10 @@ __global__ void render_yours_pixels(render_circles c, float4 *image, int width, 
 }
 
 extern "C" void render_yours(render_circles c, float4 *image, int width, int height,
-                             render_device *d)
+                             render_device *d, cudaStream_t stream)
 {
     (void)d;
     const dim3 block(16, 16), grid((width + 15) / 16, (height + 15) / 16);
-    render_yours_pixels<<<grid, block>>>(c, image, width, height);
+    render_yours_pixels<<<grid, block, 0, stream>>>(c, image, width, height);
     CL_LAUNCH_CHECK();
 }

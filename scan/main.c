@@ -165,9 +165,9 @@ static void run_recurrence(void *ctx, int rep)
     (void)rep;
     const recurrence_call *c = ctx;
     if (c->peer)
-        recurrence_peer_run(c->peer, c->s, c->u, c->v, c->n);
+        recurrence_peer_run(c->peer, c->s, c->u, c->v, c->n, 0);
     else
-        recurrence_run(c->s, c->u, c->v, c->n, c->ws);
+        recurrence_run(c->s, c->u, c->v, c->n, c->ws, 0);
 }
 
 // |s| <= 0.9 and |u| <= 1 keep |v| <= 1 / (1 - 0.9) = 10.

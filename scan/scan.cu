@@ -431,14 +431,14 @@ extern "C" const int scan_version_count = sizeof scan_versions / sizeof scan_ver
 extern "C" const char scan_fastest_version[] = "v5-lookback";
 
 extern "C" void recurrence_run(const double *s, const double *u, double *v, size_t n,
-                               scan_workspace *ws)
+                               scan_workspace *ws, cudaStream_t stream)
 {
     unsigned tiles = blocks_for(n, REC_TILE);
-    recurrence_tile_maps<<<tiles, REC_THREADS>>>(s, u, n, ws->tile_maps);
+    recurrence_tile_maps<<<tiles, REC_THREADS, 0, stream>>>(s, u, n, ws->tile_maps);
     CL_LAUNCH_CHECK();
-    recurrence_scan_tile_maps<<<1, REC_THREADS>>>(ws->tile_maps, tiles);
+    recurrence_scan_tile_maps<<<1, REC_THREADS, 0, stream>>>(ws->tile_maps, tiles);
     CL_LAUNCH_CHECK();
-    recurrence_apply<<<tiles, REC_THREADS>>>(s, u, v, n, ws->tile_maps);
+    recurrence_apply<<<tiles, REC_THREADS, 0, stream>>>(s, u, v, n, ws->tile_maps);
     CL_LAUNCH_CHECK();
 }
 
@@ -504,13 +504,13 @@ extern "C" recurrence_peer *recurrence_peer_create(size_t n_max)
 }
 
 extern "C" void recurrence_peer_run(recurrence_peer *peer, const double *s, const double *u,
-                                    double *v, size_t n)
+                                    double *v, size_t n, cudaStream_t stream)
 {
     maps_in in(thrust::counting_iterator<int64_t>(0), map_of{s, u});
     thrust::transform_output_iterator<map_b, double *> out(v, map_b{});
     size_t bytes = peer->temp_bytes;
-    CL_CUDA_CHECK(
-        cub::DeviceScan::InclusiveScan(peer->temp, bytes, in, out, compose_op{}, (int64_t)n));
+    CL_CUDA_CHECK(cub::DeviceScan::InclusiveScan(peer->temp, bytes, in, out, compose_op{},
+                                                 (int64_t)n, stream));
 }
 
 extern "C" void recurrence_peer_destroy(recurrence_peer *peer)

@@ -46,12 +46,14 @@ void scan_peer_run(scan_peer *peer, const int32_t *in, int32_t *out, size_t n);
 void scan_peer_destroy(scan_peer *peer);
 
 // --op recurrence: v[0] = u[0], v[i] = s[i] v[i-1] + u[i] (double), as an inclusive
-// scan over the affine maps x -> s[i] x + u[i]. Kernel and CUB peer.
-void recurrence_run(const double *s, const double *u, double *v, size_t n, scan_workspace *ws);
+// scan over the affine maps x -> s[i] x + u[i]. Kernel and CUB peer, each enqueued on
+// `stream`.
+void recurrence_run(const double *s, const double *u, double *v, size_t n, scan_workspace *ws,
+                    cudaStream_t stream);
 typedef struct recurrence_peer recurrence_peer;
 recurrence_peer *recurrence_peer_create(size_t n_max);
 void recurrence_peer_run(recurrence_peer *peer, const double *s, const double *u, double *v,
-                         size_t n);
+                         size_t n, cudaStream_t stream);
 void recurrence_peer_destroy(recurrence_peer *peer);
 
 // gold.c
