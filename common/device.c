@@ -178,3 +178,24 @@ void cl_rotating_free(cl_rotating *r)
     CL_CUDA_CHECK(cudaFree(r->base));
     r->base = NULL;
 }
+
+void *cl_scratch_reserve(cl_device_scratch *s, size_t bytes)
+{
+    if (bytes == 0)
+        bytes = 1; // CUB may ask for none; a valid pointer all the same
+    if (s->ptr && bytes <= s->bytes)
+        return s->ptr;
+    CL_CUDA_CHECK(cudaFree(s->ptr));
+    s->ptr = NULL;
+    cl_require_device_memory(bytes, 0);
+    CL_CUDA_CHECK(cudaMalloc(&s->ptr, bytes));
+    s->bytes = bytes;
+    return s->ptr;
+}
+
+void cl_scratch_free(cl_device_scratch *s)
+{
+    CL_CUDA_CHECK(cudaFree(s->ptr));
+    s->ptr = NULL;
+    s->bytes = 0;
+}

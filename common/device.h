@@ -64,6 +64,18 @@ static inline unsigned cl_ceil_div(size_t n, size_t per_block)
     return (unsigned)((n + per_block - 1) / per_block);
 }
 
+// A grow-only device buffer: the temporary storage of the CUB peers (each asks CUB how
+// much a call needs and reserves it before timing, so no timed call allocates) and any
+// scratch that grows with the problem.
+typedef struct {
+    void *ptr;
+    size_t bytes;
+} cl_device_scratch;
+// Room for `bytes` (a grow frees and allocates anew: contents are not kept; exits 3
+// with the numbers when it does not fit). Returns ptr.
+void *cl_scratch_reserve(cl_device_scratch *s, size_t bytes);
+void cl_scratch_free(cl_device_scratch *s);
+
 // Fills device memory with 0xFF bytes (NaN for float, -1 for int) so an element
 // the kernel fails to write cannot pass verification.
 void cl_poison_device(void *ptr, size_t bytes);

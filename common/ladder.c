@@ -112,17 +112,28 @@ bool cl_run_check_table_labelled(const cl_common_args *args, cl_kernel_list vers
     int k = args->kernel_index < 0 ? versions.fastest : args->kernel_index;
     cl_score_row *rows = cl_host_alloc((size_t)nsizes * sizeof *rows, "score rows");
     bool ok = true;
+    int nrows = 0;
     for (int s = 0; s < nsizes; s++) {
         cl_check_point point = measure(ctx, sizes[s], k);
-        rows[s] = cl_score_row_for(sizes[s], point.ref_ms, point.your_ms, point.ok, marks);
-        rows[s].bytes = point.bytes;
+        if (point.skipped)
+            continue;
+        cl_score_row *row = &rows[nrows++];
+        *row = cl_score_row_for(sizes[s], point.ref_ms, point.your_ms, point.ok, marks);
+        row->bytes = point.bytes;
         if (point.size > 0)
-            rows[s].size = point.size;
+            row->size = point.size;
         if (labels)
-            snprintf(rows[s].label, sizeof rows[s].label, "%s", labels[s]);
+            snprintf(row->label, sizeof row->label, "%s", labels[s]);
         ok = ok && point.ok;
     }
-    cl_score_table_print(cl_kernel_at(versions, k)->name, peer_name, size_header, rows, nsizes);
+    cl_score_table_print(cl_kernel_at(versions, k)->name, peer_name, size_header, rows, nrows);
     free(rows);
     return ok;
+}
+
+cl_check_point cl_check_pair(cl_version_measure measure, void *call, int k, double bytes)
+{
+    const cl_measured ref = measure(call, CL_PEER, NULL);
+    const cl_measured mine = measure(call, k, NULL);
+    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok, .bytes = bytes};
 }

@@ -66,8 +66,13 @@ typedef struct {
     bool ok;      // both verified
     double bytes; // bytes the scored work moves, as in the ladder (0: not a byte rate)
     double size;  // the problem size, where the size passed in is an index (0: that size)
+    bool skipped; // no row: the size cannot run here (the measure said why)
 } cl_check_point;
 typedef cl_check_point (*cl_check_measure)(void *ctx, size_t n, int k);
+
+// One size's point from an exercise's cl_version_measure: the peer, then version k, on
+// the problem `call` holds; bytes as in cl_check_point (0: not a byte rate).
+cl_check_point cl_check_pair(cl_version_measure measure, void *call, int k, double bytes);
 
 // --check: scores the version -k names (the fastest without -k; the parser refuses
 // --check -k all) at every size and prints the score table, whose header names the

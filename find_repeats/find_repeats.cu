@@ -15,6 +15,7 @@
 #include <cub/device/device_select.cuh>
 
 #include "check.h"
+#include "device.h"
 #include "find_repeats.h"
 #include "scan.cuh"
 
@@ -152,30 +153,31 @@ struct is_repeat {
 } // namespace
 
 struct find_repeats_peer {
-    void *temp;
-    size_t temp_bytes;
+    cl_device_scratch temp;
 };
 
 extern "C" find_repeats_peer *find_repeats_peer_create(size_t n_max)
 {
-    find_repeats_peer *peer = new find_repeats_peer{nullptr, 0};
-    CL_CUDA_CHECK(cub::DeviceSelect::If(nullptr, peer->temp_bytes,
-                                        thrust::counting_iterator<int32_t>(0), (int32_t *)nullptr,
-                                        (int32_t *)nullptr, (int64_t)n_max, is_repeat{nullptr, 0}));
-    CL_CUDA_CHECK(cudaMalloc(&peer->temp, peer->temp_bytes ? peer->temp_bytes : 1));
+    find_repeats_peer *peer = new find_repeats_peer{};
+    size_t bytes = 0;
+    CL_CUDA_CHECK(cub::DeviceSelect::If(nullptr, bytes, thrust::counting_iterator<int32_t>(0),
+                                        (int32_t *)nullptr, (int32_t *)nullptr, (int64_t)n_max,
+                                        is_repeat{nullptr, 0}));
+    cl_scratch_reserve(&peer->temp, bytes);
     return peer;
 }
 
 extern "C" void find_repeats_peer_run(find_repeats_peer *peer, const int32_t *a, size_t n,
                                       int32_t *indices, int32_t *count)
 {
-    size_t bytes = peer->temp_bytes;
-    CL_CUDA_CHECK(cub::DeviceSelect::If(peer->temp, bytes, thrust::counting_iterator<int32_t>(0),
-                                        indices, count, (int64_t)n, is_repeat{a, (int64_t)n}, 0));
+    size_t bytes = peer->temp.bytes;
+    CL_CUDA_CHECK(cub::DeviceSelect::If(peer->temp.ptr, bytes,
+                                        thrust::counting_iterator<int32_t>(0), indices, count,
+                                        (int64_t)n, is_repeat{a, (int64_t)n}, 0));
 }
 
 extern "C" void find_repeats_peer_destroy(find_repeats_peer *peer)
 {
-    CL_CUDA_CHECK(cudaFree(peer->temp));
+    cl_scratch_free(&peer->temp);
     delete peer;
 }

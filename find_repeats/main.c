@@ -149,12 +149,11 @@ static cl_check_point measure_size(void *ctx, size_t n, int k)
     const options *opt = ctx;
     problem p = make_problem(n, (uint64_t)opt->common.seed, false);
     timed_call call = device_setup(&p, (int)opt->common.iters);
-    cl_measured ref = measure_version(&call, CL_PEER, NULL);
-    cl_measured mine = measure_version(&call, k, NULL);
     const double bytes = 4.0 * (p.n + p.count);
+    cl_check_point point = cl_check_pair(measure_version, &call, k, bytes);
     device_free(&call);
     free_problem(&p);
-    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok, .bytes = bytes};
+    return point;
 }
 
 static bool run_check_table(const options *opt)

@@ -254,12 +254,11 @@ static cl_check_point check_size(void *ctx, size_t dim, int k)
     const options *opt = ((check_context *)ctx)->opt;
     problem p = make_problem((int)dim, (int)opt->steps, 1, opt->verify);
     timed_call call = device_setup(&p, opt);
-    cl_measured ref = measure_version(&call, CL_PEER, NULL);
-    cl_measured mine = measure_version(&call, k, NULL);
     const double bytes = frame_bytes(&p);
+    cl_check_point point = cl_check_pair(measure_version, &call, k, bytes);
     device_free(&call);
     free_problem(&p);
-    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok, .bytes = bytes};
+    return point;
 }
 
 static bool run_check_table(const options *opt)

@@ -220,37 +220,34 @@ static bool run_sweep(timed_call *call)
 
 // --- --check ------------------------------------------------------------------------------------
 
+// A side's point; a grid that does not fit in the device's free memory has no row.
+static cl_check_point check_grid(void *ctx, size_t side, int k)
+{
+    const options *opt = ctx;
+    grid_shape g = {(int)side, (int)side, (int)side};
+    size_t bytes = points(g) * sizeof(float), free_bytes, total_bytes;
+    CL_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (3 * bytes > free_bytes / 100 * 95) {
+        cl_note("%zu^3: needs %.1f GB of device memory, %.1f GB free: row left out", side,
+                3e-9 * bytes, 1e-9 * free_bytes);
+        return (cl_check_point){.skipped = true};
+    }
+    problem p = make_problem(g, (int)opt->repeat);
+    timed_call call = device_setup(&p, opt);
+    upload(&call);
+    cl_check_point point = cl_check_pair(measure_version, &call, k, effective_bytes(&p));
+    point.size = (double)points(g);
+    device_free(&call);
+    free_problem(&p);
+    return point;
+}
+
 static bool run_check_table(const options *opt)
 {
-    static const int sides[] = {256, 512, 1024};
-    const int k = opt->common.kernel_index;
-    cl_score_row rows[3];
-    int nrows = 0;
-    bool ok = true;
-    for (int s = 0; s < 3; s++) {
-        grid_shape g = {sides[s], sides[s], sides[s]};
-        size_t bytes = points(g) * sizeof(float), free_bytes, total_bytes;
-        CL_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-        if (3 * bytes > free_bytes / 100 * 95) {
-            cl_note("%d^3: needs %.1f GB of device memory, %.1f GB free: row left out", sides[s],
-                    3e-9 * bytes, 1e-9 * free_bytes);
-            continue;
-        }
-        problem p = make_problem(g, (int)opt->repeat);
-        timed_call call = device_setup(&p, opt);
-        upload(&call);
-        cl_measured ref = measure_version(&call, CL_PEER, NULL);
-        cl_measured mine = measure_version(&call, k, NULL);
-        rows[nrows] = cl_score_row_for(points(g), ref.ms, mine.ms, ref.ok && mine.ok, 1.0);
-        snprintf(rows[nrows].label, sizeof rows[nrows].label, "%d^3", sides[s]);
-        rows[nrows].bytes = effective_bytes(&p);
-        nrows++;
-        ok = ok && ref.ok && mine.ok;
-        device_free(&call);
-        free_problem(&p);
-    }
-    cl_score_table_print(laplace_versions[k].info.name, peer_name, "Grid", rows, nrows);
-    return ok;
+    static const size_t sides[] = {256, 512, 1024};
+    static const char *const labels[] = {"256^3", "512^3", "1024^3"};
+    return cl_run_check_table_labelled(&opt->common, versions(), peer_name, "Grid", labels, sides,
+                                       3, 1.0, check_grid, (void *)opt);
 }
 
 // --- options ------------------------------------------------------------------------------------

@@ -257,10 +257,9 @@ static cl_check_point measure_size(void *ctx, size_t n, int k)
     problem p = *c->base;
     p.model.npath = n;
     timed_call call = device_setup(&p, c->opt);
-    cl_measured ref = measure_version(&call, CL_PEER, NULL);
-    cl_measured mine = measure_version(&call, k, NULL);
+    cl_check_point point = cl_check_pair(measure_version, &call, k, 0); // a rate of paths
     device_free(&call);
-    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok, .bytes = 0}; // a rate of paths
+    return point;
 }
 
 static bool run_check_table(const options *opt)

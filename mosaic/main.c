@@ -330,13 +330,12 @@ static cl_check_point check_case(void *ctx, size_t index, int k)
     mosaic_synthetic(in, side, side, (uint64_t)opt->common.seed);
     problem p = make_problem(s, in);
     timed_call call = device_setup(&p, (int)opt->common.iters);
-    cl_measured ref = measure_version(&call, CL_PEER, NULL);
-    cl_measured mine = measure_version(&call, k, NULL);
+    const double pixels = (double)side * side;
+    cl_check_point point = cl_check_pair(measure_version, &call, k, 6.0 * pixels);
     device_free(&call);
     free_problem(&p);
-    const double pixels = (double)side * side;
-    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok, .bytes = 6.0 * pixels,
-                            .size = pixels};
+    point.size = pixels;
+    return point;
 }
 
 static bool run_check_table(const options *opt)

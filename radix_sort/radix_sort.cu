@@ -269,41 +269,40 @@ extern "C" cl_scan_workspace *radix_workspace_scan(radix_workspace *ws) { return
 // --- the peer: CUB ---------------------------------------------------------------------------
 
 struct radix_peer {
-    void *temp;
-    size_t temp_bytes;
+    cl_device_scratch temp;
 };
 
 extern "C" radix_peer *radix_peer_create(size_t n_max, int pairs)
 {
-    radix_peer *peer = new radix_peer();
+    radix_peer *peer = new radix_peer{};
     const int n = (int)n_max;
+    size_t bytes = 0;
     if (pairs)
         CL_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-            nullptr, peer->temp_bytes, (const uint32_t *)nullptr, (uint32_t *)nullptr,
+            nullptr, bytes, (const uint32_t *)nullptr, (uint32_t *)nullptr,
             (const uint32_t *)nullptr, (uint32_t *)nullptr, n, 0, 32));
     else
-        CL_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
-            nullptr, peer->temp_bytes, (const uint32_t *)nullptr, (uint32_t *)nullptr, n, 0, 32));
-    cl_require_device_memory(peer->temp_bytes, 0);
-    CL_CUDA_CHECK(cudaMalloc(&peer->temp, peer->temp_bytes));
+        CL_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, (const uint32_t *)nullptr,
+                                                     (uint32_t *)nullptr, n, 0, 32));
+    cl_scratch_reserve(&peer->temp, bytes);
     return peer;
 }
 
 extern "C" void radix_peer_run(radix_peer *peer, const uint32_t *keys_in, const uint32_t *values_in,
                                uint32_t *keys_out, uint32_t *values_out, size_t n, int bits)
 {
-    size_t bytes = peer->temp_bytes;
+    size_t bytes = peer->temp.bytes;
     if (values_in)
-        CL_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(peer->temp, bytes, keys_in, keys_out,
+        CL_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(peer->temp.ptr, bytes, keys_in, keys_out,
                                                       values_in, values_out, (int)n, 0, bits));
     else
-        CL_CUDA_CHECK(
-            cub::DeviceRadixSort::SortKeys(peer->temp, bytes, keys_in, keys_out, (int)n, 0, bits));
+        CL_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(peer->temp.ptr, bytes, keys_in, keys_out,
+                                                     (int)n, 0, bits));
 }
 
 extern "C" void radix_peer_destroy(radix_peer *peer)
 {
-    CL_CUDA_CHECK(cudaFree(peer->temp));
+    cl_scratch_free(&peer->temp);
     delete peer;
 }
 

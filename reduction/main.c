@@ -147,11 +147,10 @@ static cl_check_point measure_size(void *ctx, size_t n, int k)
     const options *opt = ctx;
     problem p = make_problem(n, opt->input, (uint64_t)opt->common.seed);
     timed_call call = device_setup(&p, (int)opt->common.iters);
-    cl_measured ref = measure_version(&call, CL_PEER, NULL);
-    cl_measured mine = measure_version(&call, k, NULL);
+    cl_check_point point = cl_check_pair(measure_version, &call, k, 4.0 * n);
     device_free(&call);
     free(p.x);
-    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok, .bytes = 4.0 * n};
+    return point;
 }
 
 static bool run_check_table(const options *opt)

@@ -299,27 +299,27 @@ extern "C" const char reduction_fastest_version[] = "v6-float4";
 // --- the peer: CUB ------------------------------------------------------------------
 
 struct reduction_peer {
-    void *temp;
-    size_t temp_bytes;
+    cl_device_scratch temp;
 };
 
 extern "C" reduction_peer *reduction_peer_create(size_t n_max)
 {
-    reduction_peer *peer = new reduction_peer{nullptr, 0};
-    CL_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, peer->temp_bytes, (const float *)nullptr,
-                                         (float *)nullptr, (int64_t)n_max));
-    CL_CUDA_CHECK(cudaMalloc(&peer->temp, peer->temp_bytes ? peer->temp_bytes : 1));
+    reduction_peer *peer = new reduction_peer{};
+    size_t bytes = 0;
+    CL_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, (const float *)nullptr, (float *)nullptr,
+                                         (int64_t)n_max));
+    cl_scratch_reserve(&peer->temp, bytes);
     return peer;
 }
 
 extern "C" void reduction_peer_run(reduction_peer *peer, const float *x, size_t n, float *out)
 {
-    size_t bytes = peer->temp_bytes;
-    CL_CUDA_CHECK(cub::DeviceReduce::Sum(peer->temp, bytes, x, out, (int64_t)n, 0));
+    size_t bytes = peer->temp.bytes;
+    CL_CUDA_CHECK(cub::DeviceReduce::Sum(peer->temp.ptr, bytes, x, out, (int64_t)n, 0));
 }
 
 extern "C" void reduction_peer_destroy(reduction_peer *peer)
 {
-    CL_CUDA_CHECK(cudaFree(peer->temp));
+    cl_scratch_free(&peer->temp);
     delete peer;
 }

@@ -49,8 +49,7 @@ struct render_device {
     int32_t *tile_start, *tile_end;
     cl_scan_workspace *scan;
     cl_sort_workspace *sort;
-    void *cub_temp;
-    size_t cub_temp_bytes;
+    cl_device_scratch cub_temp; // the peer's CUB scan and sort
 };
 
 __host__ __device__ static int tiles_x(int width) { return (width + TILE - 1) / TILE; }
@@ -443,8 +442,8 @@ static int bin_circles(render_circles c, int width, int height, render_device *d
     if (library == BIN_WITH_SUITE) {
         cl_exclusive_scan_i32(d->counts, d->offsets, (size_t)c.n + 1, d->scan, stream);
     } else {
-        size_t bytes = d->cub_temp_bytes;
-        CL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(d->cub_temp, bytes, d->counts, d->offsets,
+        size_t bytes = d->cub_temp.bytes;
+        CL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(d->cub_temp.ptr, bytes, d->counts, d->offsets,
                                                     c.n + 1, stream));
     }
     CL_CUDA_CHECK(cudaMemcpyAsync(d->host_total, d->offsets + c.n, sizeof(int32_t),
@@ -471,14 +470,10 @@ static int bin_circles(render_circles c, int width, int height, render_device *d
         size_t bytes = 0;
         CL_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, d->keys[0], d->keys[1],
                                                       d->values[0], d->values[1], total, 0, bits));
-        if (bytes > d->cub_temp_bytes) {
-            CL_CUDA_CHECK(cudaFree(d->cub_temp));
-            CL_CUDA_CHECK(cudaMalloc(&d->cub_temp, bytes));
-            d->cub_temp_bytes = bytes;
-        }
-        CL_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(d->cub_temp, bytes, d->keys[0], d->keys[1],
-                                                      d->values[0], d->values[1], total, 0, bits,
-                                                      stream));
+        cl_scratch_reserve(&d->cub_temp, bytes);
+        CL_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(d->cub_temp.ptr, bytes, d->keys[0],
+                                                      d->keys[1], d->values[0], d->values[1], total,
+                                                      0, bits, stream));
     }
     tile_ranges<<<blocks_for((size_t)total, 256), 256, 0, stream>>>(d->keys[1], total,
                                                                     d->tile_start, d->tile_end);
@@ -540,8 +535,7 @@ extern "C" render_device *render_device_create(int n_max, int width, int height)
     d->scan = cl_scan_workspace_create(n + 1);
     size_t bytes = 0;
     CL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, d->counts, d->offsets, n_max + 1));
-    d->cub_temp_bytes = bytes;
-    CL_CUDA_CHECK(cudaMalloc(&d->cub_temp, bytes));
+    cl_scratch_reserve(&d->cub_temp, bytes);
     return d;
 }
 
@@ -549,10 +543,11 @@ extern "C" void render_device_destroy(render_device *d)
 {
     void *arrays[] = {d->x,       d->y,       d->z,         d->r,          d->rgb,
                       d->image,   d->counts,  d->offsets,   d->tile_start, d->tile_end,
-                      d->keys[0], d->keys[1], d->values[0], d->values[1],  d->cub_temp};
+                      d->keys[0], d->keys[1], d->values[0], d->values[1]};
     for (void *a : arrays)
         CL_CUDA_CHECK(cudaFree(a));
     CL_CUDA_CHECK(cudaFreeHost(d->host_total));
+    cl_scratch_free(&d->cub_temp);
     cl_scan_workspace_destroy(d->scan);
     if (d->sort)
         cl_sort_workspace_destroy(d->sort);

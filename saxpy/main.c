@@ -397,11 +397,10 @@ static cl_check_point measure_size(void *ctx, size_t n, int k)
     problem p = make_problem(n, c->opt->input, (uint64_t)c->opt->common.seed);
     device_data d = upload(&p);
     timed_call call = {.p = &p, .d = &d, .peer = c->peer, .iters = (int)c->opt->common.iters};
-    cl_measured ref = measure_version(&call, CL_PEER, NULL);
-    cl_measured mine = measure_version(&call, k, NULL);
+    cl_check_point point = cl_check_pair(measure_version, &call, k, bytes_per_element * n);
     free_device_data(&d);
     free_problem(&p);
-    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok, .bytes = bytes_per_element * n};
+    return point;
 }
 
 static bool run_check_table(const options *opt)

@@ -135,11 +135,10 @@ static cl_check_point measure_size(void *ctx, size_t n, int k)
     const options *opt = ctx;
     problem p = make_problem(n, (uint64_t)opt->common.seed);
     timed_call call = device_setup(&p, (int)opt->common.iters);
-    cl_measured ref = measure_version(&call, CL_PEER, NULL);
-    cl_measured mine = measure_version(&call, k, NULL);
+    cl_check_point point = cl_check_pair(measure_version, &call, k, 8.0 * n);
     device_free(&call);
     free_problem(&p);
-    return (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok, .bytes = 8.0 * n};
+    return point;
 }
 
 static bool run_check_table(const options *opt)
@@ -156,18 +155,44 @@ typedef struct {
     size_t n;
     const double *s, *u;
     double *v;
+    const double *gold;
+    double *host_v; // the last measured output (--dump)
     scan_workspace *ws;
-    recurrence_peer *peer; // NULL: ours
+    recurrence_peer *peer, *peer_used; // peer_used: NULL for ours
+    int iters;
 } recurrence_call;
 
 static void run_recurrence(void *ctx, int rep)
 {
     (void)rep;
     const recurrence_call *c = ctx;
-    if (c->peer)
-        recurrence_peer_run(c->peer, c->s, c->u, c->v, c->n, 0);
+    if (c->peer_used)
+        recurrence_peer_run(c->peer_used, c->s, c->u, c->v, c->n, 0);
     else
         recurrence_run(c->s, c->u, c->v, c->n, c->ws, 0);
+}
+
+static const cl_kernel_info recurrence_versions[] = {
+    {"affine-map scan", "tile maps, a scan of the tile maps, then each element's value"}};
+static const char recurrence_peer_name[] = "cub::DeviceScan::InclusiveScan";
+
+// Ours (k = 0) or the peer: poisons v, runs once, checks every element, then times.
+// Each v[i] is a sum of products of at most ~log2(n) rounded terms per level, all
+// bounded by 10: an absolute tolerance of 1e-9 leaves room above double rounding
+// (~1e-14) and is far below any wrong term (>= 1e-3 for these inputs).
+static cl_measured measure_recurrence(void *ctx, int k, cl_cell *extra)
+{
+    recurrence_call *call = ctx;
+    const size_t bytes = call->n * sizeof(double);
+    call->peer_used = k == CL_PEER ? call->peer : NULL;
+    cl_poison_device(call->v, bytes);
+    run_recurrence(call, 0);
+    CL_CUDA_CHECK(cudaMemcpy(call->host_v, call->v, bytes, cudaMemcpyDeviceToHost));
+    cl_compare c = cl_compare_f64(call->host_v, call->gold, call->n, 0.0, 1e-9);
+    cl_compare_report(k == CL_PEER ? recurrence_peer_name : recurrence_versions[0].name, c);
+    extra[0] = CL_NUM(c.max_abs_err);
+    return (cl_measured){.ms = cl_time_gpu(run_recurrence, call, call->iters).median_ms,
+                         .ok = c.ok};
 }
 
 // |s| <= 0.9 and |u| <= 1 keep |v| <= 1 / (1 - 0.9) = 10.
@@ -186,7 +211,12 @@ static bool run_recurrence_op(const options *opt)
         u[i] = -1.0 + 2.0 * cl_rng_uniform_f64(ku, i);
     }
     recurrence_gold(s, u, gold, n);
-    recurrence_call call = {.n = n, .ws = scan_workspace_create(n)};
+    recurrence_call call = {.n = n,
+                            .gold = gold,
+                            .host_v = got,
+                            .ws = scan_workspace_create(n),
+                            .peer = recurrence_peer_create(n),
+                            .iters = (int)opt->common.iters};
     double *ds, *du, *dv;
     CL_CUDA_CHECK(cudaMalloc((void **)&ds, bytes));
     CL_CUDA_CHECK(cudaMalloc((void **)&du, bytes));
@@ -196,34 +226,16 @@ static bool run_recurrence_op(const options *opt)
     call.s = ds;
     call.u = du;
     call.v = dv;
-    recurrence_peer *peer = recurrence_peer_create(n);
-    // Each v[i] is a sum of products of at most ~log2(n) rounded terms per level,
-    // all bounded by 10: an absolute tolerance of 1e-9 leaves room above double
-    // rounding (~1e-14) and is far below any wrong term (>= 1e-3 for these inputs).
     static const cl_column columns[] = {{"max_abs_error", "max error", 10, "%.2e"}};
     cl_note("\nrecurrence v[i] = s[i] v[i-1] + u[i], %zu elements, s in [-0.9, 0.9], u in [-1, 1], "
             "tolerance 1e-9",
             n);
-    cl_ladder ladder;
-    cl_ladder_begin(&ladder, columns, 1);
-    bool ok = true;
-    for (int who = 0; who < 2; who++) {
-        call.peer = who ? peer : NULL;
-        cl_poison_device(dv, bytes);
-        run_recurrence(&call, 0);
-        CL_CUDA_CHECK(cudaMemcpy(got, dv, bytes, cudaMemcpyDeviceToHost));
-        const char *name = who ? "cub::DeviceScan::InclusiveScan" : "affine-map scan";
-        cl_compare c = cl_compare_f64(got, gold, n, 0.0, 1e-9);
-        cl_compare_report(name, c);
-        ok = ok && c.ok;
-        double ms = cl_time_gpu(run_recurrence, &call, (int)opt->common.iters).median_ms;
-        if (who)
-            cl_ladder_peer(&ladder, name, n, 3.0 * bytes, ms, c.ok,
-                           (cl_cell[]){CL_NUM(c.max_abs_err)});
-        else
-            cl_ladder_row(&ladder, name, 0, n, 3.0 * bytes, ms, c.ok,
-                          (cl_cell[]){CL_NUM(c.max_abs_err)});
-    }
+    cl_common_args one = opt->common; // -k names a scan version: the recurrence has one
+    one.kernel_index = 0;
+    const cl_kernel_list recurrence_list = cl_kernel_list_make(
+        recurrence_versions, 1, sizeof recurrence_versions[0], recurrence_versions[0].name);
+    const bool ok = cl_run_ladder(&one, recurrence_list, recurrence_peer_name, n, 3.0 * bytes,
+                                  columns, 1, measure_recurrence, &call);
     if (opt->common.dump) {
         double *su = cl_host_alloc(2 * bytes, "dump");
         for (size_t i = 0; i < n; i++) {
@@ -236,7 +248,7 @@ static bool run_recurrence_op(const options *opt)
         cl_dump_npy(opt->common.dump, "gold", "<f8", gold, sizeof(double), 1, &n);
         free(su);
     }
-    recurrence_peer_destroy(peer);
+    recurrence_peer_destroy(call.peer);
     scan_workspace_destroy(call.ws);
     CL_CUDA_CHECK(cudaFree(ds));
     CL_CUDA_CHECK(cudaFree(du));

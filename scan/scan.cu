@@ -24,6 +24,7 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include "check.h"
+#include "device.h"
 #include "scan.cuh"
 #include "scan.h"
 
@@ -445,28 +446,28 @@ extern "C" void recurrence_run(const double *s, const double *u, double *v, size
 // --- the peers: CUB -------------------------------------------------------------------
 
 struct scan_peer {
-    void *temp;
-    size_t temp_bytes;
+    cl_device_scratch temp;
 };
 
 extern "C" scan_peer *scan_peer_create(size_t n_max)
 {
-    scan_peer *peer = new scan_peer{nullptr, 0};
-    CL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, peer->temp_bytes, (const int32_t *)nullptr,
+    scan_peer *peer = new scan_peer{};
+    size_t bytes = 0;
+    CL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, (const int32_t *)nullptr,
                                                 (int32_t *)nullptr, (int64_t)n_max));
-    CL_CUDA_CHECK(cudaMalloc(&peer->temp, peer->temp_bytes ? peer->temp_bytes : 1));
+    cl_scratch_reserve(&peer->temp, bytes);
     return peer;
 }
 
 extern "C" void scan_peer_run(scan_peer *peer, const int32_t *in, int32_t *out, size_t n)
 {
-    size_t bytes = peer->temp_bytes;
-    CL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(peer->temp, bytes, in, out, (int64_t)n, 0));
+    size_t bytes = peer->temp.bytes;
+    CL_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(peer->temp.ptr, bytes, in, out, (int64_t)n, 0));
 }
 
 extern "C" void scan_peer_destroy(scan_peer *peer)
 {
-    CL_CUDA_CHECK(cudaFree(peer->temp));
+    cl_scratch_free(&peer->temp);
     delete peer;
 }
 
@@ -486,20 +487,20 @@ struct map_b {
 } // namespace
 
 struct recurrence_peer {
-    void *temp;
-    size_t temp_bytes;
+    cl_device_scratch temp;
 };
 
 typedef thrust::transform_iterator<map_of, thrust::counting_iterator<int64_t>, affine> maps_in;
 
 extern "C" recurrence_peer *recurrence_peer_create(size_t n_max)
 {
-    recurrence_peer *peer = new recurrence_peer{nullptr, 0};
+    recurrence_peer *peer = new recurrence_peer{};
+    size_t bytes = 0;
     maps_in in(thrust::counting_iterator<int64_t>(0), map_of{nullptr, nullptr});
     thrust::transform_output_iterator<map_b, double *> out(nullptr, map_b{});
-    CL_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, peer->temp_bytes, in, out, compose_op{},
-                                                 (int64_t)n_max));
-    CL_CUDA_CHECK(cudaMalloc(&peer->temp, peer->temp_bytes ? peer->temp_bytes : 1));
+    CL_CUDA_CHECK(
+        cub::DeviceScan::InclusiveScan(nullptr, bytes, in, out, compose_op{}, (int64_t)n_max));
+    cl_scratch_reserve(&peer->temp, bytes);
     return peer;
 }
 
@@ -508,13 +509,13 @@ extern "C" void recurrence_peer_run(recurrence_peer *peer, const double *s, cons
 {
     maps_in in(thrust::counting_iterator<int64_t>(0), map_of{s, u});
     thrust::transform_output_iterator<map_b, double *> out(v, map_b{});
-    size_t bytes = peer->temp_bytes;
-    CL_CUDA_CHECK(cub::DeviceScan::InclusiveScan(peer->temp, bytes, in, out, compose_op{},
+    size_t bytes = peer->temp.bytes;
+    CL_CUDA_CHECK(cub::DeviceScan::InclusiveScan(peer->temp.ptr, bytes, in, out, compose_op{},
                                                  (int64_t)n, stream));
 }
 
 extern "C" void recurrence_peer_destroy(recurrence_peer *peer)
 {
-    CL_CUDA_CHECK(cudaFree(peer->temp));
+    cl_scratch_free(&peer->temp);
     delete peer;
 }

@@ -219,29 +219,33 @@ static void require_version_solves(const options *opt)
                    tridiag_versions[k].info.name, why);
 }
 
+// Shape `index` of check_shapes: its point, sized by its systems (M).
+static cl_check_point check_shape(void *ctx, size_t index, int k)
+{
+    const options *opt = ctx;
+    tridiag_shape shape = check_shapes[index];
+    shape.niter = (int)opt->niter;
+    shape.lambda = lambda;
+    problem p = make_problem(shape, INPUT_RANDOM, (uint64_t)opt->common.seed);
+    timed_call call = device_setup(&p, (int)opt->common.iters);
+    cl_check_point point = cl_check_pair(measure_version, &call, k, 20.0 * rows(shape));
+    point.size = (double)shape.m;
+    device_free(&call);
+    free_problem(&p);
+    return point;
+}
+
 static bool run_check_table(const options *opt)
 {
-    const int k = opt->common.kernel_index;
-    cl_score_row rows_scored[3];
-    bool ok = true;
+    static const size_t cases[] = {0, 1, 2};
+    char text[3][32];
+    const char *labels[3];
     for (int s = 0; s < 3; s++) {
-        tridiag_shape shape = check_shapes[s];
-        shape.niter = (int)opt->niter;
-        shape.lambda = lambda;
-        problem p = make_problem(shape, INPUT_RANDOM, (uint64_t)opt->common.seed);
-        timed_call call = device_setup(&p, (int)opt->common.iters);
-        cl_measured ref = measure_version(&call, CL_PEER, NULL);
-        cl_measured mine = measure_version(&call, k, NULL);
-        rows_scored[s] =
-            cl_score_row_for(shape.m, ref.ms, mine.ms, ref.ok && mine.ok, 1.0 /* a shape */);
-        snprintf(rows_scored[s].label, sizeof rows_scored[s].label, "%d x %zu", shape.nx, shape.m);
-        rows_scored[s].bytes = 20.0 * rows(shape);
-        ok = ok && ref.ok && mine.ok;
-        device_free(&call);
-        free_problem(&p);
+        snprintf(text[s], sizeof text[s], "%d x %zu", check_shapes[s].nx, check_shapes[s].m);
+        labels[s] = text[s];
     }
-    cl_score_table_print(tridiag_versions[k].info.name, peer_name, "NX x M", rows_scored, 3);
-    return ok;
+    return cl_run_check_table_labelled(&opt->common, versions(), peer_name, "NX x M", labels, cases,
+                                       3, 1.0, check_shape, (void *)opt);
 }
 
 int main(int argc, char **argv)
