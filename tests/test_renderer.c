@@ -1,5 +1,7 @@
 // Unit tests of the renderer's scenes, per-pixel rules and CPU reference.
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,6 +154,66 @@ static void test_cpu_order(void)
     EXPECT(near(centre[0], .75f) && near(centre[1], .25f) && near(centre[2], .5f));
 }
 
+// Every scene as cpuref draws it at 64 x 64 (frame 0, and frame 3 of the animated
+// ones), each channel rounded to 8 bits, hashed (FNV-1a, 64 bits): a change to a
+// scene's generator, its animation or the CPU reference shows here, without a GPU.
+// The table was written from this code's images on 2026-11-23 (RENDER_PRINT_HASHES=1
+// prints the current values, to update it deliberately).
+static uint64_t image_hash(const float *image, int pixels)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (int p = 0; p < pixels; p++)
+        for (int ch = 0; ch < 3; ch++) {
+            const float v = image[4 * p + ch];
+            const unsigned byte = (unsigned)lrintf((v < 0 ? 0 : v > 1 ? 1 : v) * 255.0f);
+            h = (h ^ byte) * 1099511628211ull;
+        }
+    return h;
+}
+
+static const struct {
+    const char *scene;
+    int frame;
+    uint64_t hash;
+} scene_hashes[] = {
+#include "renderer_scene_hashes.inc"
+};
+
+static void test_scene_images_unchanged(void)
+{
+    enum { SIDE = 64 };
+    static float image[SIDE * SIDE * 4];
+    const int print = getenv("RENDER_PRINT_HASHES") != NULL;
+    int checked = 0;
+    for (size_t i = 0; render_scene_names[i]; i++) {
+        render_scene *scene = render_scene_create(render_scene_names[i], 1);
+        for (int frame = 0; frame <= (scene->animated ? 3 : 0); frame += 3) {
+            render_scene_at(scene, frame);
+            render_clear_cpu(image, SIDE, SIDE, scene->shading);
+            render_cpu(scene, image, SIDE, SIDE);
+            const uint64_t h = image_hash(image, SIDE * SIDE);
+            if (print)
+                printf("    {\"%s\", %d, 0x%016llxull},\n", scene->name, frame,
+                       (unsigned long long)h);
+            int found = 0;
+            for (size_t j = 0; j < sizeof scene_hashes / sizeof scene_hashes[0]; j++)
+                if (strcmp(scene_hashes[j].scene, scene->name) == 0 &&
+                    scene_hashes[j].frame == frame) {
+                    found = 1;
+                    if (scene_hashes[j].hash != h)
+                        printf("  %s frame %d: image hash 0x%016llx, stored 0x%016llx\n",
+                               scene->name, frame, (unsigned long long)h,
+                               (unsigned long long)scene_hashes[j].hash);
+                    EXPECT(scene_hashes[j].hash == h);
+                }
+            EXPECT(found);
+            checked++;
+        }
+        render_scene_destroy(scene);
+    }
+    EXPECT(checked == (int)(sizeof scene_hashes / sizeof scene_hashes[0]));
+}
+
 // The CMU renderer checker's points: 2 for correct, 10 for speed.
 static void test_score(void)
 {
@@ -172,5 +234,6 @@ int main(void)
     RUN_TEST(test_shading);
     RUN_TEST(test_cpu_order);
     RUN_TEST(test_score);
+    RUN_TEST(test_scene_images_unchanged);
     return UNIT_RESULT();
 }
