@@ -213,13 +213,12 @@ static void heat_v3(heat_state *s, const heat_grid *g, int steps, cudaStream_t s
 // + 1 write a cell (0.35 bytes a cell a step instead of 8); the work is the whole
 // tile each step, 1.78x the useful cells, ~11 instructions and 12 bytes of shared
 // memory a cell: at 1024^2 and 90 steps 168M cell updates, ~60-70 us of issue or of
-// shared-memory bandwidth across 132 SMs. Measured (H100, 1024^2): 0.164 ms a frame,
-// so barriers and latency, not issue, set the pace. What helped there: one launch
-// (0.194 -> 0.185 ms), the step loop unrolled by 2 (0.173 -> 0.164 ms, with a few
-// registers spilled), the same select a cell in every thread (a branch for threads
-// holding sources made the tiles on the big source the slowest, and every pass
-// waits for the slowest: 0.207 ms). 6 steps a pass: 0.179 ms at 1024^2 but 1.66 ms
-// instead of 1.76 at 4096^2; 4 or 12: slower at both.
+// shared-memory bandwidth across 132 SMs. It runs at about 2.5x that (README.md has
+// the times), so barriers and latency, not issue, set the pace. What helped: one
+// launch, the step loop unrolled by 2 (a few registers spill), the same select a cell
+// in every thread (a branch for threads holding sources made the tiles on the big
+// source the slowest, and every pass waits for the slowest). 8 steps a pass: 6 is
+// faster at 4096^2 but slower at 1024^2; 4 or 12 are slower at both.
 #ifndef HEAT_V4_STEPS
 #define HEAT_V4_STEPS 8
 #endif

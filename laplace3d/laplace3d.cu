@@ -88,9 +88,9 @@ __global__ void jacobi_zmarch_regs(const float *in, float *out, grid_shape g)
 // writes it. The z neighbours of both iterations are in registers. Output tiles are
 // (TX - 4) x (TY - 4): neighbouring blocks recompute a 4-point overlap (32x16: 1.5
 // loads a point, against 2 for two single passes; one write against two).
-// Boundary points keep their values, so u1 = u0 there. Measured (H100, 512^3, 10
-// iterations): 4.52 ms loading each plane as it is used, 3.68 ms (98% of the copy rate
-// an iteration) loading plane k + 2 a step ahead. Bounded by the two barriers a plane
+// Boundary points keep their values, so u1 = u0 there. Plane k + 2 is loaded a step
+// ahead (README.md: 19% less time than loading each plane as it is used, about the
+// copy rate an iteration). Bounded by the two barriers a plane
 // and the 1.5x halo reloads; four or more iterations a pass would need a wider halo.
 // Output tiles of (TX - 4) x (TY - 4) points: cl_ceil_div(nx, TX - 4) blocks across.
 enum { TX = 32, TY = 16 };

@@ -450,14 +450,9 @@ static void launch_v6(const float *a, const float *b, const float *c, const floa
         launch_partition<8, 4>(a, b, c, d, x, shape, s);
 }
 
-// v7: by shape, from the ladders measured on an H100 (NITER = 2, random systems, ms):
-//   NX x M        v3     v5     v6     cuSPARSE
-//   32 x 1M       1.24   0.44   1.79   2.78
-//   64 x 512K     1.16   0.78   0.40   1.97
-//   128 x 256K    1.24   1.43   0.30   2.06
-//   1024 x 32K    2.23   10.6   0.40   2.78
-// v6 with K = 2 leaves half of each warp's rows as padding at NX = 32 and below,
-// where one thread a system in shared memory (v5) wins.
+// v7: by shape, from the ladders (README.md has them): v6 with K = 2 leaves half of
+// each warp's rows as padding at NX = 32 and below, where one thread a system in
+// shared memory (v5) is 4x faster; from NX = 64 up v6 wins (2x at 64, 5x at 128).
 static void launch_v7(const float *a, const float *b, const float *c, const float *d, float *x,
                       tridiag_shape shape, tridiag_workspace *ws, cudaStream_t s)
 {
