@@ -87,6 +87,10 @@ bin/tests/test_common: build/tests/test_common.o $(LIBCUDALAB)
 	@mkdir -p $(@D)
 	$(NVCC) $(GENCODE) -o $@ $^ $(LDLIBS)
 
+# A test of exercise X includes "X.h" as its own sources do: -iquote X is searched for
+# quoted includes before -Icommon (where common's scan.h would shadow scan's).
+$(foreach ex,$(EXERCISES),$(eval build/tests/test_$(ex).o: CFLAGS += -iquote $(ex)))
+
 bin/tests/test_%: build/tests/test_%.o build/%/gold.o $(LIBCUDALAB)
 	@mkdir -p $(@D)
 	$(NVCC) $(GENCODE) -o $@ $^ $(LDLIBS)

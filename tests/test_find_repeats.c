@@ -1,5 +1,5 @@
 // Unit tests of find_repeats' CPU gold.
-#include "../find_repeats/find_repeats.h"
+#include "find_repeats.h"
 #include "unit.h"
 
 static void test_cmu_handout_example(void)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../heat/heat.h"
+#include "heat.h"
 #include "unit.h"
 
 static heat_grid free_grid(int dim) // no sources

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../laplace3d/laplace3d.h"
+#include "laplace3d.h"
 #include "unit.h"
 
 static float *start_grid(grid_shape g)

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <omp.h>
 
-#include "../montecarlo/montecarlo.h"
+#include "montecarlo.h"
 #include "unit.h"
 
 static void test_practical_constants(void)

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../mosaic/mosaic.h"
+#include "mosaic.h"
 #include "unit.h"
 
 // A 5 x 3 image, c = 2, one channel shown (all three equal): cells by hand.

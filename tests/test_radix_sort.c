@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../radix_sort/radix_sort.h"
+#include "radix_sort.h"
 #include "unit.h"
 
 // A reference: qsort on (key & mask, original index), which makes any sort stable.

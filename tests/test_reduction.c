@@ -2,7 +2,7 @@
 #include <omp.h>
 #include <stdlib.h>
 
-#include "../reduction/reduction.h"
+#include "reduction.h"
 #include "unit.h"
 
 static void test_gold_small(void)

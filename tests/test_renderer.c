@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../renderer/renderer.h"
+#include "renderer.h"
 #include "unit.h"
 
 static bool near(float a, float b) { return fabsf(a - b) < 1e-6f; }

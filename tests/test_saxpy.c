@@ -1,7 +1,7 @@
 // Unit tests of saxpy's CPU gold.
 #include <math.h>
 
-#include "../saxpy/saxpy.h"
+#include "saxpy.h"
 #include "unit.h"
 
 static void test_gold_values(void)

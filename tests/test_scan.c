@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../scan/scan.h"
+#include "scan.h"
 #include "unit.h"
 
 // Against the definition out[i] = sum of in[0..i), at the edge sizes.

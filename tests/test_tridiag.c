@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../tridiag/tridiag.h"
+#include "tridiag.h"
 #include "unit.h"
 
 // A dense solve by Gaussian elimination (no pivoting needed: diagonally dominant).
