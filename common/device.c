@@ -53,15 +53,52 @@ static const cl_column summary_columns[] = {
     {"copy_gbps", "copy GB/s", 9, "%.0f"},
 };
 
+static void version_text(int v, char *out, size_t len)
+{
+    snprintf(out, len, "%d.%d", v / 1000, v % 1000 / 10);
+}
+
+void cl_no_device_reason(int driver_version, int runtime_version, int no_device,
+                         const char *visible, const char *error_text, char *out, size_t len)
+{
+    char driver[16], runtime[16];
+    version_text(driver_version, driver, sizeof driver);
+    version_text(runtime_version, runtime, sizeof runtime);
+    if (driver_version == 0)
+        snprintf(out, len,
+                 "no NVIDIA driver is installed; the kernels need an NVIDIA GPU and its driver "
+                 "(the CPU parts run without: make test, renderer -r cpuref, mosaic --mode cpu)");
+    else if (driver_version < runtime_version)
+        snprintf(out, len,
+                 "the NVIDIA driver supports CUDA %s and this build needs %s: update the driver, "
+                 "or build with a CUDA toolkit no newer than %s",
+                 driver, runtime, driver);
+    else if (no_device && visible)
+        snprintf(out, len, "CUDA_VISIBLE_DEVICES=%s hides every GPU: unset it or name a GPU",
+                 visible);
+    else if (no_device)
+        snprintf(out, len, "the NVIDIA driver (CUDA %s) finds no GPU in this machine", driver);
+    else
+        snprintf(out, len, "CUDA could not start: %s", error_text);
+}
+
 const cl_device_info *cl_device_open(int index)
 {
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
-    // No driver (cudaErrorInsufficientDriver), no GPU (cudaErrorNoDevice) or any other
-    // failure to initialize CUDA: there is no usable device. The count is unset on error.
+    // No driver, an old driver (both cudaErrorInsufficientDriver), no GPU
+    // (cudaErrorNoDevice) or any other failure to start CUDA: no usable device. The
+    // count is unset on error.
     if (err != cudaSuccess || count <= 0) {
-        fprintf(stderr, "%s: no usable CUDA device (%s)\n", cl_progname,
-                err != cudaSuccess ? cudaGetErrorString(err) : "cudaGetDeviceCount found none");
+        int driver_version = 0, runtime_version = 0;
+        cudaDriverGetVersion(&driver_version); // 0 when no driver is installed
+        cudaRuntimeGetVersion(&runtime_version);
+        char reason[512];
+        cl_no_device_reason(driver_version, runtime_version,
+                            err == cudaErrorNoDevice || (err == cudaSuccess && count <= 0),
+                            getenv("CUDA_VISIBLE_DEVICES"), cudaGetErrorString(err), reason,
+                            sizeof reason);
+        fprintf(stderr, "%s: no usable CUDA device: %s\n", cl_progname, reason);
         exit(CL_EXIT_NO_DEVICE);
     }
     if (index < 0 || index >= count)

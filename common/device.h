@@ -21,8 +21,16 @@ typedef struct {
     double copy_gbps; // cudaMemcpy device-to-device, bytes read + written per second / 1e9
 } cl_device_info;
 
+// Why there is no usable device, in words that say what to do, for the one line a
+// binary prints before exit 77: no driver at all (driver_version 0), a driver older
+// than the runtime this was built with, a driver and no GPU, CUDA_VISIBLE_DEVICES
+// (visible, NULL when unset) hiding every GPU. no_device: cudaGetDeviceCount said
+// cudaErrorNoDevice (or found none); error_text: CUDA's words for any other failure.
+void cl_no_device_reason(int driver_version, int runtime_version, int no_device,
+                         const char *visible, const char *error_text, char *out, size_t len);
+
 // Selects device `index`. No usable device (no driver, no GPU, CUDA_VISIBLE_DEVICES
-// hiding all): one line and exit 77. An index out of range: exit 2. Measures the
+// hiding all): one line saying which and what to do, and exit 77. An index out of range: exit 2. Measures the
 // copy bandwidth once and prints the summary line (a JSON object with --json).
 const cl_device_info *cl_device_open(int index);
 

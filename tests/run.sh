@@ -60,12 +60,13 @@ expect_usage() {
 }
 
 # No device (CUDA_VISIBLE_DEVICES hides every GPU; on CI there is no driver at all):
-# exit 77 with exactly one line, on stderr.
+# exit 77 with exactly one line, on stderr, that says which case it is.
 expect_no_device() {
     local name=$1; shift
     CUDA_VISIBLE_DEVICES=-1 "$@" >"$tmp/stdout" 2>"$tmp/out"; rc=$?
     if [ "$rc" -eq 77 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] && [ ! -s "$tmp/stdout" ] &&
-        grep -q "no usable CUDA device" "$tmp/out"; then pass "$name"
+        grep -q "no usable CUDA device: " "$tmp/out" &&
+        grep -qE "no NVIDIA driver is installed|hides every GPU|supports CUDA" "$tmp/out"; then pass "$name"
     else echo "    exit $rc, wanted 77 and one line" >>"$tmp/out"; fail "$name"; fi
 }
 

@@ -584,12 +584,30 @@ static void test_rgba_to_rgb8(void)
     EXPECT(rgb[3] == 0 && rgb[4] == 255 && rgb[5] == 0);
 }
 
+// The no-device line says which case it is and what to do, never "insufficient driver"
+// when there is no driver at all.
+static void test_no_device_reasons(void)
+{
+    char r[512];
+    cl_no_device_reason(0, 13000, 0, NULL, "CUDA driver version is insufficient", r, sizeof r);
+    EXPECT(strstr(r, "no NVIDIA driver is installed") && !strstr(r, "insufficient"));
+    cl_no_device_reason(12020, 13000, 0, NULL, "CUDA driver version is insufficient", r, sizeof r);
+    EXPECT(strstr(r, "supports CUDA 12.2 and this build needs 13.0"));
+    cl_no_device_reason(13000, 13000, 1, "-1", "no CUDA-capable device", r, sizeof r);
+    EXPECT(strstr(r, "CUDA_VISIBLE_DEVICES=-1 hides every GPU"));
+    cl_no_device_reason(13000, 13000, 1, NULL, "no CUDA-capable device", r, sizeof r);
+    EXPECT(strstr(r, "finds no GPU"));
+    cl_no_device_reason(13000, 13000, 0, NULL, "out of memory", r, sizeof r);
+    EXPECT(strstr(r, "CUDA could not start: out of memory"));
+}
+
 int main(void)
 {
     RUN_TEST(test_parse_size_accepts_the_documented_forms);
     RUN_TEST(test_parse_size_rejects_junk);
     RUN_TEST(test_parse_defaults_and_values);
     RUN_TEST(test_kernel_list_default_by_name);
+    RUN_TEST(test_no_device_reasons);
     RUN_TEST(test_parse_kernel_selection);
     RUN_TEST(test_parse_check_version);
     RUN_TEST(test_parse_errors_name_the_flag);
