@@ -9,7 +9,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 pass() { passed=$((passed + 1)); echo "PASS $1"; }
-skip() { skipped=$((skipped + 1)); echo "SKIP $1 (${2:-no usable CUDA device})"; }
+# A skip with its own reason gets a line; GPU skips (no usable CUDA device) are
+# counted and summed up in one line an exercise, so the result is not buried.
+gpu_skips=0
+skip() {
+    skipped=$((skipped + 1))
+    if [ $# -ge 2 ]; then echo "SKIP $1 ($2)"; else gpu_skips=$((gpu_skips + 1)); fi
+}
 fail() {
     failed=$((failed + 1))
     echo "FAIL $1"
@@ -24,7 +30,11 @@ run() { "$@" >"$tmp/out" 2>&1; rc=$?; }
 for t in bin/tests/test_*; do
     run "$t"
     p=$(grep -c '^PASS ' "$tmp/out"); f=$(grep -c '^FAIL ' "$tmp/out")
-    grep -E '^(PASS|FAIL) |^  ' "$tmp/out" | sed -E "s#^(PASS|FAIL) #\1 $(basename "$t"): #"
+    # A test's diagnostics (indented) print before its PASS/FAIL line: show them after
+    # it, under its name.
+    grep -E '^(PASS|FAIL) |^  ' "$tmp/out" | sed -E "s#^(PASS|FAIL) #\1 $(basename "$t"): #" |
+        awk '/^  / { held = held "    " substr($0, 3) "\n"; next } { printf "%s\n%s", $0, held; held = "" } END { printf "%s", held }'
+
     passed=$((passed + p)); failed=$((failed + f))
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then fail "$(basename "$t") exited $rc"; fi
 done
@@ -134,8 +144,13 @@ expect_make_line() {
 }
 
 for t in tests/exercise_*.sh tests/scripts.sh; do
+    gpu_skips=0
     # shellcheck source=/dev/null
     . "$t"
+    if [ "$gpu_skips" -gt 0 ]; then
+        what=$(basename "$t" .sh)
+        echo "SKIP ${what#exercise_}: $gpu_skips GPU test$([ "$gpu_skips" -eq 1 ] || echo s) (no usable CUDA device)"
+    fi
 done
 
 # A rebuild with nothing changed does nothing.
