@@ -6,7 +6,8 @@
 # Optimization flags: C_OPT (default -O2) and NVCC_OPT (default -O3), e.g.
 # `make NVCC_OPT="-O3 -DSOME_TUNING_MACRO=1"` for an experiment.
 # Architecture: the GPU present (nvidia-smi's compute capability), else a fat
-# binary (sm_75, sm_80, sm_90 + PTX); `make ARCH=sm_90` overrides.
+# binary (sm_75, sm_80, sm_90 + PTX); `make ARCH=sm_90` overrides, and is remembered
+# until `make ARCH=auto` (a GPU's sm_XX: nvidia-smi --query-gpu=compute_cap).
 # An exercise is a directory with main.c, gold.c, <name>.cu, <name>.h and an
 # exercise.mk naming the libraries it links (see mk/rules.mk).
 
@@ -26,9 +27,29 @@ $(error cudalab needs the CUDA toolkit (>= 12): no nvcc on PATH and none at $(NV
 endif
 endif
 
+# An ARCH given on the command line is remembered (in ARCH_FILE) for the plain `make`s
+# after it, so `make test` or `make check_scan K=yours` does not quietly rebuild
+# everything for another target; `make ARCH=auto` forgets it (so does `make clean`).
+ARCH_FILE ?= build/arch
+ifeq ($(ARCH),auto)
+$(shell rm -f $(ARCH_FILE))
+override undefine ARCH
+else ifeq ($(origin ARCH),command line)
+ifdef NEED_TOOLKIT
+$(shell mkdir -p $(dir $(ARCH_FILE)) && echo '$(ARCH)' > $(ARCH_FILE))
+endif
+endif
 ifeq ($(origin ARCH),undefined)
+SAVED_ARCH := $(shell cat $(ARCH_FILE) 2>/dev/null)
+ifneq ($(SAVED_ARCH),)
+ARCH := $(SAVED_ARCH)
+ifdef NEED_TOOLKIT
+$(info building for ARCH=$(ARCH), as `make ARCH=$(ARCH)` asked before; `make ARCH=auto` builds for the GPU present again)
+endif
+else
 GPU_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | grep -E '^[0-9]+\.[0-9]+$$' | head -n 1 | tr -d .)
 ARCH := $(if $(GPU_CC),sm_$(GPU_CC),fat)
+endif
 endif
 ifeq ($(ARCH),fat)
 GENCODE := -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 \

@@ -153,6 +153,17 @@ for t in tests/exercise_*.sh tests/scripts.sh; do
     fi
 done
 
+# `make ARCH=sm_80` is remembered by the plain makes after it, and `make ARCH=auto`
+# forgets it (a scratch ARCH file and flags stamp: the tree's own build is untouched).
+arch_state=(ARCH_FILE="$tmp/arch" FLAGS_STAMP="$tmp/flags.stamp")
+run make -n "${arch_state[@]}" ARCH=sm_80 build/common/scan.o
+run make -n "${arch_state[@]}" build/common/scan.o
+if [ "$rc" -eq 0 ] && grep -q -- "-arch=sm_80" "$tmp/out" && grep -q "building for ARCH=sm_80" "$tmp/out"; then
+    pass "make remembers ARCH=sm_80"; else fail "make remembers ARCH=sm_80"; fi
+run make -n "${arch_state[@]}" ARCH=auto build/common/scan.o
+if [ "$rc" -eq 0 ] && [ ! -e "$tmp/arch" ] && ! grep -q -- "-arch=sm_80" "$tmp/out"; then
+    pass "make ARCH=auto forgets it"; else fail "make ARCH=auto forgets it"; fi
+
 # A rebuild with nothing changed does nothing.
 if make -q all >/dev/null 2>&1; then pass "make: up to date after a build"; else fail "make: up to date after a build"; fi
 
