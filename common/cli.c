@@ -306,6 +306,82 @@ cl_parse_result cl_parse_args(const cl_program *prog, int argc, char **argv, cl_
     return parse_all(prog, argc, argv, out, common, err, errlen) ? CL_PARSE_OK : CL_PARSE_ERROR;
 }
 
+enum { HELP_WIDTH = 80, HELP_INDENT = 29 }; // "  " + a 26-column option + " "
+
+// Prints `text` (wrapped at spaces) and then `tail` (kept whole) from column `column`,
+// where the caller's line stands, wrapping at HELP_WIDTH columns; continuation lines
+// start at `indent`. Ends the line.
+static void print_wrapped(FILE *f, const char *text, const char *tail, int column, int indent)
+{
+    bool line_start = true;
+    for (int part = 0; part < 2; part++) {
+        const char *p = part ? tail : text;
+        // The tail stays whole where it fits on a line of its own.
+        const bool whole = part && (int)strlen(tail) <= HELP_WIDTH - indent;
+        while (*p) {
+            while (*p == ' ')
+                p++;
+            if (!*p)
+                break;
+            const int len = whole ? (int)strlen(p) : (int)strcspn(p, " ");
+            if (!line_start && column + 1 + len > HELP_WIDTH) {
+                fprintf(f, "\n%*s", indent, "");
+                column = indent;
+                line_start = true;
+            }
+            if (!line_start) {
+                fputc(' ', f);
+                column++;
+            }
+            fwrite(p, 1, (size_t)len, f);
+            column += len;
+            p += len;
+            line_start = false;
+        }
+    }
+    fputc('\n', f);
+}
+
+// The option's default and range, unless its help already names its default (then the
+// range alone); a default outside the range (0 for "off") is said as such.
+static void option_extra(const cl_option *o, char *extra, size_t len)
+{
+    char lo[32], hi[32], list[256], value[48] = "";
+    format_number(o->min, lo, sizeof lo);
+    format_number(o->max, hi, sizeof hi);
+    const bool named = strstr(o->help, "(default") != NULL;
+    double v = 0;
+    switch (o->kind) {
+    case CL_ARG_SIZE:
+        v = (double)*(size_t *)o->dest;
+        snprintf(value, sizeof value, "%zu", *(size_t *)o->dest);
+        break;
+    case CL_ARG_INT:
+        v = (double)*(long *)o->dest;
+        snprintf(value, sizeof value, "%ld", *(long *)o->dest);
+        break;
+    case CL_ARG_CHOICE:
+        choices_list(o, list, sizeof list);
+        if (named)
+            snprintf(extra, len, "(one of: %s)", list);
+        else
+            snprintf(extra, len, "(%s; default %s)", list, o->choices[*(int *)o->dest]);
+        return;
+    case CL_ARG_STRING:
+        if (*(const char **)o->dest && !named)
+            snprintf(extra, len, "(default %s)", *(const char **)o->dest);
+        return;
+    case CL_ARG_FLAG:
+        return;
+    }
+    if (named)
+        snprintf(extra, len, "(%s..%s)", lo, hi);
+    else if (v < o->min || v > o->max)
+        snprintf(extra, len, "(%s..%s; off by default)", lo, hi);
+    else
+        snprintf(extra, len, "(default %s; %s..%s)", value, lo, hi);
+}
+
 static void print_option(FILE *f, const cl_option *o)
 {
     char left[64];
@@ -316,28 +392,9 @@ static void print_option(FILE *f, const cl_option *o)
         snprintf(left, sizeof left, "    --%s%s%s", o->long_name, o->metavar ? " " : "",
                  o->metavar ? o->metavar : "");
     char extra[320] = "";
-    char lo[32], hi[32], list[256];
-    format_number(o->min, lo, sizeof lo);
-    format_number(o->max, hi, sizeof hi);
-    switch (o->kind) {
-    case CL_ARG_SIZE:
-        snprintf(extra, sizeof extra, " (default %zu; %s..%s)", *(size_t *)o->dest, lo, hi);
-        break;
-    case CL_ARG_INT:
-        snprintf(extra, sizeof extra, " (default %ld; %s..%s)", *(long *)o->dest, lo, hi);
-        break;
-    case CL_ARG_CHOICE:
-        choices_list(o, list, sizeof list);
-        snprintf(extra, sizeof extra, " (%s; default %s)", list, o->choices[*(int *)o->dest]);
-        break;
-    case CL_ARG_STRING:
-        if (*(const char **)o->dest)
-            snprintf(extra, sizeof extra, " (default %s)", *(const char **)o->dest);
-        break;
-    case CL_ARG_FLAG:
-        break;
-    }
-    fprintf(f, "  %-26s %s%s\n", left, o->help, extra);
+    option_extra(o, extra, sizeof extra);
+    const int column = fprintf(f, "  %-26s ", left);
+    print_wrapped(f, o->help, extra, column, HELP_INDENT);
 }
 
 void cl_print_help(const cl_program *prog, FILE *f)
@@ -345,8 +402,10 @@ void cl_print_help(const cl_program *prog, FILE *f)
     cl_common_args defaults = {.n = prog->n_default, .seed = 1234};
     cl_option common[N_COMMON + 1];
     build_common_options(prog, &defaults, common);
-    fprintf(f, "usage: %s [options]%s%s\n\n%s\n\noptions:\n", prog->name,
-            prog->positional ? " " : "", prog->positional ? prog->positional : "", prog->summary);
+    fprintf(f, "usage: %s [options]%s%s\n\n", prog->name, prog->positional ? " " : "",
+            prog->positional ? prog->positional : "");
+    print_wrapped(f, prog->summary, "", 0, 0);
+    fprintf(f, "\noptions:\n");
     for (int i = 0; i < N_COMMON; i++) {
         if (common[i].short_name == 'k')
             continue; // printed with the kernel list below
@@ -355,18 +414,24 @@ void cl_print_help(const cl_program *prog, FILE *f)
     fprintf(f, "  %-26s %s\n", "-h, --help", "print this help and exit");
     for (int i = 0; prog->options && prog->options[i].long_name; i++)
         print_option(f, &prog->options[i]);
-    fprintf(f, "\n  sizes: 1000000, 1e6, 16M, 1G (K, M, G = 10^3, 10^6, 10^9); 1Ki, 1Mi, 1Gi "
-               "= 2^10, 2^20, 2^30\n");
+    fprintf(f, "\n");
+    print_wrapped(f,
+                  "sizes: 1000000, 1e6, 16M, 1G (K, M, G = 10^3, 10^6, 10^9); 1Ki, 1Mi, 1Gi = "
+                  "2^10, 2^20, 2^30",
+                  "", fprintf(f, "  "), 9);
     fprintf(f, "\nkernels (-k, --kernel NAME|N|all; default: %s):\n",
             cl_kernel_at(prog->kernels, prog->kernels.fastest)->name);
     for (int k = 0; k < prog->kernels.count; k++) {
         const cl_kernel_info *info = cl_kernel_at(prog->kernels, k);
-        fprintf(f, "  %-26s %s\n", info->name, info->idea);
+        const int column = fprintf(f, "  %-26s ", info->name);
+        print_wrapped(f, info->idea, "", column, HELP_INDENT);
     }
-    fprintf(f,
-            "\nexit codes: 0 ok, 1 wrong result, 2 usage error, 3 CUDA or library error, 77 no "
-            "usable CUDA device\n\nexample:\n  %s\n",
-            prog->example);
+    fprintf(f, "\n");
+    print_wrapped(f,
+                  "exit codes: 0 ok, 1 wrong result, 2 usage error, 3 CUDA or library error, 77 "
+                  "no usable CUDA device",
+                  "", 0, 12);
+    fprintf(f, "\nexample:\n  %s\n", prog->example);
 }
 
 void cl_parse_args_or_exit(const cl_program *prog, int argc, char **argv, cl_common_args *out)

@@ -30,8 +30,8 @@ void cl_no_device_reason(int driver_version, int runtime_version, int no_device,
                          const char *visible, const char *error_text, char *out, size_t len);
 
 // Selects device `index`. No usable device (no driver, no GPU, CUDA_VISIBLE_DEVICES
-// hiding all): one line saying which and what to do, and exit 77. An index out of range: exit 2. Measures the
-// copy bandwidth once and prints the summary line (a JSON object with --json).
+// hiding all): one line saying which and what to do, and exit 77. An index out of range: exit 2.
+// Measures the copy bandwidth once and prints the summary line (a JSON object with --json).
 const cl_device_info *cl_device_open(int index);
 
 // The device opened by cl_device_open (NULL before).

@@ -25,7 +25,7 @@ static const fake_version fake_versions[] = {
     {{"v3-fast", "third"}, 3},
 };
 
-static long extra_int = 7;
+static long extra_int = 7, extra_off = 0, extra_named = 0;
 static int extra_choice = 0;
 static bool extra_flag = false;
 static const char *const choice_names[] = {"red", "green", NULL};
@@ -33,6 +33,10 @@ static const cl_option extra_options[] = {
     {0, "streams", CL_ARG_INT, &extra_int, "K", "streams", 1, 64, NULL},
     {0, "color", CL_ARG_CHOICE, &extra_choice, "C", "color", 0, 0, choice_names},
     {0, "managed", CL_ARG_FLAG, &extra_flag, NULL, "managed", 0, 0, NULL},
+    {0, "overlap", CL_ARG_INT, &extra_off, "K", "split the job over K streams", 1, 64, NULL},
+    {0, "nx", CL_ARG_INT, &extra_named, "NX",
+     "grid points in x, a help line long enough to need wrapping at eighty columns (default: -n)",
+     1, 4096, NULL},
     {0},
 };
 
@@ -201,6 +205,19 @@ static void test_parse_help(void)
         if (!strstr(text, must[i]))
             printf("  help lacks '%s'\n", must[i]);
         EXPECT(strstr(text, must[i]) != NULL);
+    }
+    // One default each: a default outside the range reads as off, a help that names its
+    // default gets the range alone; every line within 80 columns.
+    EXPECT(strstr(text, "(1..64; off by default)") != NULL);
+    EXPECT(strstr(text, "(default: -n) (1..4096)") != NULL);
+    EXPECT(strstr(text, "(default 0; 1..64)") == NULL &&
+           strstr(text, "(default 0; 1..4096)") == NULL);
+    for (const char *line = text; *line;) {
+        const size_t len = strcspn(line, "\n");
+        if (len > 80)
+            printf("  help line of %zu columns: %.*s\n", len, (int)len, line);
+        EXPECT(len <= 80);
+        line += len + (line[len] == '\n');
     }
 }
 
