@@ -61,6 +61,11 @@ endif
 # --- flags --------------------------------------------------------------------
 PNG_LIBS := $(shell pkg-config --libs libpng 2>/dev/null)
 PNG_CFLAGS := $(if $(PNG_LIBS),-DCL_HAVE_PNG $(shell pkg-config --cflags libpng))
+ifdef NEED_TOOLKIT
+ifeq ($(PNG_LIBS),)
+$(info note: no libpng found through pkg-config: images are written as PPM only (install pkg-config and libpng-dev for PNG))
+endif
+endif
 
 CC := gcc
 C_OPT ?= -O2
@@ -128,13 +133,20 @@ clean:
 	rm -rf build bin
 
 FORMAT_FILES := $(sort $(wildcard common/*.[ch] common/*.cu common/*.cuh */*.c */*.h */*.cu tests/*.c tests/*.h))
+# A tool a target needs, or one line naming it and what to install, and exit 2.
+CLANG_FORMAT ?= clang-format
+CPPCHECK ?= cppcheck
+need_tool = @command -v $(1) >/dev/null || { echo "make $@: needs $(1), which is not installed ($(2))"; exit 2; }
+
 format:
-	clang-format -i $(FORMAT_FILES)
+	$(call need_tool,$(CLANG_FORMAT),e.g. apt-get install clang-format)
+	$(CLANG_FORMAT) -i $(FORMAT_FILES)
 
 SHELL_SCRIPTS := scripts/bench-all scripts/profile scripts/gallery scripts/device-session.sh \
                  tests/run.sh tests/scripts.sh $(wildcard tests/exercise_*.sh) .ci/run
 lint:
-	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability \
+	$(call need_tool,$(CPPCHECK),e.g. apt-get install cppcheck)
+	$(CPPCHECK) --quiet --error-exitcode=1 --enable=warning,performance,portability \
 	  --std=c11 -Icommon -D__GNUC__ --suppress=missingIncludeSystem \
 	  $(filter %.c,$(FORMAT_FILES))
 	@if command -v shellcheck >/dev/null; then shellcheck $(SHELL_SCRIPTS); \

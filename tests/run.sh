@@ -164,6 +164,14 @@ run make -n "${arch_state[@]}" ARCH=auto build/common/scan.o
 if [ "$rc" -eq 0 ] && [ ! -e "$tmp/arch" ] && ! grep -q -- "-arch=sm_80" "$tmp/out"; then
     pass "make ARCH=auto forgets it"; else fail "make ARCH=auto forgets it"; fi
 
+# make format / make lint without their tool: one line naming it, exit 2.
+run make format CLANG_FORMAT=no-such-formatter
+if [ "$rc" -eq 2 ] && grep -q "needs no-such-formatter, which is not installed" "$tmp/out"; then
+    pass "make format names a missing clang-format"; else fail "make format names a missing clang-format"; fi
+run make lint CPPCHECK=no-such-checker
+if [ "$rc" -eq 2 ] && grep -q "needs no-such-checker, which is not installed" "$tmp/out"; then
+    pass "make lint names a missing cppcheck"; else fail "make lint names a missing cppcheck"; fi
+
 # A rebuild with nothing changed does nothing.
 if make -q all >/dev/null 2>&1; then pass "make: up to date after a build"; else fail "make: up to date after a build"; fi
 
