@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 #ifdef CL_HAVE_PNG
 #include <png.h>
 #endif
@@ -325,4 +327,20 @@ int cl_image_write_file(const char *path, int width, int height, const uint8_t *
         return -1;
     }
     return 0;
+}
+
+const char *cl_frame_prefix(const char *flag, const char *name, char *out, size_t len)
+{
+    snprintf(out, len, "%s", name);
+    const char *slash = strrchr(out, '/');
+    char *dot = strrchr(out, '.');
+    if (dot && (!slash || dot > slash) &&
+        (strcasecmp(dot, ".png") == 0 || strcasecmp(dot, ".ppm") == 0))
+        *dot = '\0';
+    char dir[4096] = ".";
+    if (slash)
+        snprintf(dir, sizeof dir, "%.*s", slash > out ? (int)(slash - out) : 1, out);
+    if (access(dir, W_OK) != 0)
+        cl_die(CL_EXIT_USAGE, "%s %s: directory %s: %s", flag, name, dir, strerror(errno));
+    return out;
 }

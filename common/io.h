@@ -35,6 +35,12 @@ int cl_image_write(const char *base, int width, int height, const uint8_t *rgb, 
 // The extension cl_image_write uses: "png" or "ppm".
 const char *cl_image_extension(void);
 
+// The prefix of numbered frames (NAME_0000.png, ...) that `flag` (e.g. "-f") names:
+// NAME less a .png or .ppm extension, so "-f out.png" writes out_0000.png, not
+// out.png_0000.png. Checked before anything runs: exits 2 naming the flag when the
+// directory cannot be written. Returns out.
+const char *cl_frame_prefix(const char *flag, const char *name, char *out, size_t len);
+
 // An 8-bit RGB image, rows top to bottom, 3 bytes a pixel.
 typedef struct {
     int width, height;

@@ -299,6 +299,9 @@ int main(int argc, char **argv)
         .options = own,
     };
     cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
+    char prefix[4096];
+    if (opt.output) // before anything runs
+        opt.output = cl_frame_prefix("-o", opt.output, prefix, sizeof prefix);
     cl_device_open((int)opt.common.device);
     if (opt.common.check)
         return run_check_table(&opt) ? CL_EXIT_OK : CL_EXIT_WRONG;

@@ -10,7 +10,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cudalab.h"
 #include "renderer.h"
@@ -341,16 +340,6 @@ static void parse_frames(options *opt)
     opt->end = (int)end;
 }
 
-static void check_file_prefix(const char *base)
-{
-    char dir[4096] = ".";
-    const char *slash = strrchr(base, '/');
-    if (slash)
-        snprintf(dir, sizeof dir, "%.*s", slash > base ? (int)(slash - base) : 1, base);
-    if (access(dir, W_OK) != 0)
-        cl_die(CL_EXIT_USAGE, "-f %s: directory %s: %s", base, dir, strerror(errno));
-}
-
 static bool known_scene(const char *name)
 {
     for (int i = 0; render_scene_names[i]; i++)
@@ -371,7 +360,8 @@ int main(int argc, char **argv)
         {'b', "frames", CL_ARG_STRING, &opt.frames, "START:END", "frames START .. END-1", 0, 0,
          NULL},
         {'f', "file", CL_ARG_STRING, &opt.file, "NAME",
-         "write each frame to NAME_0000.png (.ppm without libpng)", 0, 0, NULL},
+         "write each frame to NAME_0000.png (.ppm without libpng; NAME may end in .png)", 0, 0,
+         NULL},
         {'c', "compare", CL_ARG_FLAG, &opt.compare, NULL,
          "compare frame START of each GPU renderer (and ref) with cpuref (1e-4 a channel)", 0, 0,
          NULL},
@@ -402,8 +392,9 @@ int main(int argc, char **argv)
         opt.scene = "rand10k";
     if (!known_scene(opt.scene))
         cl_die(CL_EXIT_USAGE, "unknown scene '%s' (see --help for the list)", opt.scene);
+    char prefix[4096];
     if (opt.file)
-        check_file_prefix(opt.file);
+        opt.file = cl_frame_prefix("-f", opt.file, prefix, sizeof prefix);
     if (opt.compare && opt.renderer == RENDER_CPUREF)
         cl_die(CL_EXIT_USAGE, "-c compares a GPU renderer with cpuref: use -r cuda or -r ref");
     if (opt.common.check || opt.renderer != RENDER_CPUREF)

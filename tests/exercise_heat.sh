@@ -8,6 +8,8 @@ if [ "$rc" -eq 0 ] && grep -q "v4-temporal" "$tmp/out" && grep -q "^  yours " "$
 expect_usage "heat -n 0" "-n 0" "$ht" -n 0
 expect_usage "heat -n 99 (below the source layout's 100)" "100..16384" "$ht" -n 99
 expect_usage "heat --frames 0" "--frames 0" "$ht" --frames 0
+# -o into a missing directory: refused before the device is touched (so also without one).
+expect_usage "heat -o into a missing directory" "-o $tmp/missing/f: directory" "$ht" -o "$tmp/missing/f"
 expect_usage "heat --frames -3" "--frames -3" "$ht" --frames -3
 expect_usage "heat --steps 0" "--steps 0" "$ht" --steps 0
 expect_usage "heat --verify bogus" "--verify bogus" "$ht" --verify bogus
@@ -39,8 +41,6 @@ if [ "$rc" -eq 0 ]; then
         ! ls "$tmp"/*.partial >/dev/null 2>&1; then pass "heat -o writes frame_0000..0002"
     else fail "heat -o writes frame_0000..0002"; fi
 fi
-expect_gpu "heat -o into a missing directory exits 2" 2 "$ht" -n 128 -o "$tmp/missing/frame" -i 1
-if [ "$rc" -eq 2 ] && ! grep -q "cannot write" "$tmp/out"; then fail "heat -o: the message names the file"; fi
 expect_gpu "heat --dump" 0 "$ht" -n 100 -k v1 -i 2 --dump "$tmp/ht"
 if [ "$rc" -eq 0 ] && [ -s "$tmp/ht_output.npy" ] && [ -s "$tmp/ht_gold.npy" ]; then pass "heat --dump writes the arrays"
 elif [ "$rc" -eq 0 ]; then fail "heat --dump writes the arrays"; fi

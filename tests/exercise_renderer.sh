@@ -17,6 +17,11 @@ ext=png; pkg-config --exists libpng 2>/dev/null || ext=ppm
 if [ "$rc" -eq 0 ] && [ -s "$tmp/cpusnow_0000.$ext" ] && [ -s "$tmp/cpusnow_0002.$ext" ] && [ ! -e "$tmp/cpusnow_0003.$ext" ]; then
     pass "renderer -r cpuref -f writes a file a frame"; else fail "renderer -r cpuref -f writes a file a frame"; fi
 
+# -f NAME.png names the frames NAME_0000.png, not NAME.png_0000.png.
+run "$re" -r cpuref -s 20 -f "$tmp/named.png" rgb
+if [ "$rc" -eq 0 ] && [ -s "$tmp/named_0000.$ext" ] && [ ! -e "$tmp/named.png_0000.$ext" ]; then
+    pass "renderer -f x.png writes x_0000.$ext"; else fail "renderer -f x.png writes x_0000.$ext"; fi
+
 # Bad input: exit 2 with the reason, nothing run.
 expect_usage "renderer: unknown scene" "unknown scene 'rand10'" "$re" -r cpuref rand10
 expect_usage "renderer -b 3:1" "-b 3:1" "$re" -r cpuref -b 3:1 rgb
