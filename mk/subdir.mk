@@ -5,6 +5,9 @@ all:
 	$(MAKE) -C .. bin/$(EXERCISE)
 check:
 	$(MAKE) -C .. check_$(EXERCISE) $(if $(K),K=$(K))
-test clean:
+test:
 	$(MAKE) -C .. $@
+# This exercise's objects and binary only; `make clean` at the top removes everything.
+clean:
+	rm -rf ../build/$(EXERCISE) ../bin/$(EXERCISE)
 .PHONY: all check test clean

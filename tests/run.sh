@@ -164,6 +164,8 @@ run make -n "${arch_state[@]}" ARCH=auto build/common/scan.o
 if [ "$rc" -eq 0 ] && [ ! -e "$tmp/arch" ] && ! grep -q -- "-arch=sm_80" "$tmp/out"; then
     pass "make ARCH=auto forgets it"; else fail "make ARCH=auto forgets it"; fi
 
+expect_make_line "make -C scan clean removes scan's build only" "rm -rf ../build/scan ../bin/scan" -C scan clean
+
 # make format / make lint without their tool: one line naming it, exit 2.
 run make format CLANG_FORMAT=no-such-formatter
 if [ "$rc" -eq 2 ] && grep -q "needs no-such-formatter, which is not installed" "$tmp/out"; then
