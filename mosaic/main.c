@@ -415,7 +415,13 @@ int main(int argc, char **argv)
     cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
     if (opt.output)
         check_output(opt.output);
-    if (opt.common.check || opt.mode == MODE_CUDA || opt.mode == MODE_ALL)
+    const bool gpu = opt.common.check || opt.mode == MODE_CUDA || opt.mode == MODE_ALL;
+    if (!gpu && opt.common.kernel)
+        cl_die(CL_EXIT_USAGE, "-k %s: -k picks a GPU version, for --mode cuda or all",
+               opt.common.kernel);
+    if (!gpu && opt.common.json)
+        cl_die(CL_EXIT_USAGE, "--json reports the GPU runs' tables: use --mode cuda or all");
+    if (gpu)
         cl_device_open((int)opt.common.device); // no GPU: exit 77 before anything runs
     if (opt.common.check)
         return run_check_table(&opt) ? CL_EXIT_OK : CL_EXIT_WRONG;

@@ -397,6 +397,12 @@ int main(int argc, char **argv)
         opt.file = cl_frame_prefix("-f", opt.file, prefix, sizeof prefix);
     if (opt.compare && opt.renderer == RENDER_CPUREF)
         cl_die(CL_EXIT_USAGE, "-c compares a GPU renderer with cpuref: use -r cuda or -r ref");
+    if (opt.common.kernel && opt.renderer != RENDER_CUDA && !opt.common.check)
+        cl_die(CL_EXIT_USAGE, "-k %s: -k picks a GPU version, for -r cuda (or -c, --check)",
+               opt.common.kernel);
+    if (opt.common.dump && !opt.compare)
+        cl_die(CL_EXIT_USAGE, "--dump %s: writes a compared frame and cpuref's: use it with -c",
+               opt.common.dump);
     if (opt.common.check || opt.renderer != RENDER_CPUREF)
         cl_device_open((int)opt.common.device); // no GPU: exit 77 before anything runs
     if (opt.common.check)

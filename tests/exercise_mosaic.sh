@@ -35,6 +35,8 @@ printf 'P6\n-3 2\n255\n' >"$tmp/negative.ppm"
 printf 'P6\n3 2\n65535\n' >"$tmp/maxval.ppm"
 printf 'not a png' >"$tmp/bad.png"
 printf 'x' >"$tmp/photo.jpg"
+expect_usage "mosaic --mode cpu -k all (a GPU version)" "-k picks a GPU version" "$mo" --mode cpu -k all
+expect_usage "mosaic --mode openmp --json" "--json reports the GPU runs" "$mo" --mode openmp --json
 expect_usage "mosaic: missing file" "$tmp/none.ppm: cannot open" "$mo" --mode cpu --image "$tmp/none.ppm"
 expect_usage "mosaic: truncated pixel data" "truncated pixel data" "$mo" --mode cpu --image "$tmp/short.ppm"
 expect_usage "mosaic: bad magic" "bad magic" "$mo" --mode cpu --image "$tmp/magic.ppm"

@@ -32,6 +32,8 @@ expect_usage "renderer -s 0" "-s 0: expected an integer in 1..16384" "$re" -r cp
 expect_usage "renderer -f into a missing directory" "directory" "$re" -r cpuref -f "$tmp/missing/f" rgb
 expect_usage "renderer -c -r cpuref" "-c compares" "$re" -c -r cpuref rgb
 expect_usage "renderer -r bogus" "-r bogus" "$re" -r bogus rgb
+expect_usage "renderer -r cpuref -k all (a GPU version)" "-k picks a GPU version" "$re" -r cpuref -k all rgb
+expect_usage "renderer --dump without -c" "use it with -c" "$re" -r cpuref --dump "$tmp/x" rgb
 expect_usage "renderer --check -k all" "--check scores one version" "$re" --check -k all
 expect_make_line "make check_renderer K=yours" "bin/renderer --check -k yours" check_renderer K=yours
 expect_no_device "renderer without a device exits 77" "$re" rgb
