@@ -177,8 +177,9 @@ __device__ __forceinline__ float2 box_muller_fast(unsigned a, unsigned b)
 // block sums in index order: one launch, no memset, the same bits every run.
 // The fast Box-Muller beats curand_normal4 (its accurate logf) by a quarter, and the
 // whole kernel makes normals faster than curandGenerateNormal with Philox alone does
-// (README.md has the rates). The bound is instructions: ~25 a normal for Philox's rounds, ~8 for
-// the transform, ~3 for the step; no memory traffic but the 2 doubles a block.
+// (README.md has the rates). The bound is instructions: ~25 a normal for Philox's
+// rounds, ~8 for the transform, ~3 for the step; no memory traffic but the 2 doubles a
+// block.
 enum { FUSED_THREADS = 256 };
 __global__ void __launch_bounds__(FUSED_THREADS)
     path_fused_philox(mc_model m, double *partials, unsigned *ticket, double *sums)
