@@ -112,7 +112,7 @@ static timed_call device_setup(const problem *p, int iters)
 {
     const size_t bytes = image_bytes(p->s);
     // The filter reads the image and never writes it, so copies of the image are enough:
-    // as many as make 3x the L2 size (2048^2: 13 copies on a 50 MB L2; 4096^2: 3).
+    // as many as make 3x the L2 size (2048^2: 13 copies on a 50 MB L2; 4096^2: 4).
     const int copies = cl_rotation_count(bytes);
     cl_require_device_memory((bytes + 256) * copies + bytes + mosaic_workspace_bytes(p->s), 0);
     timed_call call = {.p = p, .iters = iters, .in = cl_rotating_alloc(bytes, copies)};
