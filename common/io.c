@@ -329,18 +329,24 @@ int cl_image_write_file(const char *path, int width, int height, const uint8_t *
     return 0;
 }
 
+void cl_require_writable_dir(const char *flag, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096] = ".";
+    if (slash)
+        snprintf(dir, sizeof dir, "%.*s", slash > path ? (int)(slash - path) : 1, path);
+    if (access(dir, W_OK) != 0)
+        cl_die(CL_EXIT_USAGE, "%s %s: directory %s: %s", flag, path, dir, strerror(errno));
+}
+
 const char *cl_frame_prefix(const char *flag, const char *name, char *out, size_t len)
 {
+    cl_require_writable_dir(flag, name);
     snprintf(out, len, "%s", name);
     const char *slash = strrchr(out, '/');
     char *dot = strrchr(out, '.');
     if (dot && (!slash || dot > slash) &&
         (strcasecmp(dot, ".png") == 0 || strcasecmp(dot, ".ppm") == 0))
         *dot = '\0';
-    char dir[4096] = ".";
-    if (slash)
-        snprintf(dir, sizeof dir, "%.*s", slash > out ? (int)(slash - out) : 1, out);
-    if (access(dir, W_OK) != 0)
-        cl_die(CL_EXIT_USAGE, "%s %s: directory %s: %s", flag, name, dir, strerror(errno));
     return out;
 }

@@ -35,6 +35,10 @@ int cl_image_write(const char *base, int width, int height, const uint8_t *rgb, 
 // The extension cl_image_write uses: "png" or "ppm".
 const char *cl_image_extension(void);
 
+// Exits 2 ("FLAG PATH: directory DIR: why") unless the directory PATH would be written
+// into exists and is writable: checked before anything runs, not after the work.
+void cl_require_writable_dir(const char *flag, const char *path);
+
 // The prefix of numbered frames (NAME_0000.png, ...) that `flag` (e.g. "-f") names:
 // NAME less a .png or .ppm extension, so "-f out.png" writes out_0000.png, not
 // out.png_0000.png. Checked before anything runs: exits 2 naming the flag when the

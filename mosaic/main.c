@@ -8,12 +8,10 @@
 // reading the next of several copies of the image (so the L2 cache has not just seen
 // it; --mode cuda, the default); -o writes the mosaic. --check prints the score table
 // instead.
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "cudalab.h"
 #include "mosaic.h"
@@ -357,11 +355,7 @@ static void check_output(const char *path)
     if (!dot || (slash && dot < slash) ||
         (strcasecmp(dot, ".png") != 0 && strcasecmp(dot, ".ppm") != 0))
         cl_die(CL_EXIT_USAGE, "-o %s: unknown extension (use .png or .ppm)", path);
-    char dir[4096] = ".";
-    if (slash)
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path) > 0 ? (int)(slash - path) : 1, path);
-    if (access(dir, W_OK) != 0)
-        cl_die(CL_EXIT_USAGE, "-o %s: directory %s: %s", path, dir, strerror(errno));
+    cl_require_writable_dir("-o", path);
 }
 
 static uint8_t *load_image(const options *opt, mosaic_shape *s)

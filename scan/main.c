@@ -158,7 +158,8 @@ typedef struct {
     const double *gold;
     double *host_v; // the last measured output (--dump)
     scan_workspace *ws;
-    recurrence_peer *peer, *peer_used; // peer_used: NULL for ours
+    recurrence_peer *peer;
+    bool run_peer; // the peer, or ours
     int iters;
 } recurrence_call;
 
@@ -166,8 +167,8 @@ static void run_recurrence(void *ctx, int rep)
 {
     (void)rep;
     const recurrence_call *c = ctx;
-    if (c->peer_used)
-        recurrence_peer_run(c->peer_used, c->s, c->u, c->v, c->n, 0);
+    if (c->run_peer)
+        recurrence_peer_run(c->peer, c->s, c->u, c->v, c->n, 0);
     else
         recurrence_run(c->s, c->u, c->v, c->n, c->ws, 0);
 }
@@ -184,7 +185,7 @@ static cl_measured measure_recurrence(void *ctx, int k, cl_cell *extra)
 {
     recurrence_call *call = ctx;
     const size_t bytes = call->n * sizeof(double);
-    call->peer_used = k == CL_PEER ? call->peer : NULL;
+    call->run_peer = k == CL_PEER;
     cl_poison_device(call->v, bytes);
     run_recurrence(call, 0);
     CL_CUDA_CHECK(cudaMemcpy(call->host_v, call->v, bytes, cudaMemcpyDeviceToHost));
