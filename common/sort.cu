@@ -1,20 +1,19 @@
 // The suite's device-wide radix sort (sort.h): stable LSD, 8 bits a pass, one sweep a
-// pass (Adinets & Merrill, "Onesweep", 2022). radix_sort's README measures it as v4 and
-// walks through the steps that made it fast.
+// pass (Adinets & Merrill, "Onesweep", 2022). radix_sort's README measures it and
+// walks through the steps that made it fast: v4 (onesweep_pass) is the first design,
+// v5 (onesweep_pass_v5) the suite's sort.
 //
 // A sort: count_all_digits reads the keys once and counts the digits of every pass;
 // digit_starts_from_counts turns each pass's counts into where each digit starts; then
-// one onesweep_pass launch a pass: 8192-key tiles (4096 with values) take tickets,
-// rank their keys per warp (ballots find the lanes sharing a digit), publish their 256
-// digit counts and look back over earlier tiles' counts (decoupled look-back, per
-// digit), then stage the keys in shared memory in sorted order so that the writes of
-// each digit's run coalesce.
+// one launch a pass: 8192-key tiles take tickets, rank their keys per warp (ballots
+// find the lanes sharing a digit), publish their 256 digit counts and look back over
+// earlier tiles' counts (decoupled look-back, per digit), then stage the keys in
+// shared memory in sorted order so that the writes of each digit's run coalesce.
 //
 // Napkin math: a pass reads and writes every key (8 bytes a key, 16 with values): at
 // 256M keys 2.1 GB, 0.72 ms at an H100's ~2.97 TB/s copy rate; four 8-bit passes plus
-// the histogram's read, 3.2 ms, ~80 Gkeys/s. The passes run at about 40% of the copy
-// rate (radix_sort's README has the times), bound by latency (the look-back goes one
-// tile at a time), not bytes.
+// the histogram's read, 3.2 ms, ~80 Gkeys/s. v4's passes run at about 40% of the copy
+// rate, v5's at about 55% (the v5 section below says what bounds it).
 #include <cuda/atomic>
 
 #include "check.h"
@@ -27,8 +26,11 @@
 struct cl_sort_workspace {
     size_t n_max;
     uint32_t *keys, *values;     // the alternate buffers (values: NULL without pairs)
-    unsigned *digit_starts;      // [4][256] counts, then exclusive sums
+    unsigned *digit_counts;      // [4][256], zero between sorts (the scan of them clears them)
+    unsigned *digit_starts;      // [4][256]: exclusive sums of the counts
     cl_scan_workspace *lookback; // a status word per (tile, digit)
+    bool dependent_launch;       // sm_90 and up: programmatic dependent launches
+    bool v5_pairs_fit;           // the GPU gives a block v5_shared<true>
 };
 
 #define V4_RADIX 256
@@ -45,6 +47,24 @@ template <bool PAIRS> struct v4_shape {
 static_assert(V4_THREADS == V4_RADIX, "onesweep_pass: thread t owns digit t");
 #define V4_MAX_PASSES 4
 
+// Programmatic dependent launch (sm_90): a kernel launched with it may start before the
+// one before it in the stream has finished, and waits for that grid here, before it
+// reads anything the grid wrote; a kernel lets the next one launch once all its blocks
+// run. Both do nothing on older GPUs or in a plain launch.
+__device__ __forceinline__ void wait_for_previous_grid()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void let_next_grid_launch()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;");
+#endif
+}
+
 // One read of the keys counts the digits of every pass: block histograms in shared
 // memory (two copies, even and odd warps, to halve the collisions of the atomics),
 // four keys in flight a thread, then one atomicAdd a bin a block.
@@ -52,6 +72,7 @@ __global__ void __launch_bounds__(V4_THREADS)
     count_all_digits(const uint32_t *keys, size_t n, int bits, unsigned *counts)
 {
     __shared__ unsigned block_counts[2][V4_MAX_PASSES * V4_RADIX];
+    let_next_grid_launch();
     const int passes = (bits + 7) / 8;
     unsigned masks[V4_MAX_PASSES];
 #pragma unroll
@@ -83,11 +104,18 @@ __global__ void __launch_bounds__(V4_THREADS)
     }
 }
 
-// Each pass's counts become exclusive sums: where each digit's keys start.
-__global__ void __launch_bounds__(V4_RADIX) digit_starts_from_counts(unsigned *counts)
+// Each pass's counts become exclusive sums: where each digit's keys start. The counts
+// are cleared for the next sort (so no memset launch is needed).
+__global__ void __launch_bounds__(V4_RADIX)
+    digit_starts_from_counts(unsigned *counts, unsigned *starts)
 {
-    unsigned *pass = counts + blockIdx.x * V4_RADIX, total;
-    pass[threadIdx.x] = block_exclusive_scan<unsigned, V4_RADIX>(pass[threadIdx.x], total);
+    wait_for_previous_grid();
+    let_next_grid_launch();
+    const unsigned at = blockIdx.x * V4_RADIX + threadIdx.x;
+    const unsigned count = counts[at];
+    counts[at] = 0;
+    unsigned total;
+    starts[at] = block_exclusive_scan<unsigned, V4_RADIX>(count, total);
 }
 
 // Thread d of tile `tile`: the number of digit-d keys in all earlier tiles. Walks back
@@ -225,48 +253,343 @@ __global__ void __launch_bounds__(V4_THREADS, 3)
     }
 }
 
-extern "C" void cl_radix_sort_u32(const uint32_t *keys_in, const uint32_t *values_in,
-                                  uint32_t *keys_out, uint32_t *values_out, size_t n, int bits,
-                                  cl_sort_workspace *ws, cudaStream_t stream)
+// --- v5: counts first, the keys of a full tile unchecked, values copied in async -----------
+//
+// The same pass as v4, reordered around its critical path, the chain of look-backs: a
+// tile publishes its digit counts as soon as it has them, and only then ranks its keys.
+//   1. Each warp counts its keys' digits (shared atomics into the warp's row).
+//   2. Thread d publishes the tile's count of digit d at once (the aggregate its
+//      successors wait for: in v4 it came only after the ranking), and the counts
+//      become where each warp's digit-d keys go in the sorted tile.
+//   3. Ranking gives each key its slot in the sorted tile directly: the group's
+//      leader takes the slots from its warp's row with one shared atomicAdd.
+//   4. Only now the look-back, 4 predecessors a load round: by then the tiles before
+//      have had a ranking's time to publish.
+//   5. Keys staged in sorted order, stored as runs. With values, the tile's values were
+//      copied into shared memory (cp.async) in step 1, so they arrive while the keys
+//      are ranked and take no registers; they follow the keys through the staging
+//      buffer, and pairs keep 8192-key tiles.
+// Every tile but the last is full: it runs a copy of the code without bounds checks
+// (that alone took 16M keys from 0.53 to 0.43 ms: the checks were 64-bit compares and
+// branches around each of the 32 items in five loops). Single-use loads and stores
+// are streaming (__ldcs/__stcs, evict first). Kernels after a sort's first are
+// programmatic dependent launches (sm_90): they start while the one before drains.
+// radix_sort's README has each step's measurements.
+//
+// Napkin math, 256M keys on an H100: a pass moves 2 GB (8 bytes a key: 16 with
+// values), 0.72 ms at the 2.97 TB/s copy rate; four passes plus the histogram's read,
+// 3.2 ms. v5 takes 5.9 ms (54% of that rate) and CUB 6.1: ncu (64M keys, one pass)
+// has the ranking at 2/3 of the warps' stall samples and the ALU pipe the busiest
+// (8 ballots an item), so the pass is bound by the ranking's instructions and
+// latency, not bytes. Pairs (10.1 ms, CUB 8.3) add the values' staging and stores.
+
+#define V5_ITEMS 32    // keys a thread: 8192-key tiles, with or without values
+#define V5_LOOKBACK 4  // status words a look-back thread reads at once
+#define V5_MIN_BLOCKS 3
+
+__device__ __forceinline__ uint32_t load_once(const uint32_t *p) { return __ldcs(p); }
+__device__ __forceinline__ void store_once(uint32_t *p, uint32_t v) { __stcs(p, v); }
+
+// Thread d of tile `tile`: the digit-d keys of all earlier tiles, reading the status
+// words of K predecessors at once. Words are used nearest first; the walk stops at
+// the first inclusive prefix and resumes (re-reading) at the first word not yet
+// published. Wider reads measured slower (K = 8 and 16 at 256M keys: more L2 traffic
+// than round trips saved).
+template <int K>
+__device__ unsigned digit_lookback_wide(scan_tile_state st, unsigned tile, unsigned d)
+{
+    unsigned sum = 0;
+    long pred = (long)tile - 1;
+    while (true) {
+        unsigned long long w[K];
+#pragma unroll
+        for (int j = 0; j < K; j++) {
+            if (pred - j >= 0) {
+                cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(
+                    st.status[(size_t)(pred - j) * V4_RADIX + d]);
+                w[j] = word.load(cuda::memory_order_relaxed);
+            } else {
+                w[j] = tile_word(st.epoch, TILE_PREFIX, 0);
+            }
+        }
+        int used = 0;
+#pragma unroll
+        for (int j = 0; j < K; j++) {
+            if (used < j)
+                break;
+            const unsigned flag = (w[j] >> 34) == st.epoch ? (unsigned)(w[j] >> 32) & 3u : 0u;
+            if (flag == 0)
+                break;
+            sum += (uint32_t)w[j];
+            if (flag == TILE_PREFIX)
+                return sum;
+            used = j + 1;
+        }
+        pred -= used;
+    }
+}
+
+constexpr int V5_TILE = V4_THREADS * V5_ITEMS;
+
+// A v5 block's shared memory (dynamic: 42 KB for keys, 74 KB with values).
+template <bool PAIRS> struct v5_shared {
+    // Each warp's digit counts, then where its next key of each digit goes in the sorted
+    // tile; with values, after the keys are stored, each sorted slot's digit (bytes).
+    union {
+        unsigned warp_slots[V4_WARPS][V4_RADIX];
+        uint8_t slot_digit[V5_TILE];
+    } rows;
+    static_assert(V5_TILE <= sizeof(unsigned) * V4_WARPS * V4_RADIX, "slot digits fit the rows");
+    uint32_t staged[V5_TILE];                 // keys, then values, in tile-sorted order
+    uint32_t values[PAIRS ? V5_TILE : 1];     // the tile's values in input order
+    unsigned output_base[V4_RADIX];
+    unsigned ticket;
+};
+
+// Asynchronous 4-byte copies global -> shared (sm_80 and up: cp.async; older GPUs copy
+// through a register), and the wait for this thread's copies.
+__device__ __forceinline__ void copy_async(uint32_t *to, const uint32_t *from)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(
+                     (unsigned)__cvta_generic_to_shared(to)),
+                 "l"(from)
+                 : "memory");
+#else
+    *to = *from;
+#endif
+}
+
+__device__ __forceinline__ void wait_copies()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+}
+
+// One tile of a v5 pass. FULL: all V5_TILE keys exist (every tile but the last), so
+// no key needs a bounds check. Item i of lane l in warp w is key w W + 32 i + l of the
+// tile (W = 32 V5_ITEMS), as in v4.
+template <bool PAIRS, bool FULL>
+__device__ __forceinline__ void onesweep_tile(v5_shared<PAIRS> &sm, unsigned tile,
+                                              const uint32_t *keys_in, const uint32_t *values_in,
+                                              uint32_t *keys_out, uint32_t *values_out, size_t n,
+                                              int shift, unsigned mask,
+                                              const unsigned *digit_starts, scan_tile_state st)
+{
+    const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+    const size_t warp_first = (size_t)tile * V5_TILE + (size_t)warp * 32 * V5_ITEMS;
+    const size_t first_key = warp_first + lane;
+    // This thread's keys: all, or those below n.
+    const unsigned mine =
+        FULL ? V5_ITEMS : first_key < n ? (unsigned)((n - first_key + 31) / 32) : 0;
+    const uint32_t *my_keys = keys_in + first_key;
+    uint32_t *my_values_sm = sm.values + (PAIRS ? warp * 32 * V5_ITEMS + lane : 0);
+
+    uint32_t keys[V5_ITEMS];
+    unsigned slots[V5_ITEMS];
+#pragma unroll
+    for (int i = 0; i < V5_ITEMS; i++)
+        keys[i] = FULL || (unsigned)i < mine ? load_once(my_keys + 32 * i) : 0;
+    if (PAIRS) {
+#pragma unroll
+        for (int i = 0; i < V5_ITEMS; i++)
+            if (FULL || (unsigned)i < mine)
+                copy_async(my_values_sm + 32 * i, values_in + first_key + 32 * i);
+    }
+
+    // 1-2: counts, published; each warp's first slot of each digit.
+#pragma unroll
+    for (int i = 0; i < V5_ITEMS; i++)
+        if (FULL || (unsigned)i < mine)
+            atomicAdd(&sm.rows.warp_slots[warp][digit_of(keys[i], shift, mask)], 1u);
+    __syncthreads();
+    unsigned tile_count = 0, tile_keys;
+#pragma unroll
+    for (int w = 0; w < V4_WARPS; w++)
+        tile_count += sm.rows.warp_slots[w][t];
+    publish_tile(st, tile * V4_RADIX + t, tile == 0 ? TILE_PREFIX : TILE_AGGREGATE, tile_count);
+    const unsigned first = block_exclusive_scan<unsigned, V4_RADIX>(tile_count, tile_keys);
+    unsigned at = first;
+#pragma unroll
+    for (int w = 0; w < V4_WARPS; w++) {
+        const unsigned c = sm.rows.warp_slots[w][t];
+        sm.rows.warp_slots[w][t] = at;
+        at += c;
+    }
+    __syncthreads();
+
+    // 3: slots.
+    const unsigned lanes_below = (1u << lane) - 1;
+#pragma unroll
+    for (int i = 0; i < V5_ITEMS; i++) {
+        const bool valid = FULL || (unsigned)i < mine;
+        const unsigned holders = FULL ? ~0u : __ballot_sync(~0u, valid);
+        const unsigned d = digit_of(keys[i], shift, mask);
+        if (valid) {
+            // As in v4: item i + 1's leader adds only after item i's shuffle.
+            const unsigned peers = lanes_with_digit(holders, d);
+            const int leader = __ffs(peers) - 1;
+            unsigned before = 0;
+            if (lane == leader)
+                before = atomicAdd(&sm.rows.warp_slots[warp][d], (unsigned)__popc(peers));
+            before = __shfl_sync(holders, before, leader);
+            slots[i] = before + __popc(peers & lanes_below);
+        }
+    }
+    __syncthreads();
+
+    // 4: the look-back.
+    unsigned before_tile = 0;
+    if (tile != 0) {
+        before_tile = digit_lookback_wide<V5_LOOKBACK>(st, tile, t);
+        publish_tile(st, tile * V4_RADIX + t, TILE_PREFIX, before_tile + tile_count);
+    }
+    // Slot j of the sorted tile, of digit d, goes to output_base[d] + j (mod 2^32).
+    sm.output_base[t] = digit_starts[t] + before_tile - first;
+
+    // 5: keys, then values, through the staging buffer.
+#pragma unroll
+    for (int i = 0; i < V5_ITEMS; i++)
+        if (FULL || (unsigned)i < mine)
+            sm.staged[slots[i]] = keys[i];
+    __syncthreads();
+    const unsigned staged_keys = FULL ? V5_TILE : tile_keys;
+#pragma unroll 4
+    for (unsigned j = t; j < staged_keys; j += V4_THREADS) {
+        const uint32_t key = sm.staged[j];
+        const unsigned d = digit_of(key, shift, mask);
+        store_once(keys_out + sm.output_base[d] + j, key); // < n < 2^32
+        if (PAIRS)
+            sm.rows.slot_digit[j] = (uint8_t)d;
+    }
+    if (PAIRS) {
+        wait_copies();
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < V5_ITEMS; i++)
+            if (FULL || (unsigned)i < mine)
+                sm.staged[slots[i]] = my_values_sm[32 * i];
+        __syncthreads();
+#pragma unroll 4
+        for (unsigned j = t; j < staged_keys; j += V4_THREADS)
+            store_once(values_out + sm.output_base[sm.rows.slot_digit[j]] + j, sm.staged[j]);
+    }
+}
+
+template <bool PAIRS>
+__global__ void __launch_bounds__(V4_THREADS, V5_MIN_BLOCKS)
+    onesweep_pass_v5(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out,
+                     uint32_t *values_out, size_t n, int shift, unsigned mask,
+                     const unsigned *digit_starts, scan_tile_state st, unsigned num_tiles)
+{
+    extern __shared__ __align__(16) unsigned char v5_dynamic_shared[];
+    v5_shared<PAIRS> &sm = *reinterpret_cast<v5_shared<PAIRS> *>(v5_dynamic_shared);
+    const int t = threadIdx.x;
+    wait_for_previous_grid();
+    if (t == 0) {
+        const unsigned taken = atomicAdd(st.tile_counter, 1u);
+        if (taken == num_tiles - 1) // every ticket is taken: reset for the next launch
+            atomicExch(st.tile_counter, 0u);
+        sm.ticket = taken;
+    }
+    for (int j = t; j < V4_WARPS * V4_RADIX; j += V4_THREADS)
+        sm.rows.warp_slots[j / V4_RADIX][j % V4_RADIX] = 0;
+    __syncthreads();
+    let_next_grid_launch();
+    const unsigned tile = sm.ticket;
+    if ((size_t)(tile + 1) * V5_TILE <= n)
+        onesweep_tile<PAIRS, true>(sm, tile, keys_in, values_in, keys_out, values_out, n, shift,
+                                   mask, digit_starts, st);
+    else
+        onesweep_tile<PAIRS, false>(sm, tile, keys_in, values_in, keys_out, values_out, n, shift,
+                                    mask, digit_starts, st);
+}
+
+// A launch of `kernel`; with `dependent`, as a programmatic dependent launch (sm_90+):
+// it may start while the kernel before it in the stream finishes, and waits for that
+// grid inside (wait_for_previous_grid).
+template <typename... Params, typename... Args>
+static void launch(bool dependent, void (*kernel)(Params...), unsigned blocks, unsigned threads,
+                   size_t shared_bytes, cudaStream_t stream, Args... args)
+{
+    cudaLaunchAttribute attribute = {};
+    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(threads);
+    config.dynamicSmemBytes = shared_bytes;
+    config.stream = stream;
+    config.attrs = &attribute;
+    config.numAttrs = dependent ? 1 : 0;
+    CL_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args...));
+}
+
+// One sort: the histogram of every pass, its scan, one launch a pass. `v5` picks the
+// pass kernel (radix_sort's ladder runs v4 too).
+static void radix_sort(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out,
+                       uint32_t *values_out, size_t n, int bits, cl_sort_workspace *ws,
+                       cudaStream_t stream, bool v5)
 {
     if (n == 0)
         return;
     if (n > ws->n_max || (values_in && !ws->values))
         cl_die(CL_EXIT_CUDA, "sort workspace holds %zu keys%s; %zu keys%s asked for", ws->n_max,
                ws->values ? " and values" : "", n, values_in ? " and values" : "");
+    const bool pairs = values_in != NULL;
+    // v5 with values needs 74 KB of shared memory a block: GPUs that cannot give it
+    // (sm_75: 64 KB) sort pairs with v4's pass.
+    v5 = v5 && (!pairs || ws->v5_pairs_fit);
+    const bool dependent = v5 && ws->dependent_launch;
     const int passes = (bits + 7) / 8;
-    const int tile_keys = values_in ? v4_shape<true>::tile : v4_shape<false>::tile;
+    const int tile_keys = v5 ? V5_TILE : pairs ? v4_shape<true>::tile : v4_shape<false>::tile;
     const unsigned tiles = (unsigned)((n + tile_keys - 1) / tile_keys);
-    CL_CUDA_CHECK(
-        cudaMemsetAsync(ws->digit_starts, 0, V4_MAX_PASSES * V4_RADIX * sizeof(unsigned), stream));
     const unsigned count_blocks = tiles < 1024 ? tiles : 1024;
-    count_all_digits<<<count_blocks, V4_THREADS, 0, stream>>>(keys_in, n, bits, ws->digit_starts);
-    CL_LAUNCH_CHECK();
-    digit_starts_from_counts<<<passes, V4_RADIX, 0, stream>>>(ws->digit_starts);
-    CL_LAUNCH_CHECK();
+    launch(false, count_all_digits, count_blocks, V4_THREADS, 0, stream, keys_in, n, bits,
+           ws->digit_counts);
+    launch(dependent, digit_starts_from_counts, (unsigned)passes, V4_RADIX, 0, stream,
+           ws->digit_counts, ws->digit_starts);
     for (int p = 0; p < passes; p++) {
         const int shift = 8 * p, width = bits - shift < 8 ? bits - shift : 8;
         const unsigned mask = (1u << width) - 1;
         const uint32_t *src_keys, *src_values = NULL;
         uint32_t *dst_keys, *dst_values = NULL;
         pass_buffers(p, passes, keys_in, keys_out, ws->keys, &src_keys, &dst_keys);
+        if (pairs)
+            pass_buffers(p, passes, values_in, values_out, ws->values, &src_values, &dst_values);
         const unsigned *starts = ws->digit_starts + p * V4_RADIX;
         scan_tile_state st = cl_scan_tile_state(ws->lookback, (size_t)tiles * V4_RADIX);
-        if (values_in) {
-            pass_buffers(p, passes, values_in, values_out, ws->values, &src_values, &dst_values);
-            onesweep_pass<true><<<tiles, V4_THREADS, 0, stream>>>(
-                src_keys, src_values, dst_keys, dst_values, n, shift, mask, starts, st, tiles);
-        } else {
-            onesweep_pass<false><<<tiles, V4_THREADS, 0, stream>>>(
-                src_keys, NULL, dst_keys, NULL, n, shift, mask, starts, st, tiles);
-        }
-        CL_LAUNCH_CHECK();
+        void (*pass)(const uint32_t *, const uint32_t *, uint32_t *, uint32_t *, size_t, int,
+                     unsigned, const unsigned *, scan_tile_state, unsigned) =
+            v5 ? (pairs ? onesweep_pass_v5<true> : onesweep_pass_v5<false>)
+               : (pairs ? onesweep_pass<true> : onesweep_pass<false>);
+        const size_t shared_bytes =
+            v5 ? (pairs ? sizeof(v5_shared<true>) : sizeof(v5_shared<false>)) : 0;
+        launch(dependent, pass, tiles, V4_THREADS, shared_bytes, stream, src_keys, src_values, dst_keys,
+               dst_values, n, shift, mask, starts, st, tiles);
     }
+}
+
+extern "C" void cl_radix_sort_u32(const uint32_t *keys_in, const uint32_t *values_in,
+                                  uint32_t *keys_out, uint32_t *values_out, size_t n, int bits,
+                                  cl_sort_workspace *ws, cudaStream_t stream)
+{
+    radix_sort(keys_in, values_in, keys_out, values_out, n, bits, ws, stream, true);
+}
+
+extern "C" void cl_radix_sort_u32_v4(const uint32_t *keys_in, const uint32_t *values_in,
+                                     uint32_t *keys_out, uint32_t *values_out, size_t n, int bits,
+                                     cl_sort_workspace *ws, cudaStream_t stream)
+{
+    radix_sort(keys_in, values_in, keys_out, values_out, n, bits, ws, stream, false);
 }
 
 // --- the workspace -----------------------------------------------------------------------------
 
-// The smaller tiles (pairs) make the most.
+// v4's pairs tiles, the smallest, make the most.
+static_assert(V5_TILE >= v4_shape<true>::tile,
+              "the workspace has a status word per (smallest tile, digit)");
 static size_t max_tiles(size_t n_max)
 {
     return (n_max + v4_shape<true>::tile - 1) / v4_shape<true>::tile;
@@ -275,7 +598,7 @@ static size_t max_tiles(size_t n_max)
 extern "C" size_t cl_sort_workspace_bytes(size_t n_max, int pairs)
 {
     return (pairs ? 2 : 1) * n_max * sizeof(uint32_t) +
-           V4_MAX_PASSES * V4_RADIX * sizeof(unsigned) +
+           2 * V4_MAX_PASSES * V4_RADIX * sizeof(unsigned) +
            cl_scan_workspace_words_bytes(max_tiles(n_max) * V4_RADIX);
 }
 
@@ -286,8 +609,24 @@ extern "C" cl_sort_workspace *cl_sort_workspace_create(size_t n_max, int pairs)
     CL_CUDA_CHECK(cudaMalloc((void **)&ws->keys, n_max * sizeof(uint32_t)));
     if (pairs)
         CL_CUDA_CHECK(cudaMalloc((void **)&ws->values, n_max * sizeof(uint32_t)));
+    const size_t digit_bytes = V4_MAX_PASSES * V4_RADIX * sizeof(unsigned);
+    CL_CUDA_CHECK(cudaMalloc((void **)&ws->digit_counts, digit_bytes));
+    CL_CUDA_CHECK(cudaMemset(ws->digit_counts, 0, digit_bytes));
+    CL_CUDA_CHECK(cudaMalloc((void **)&ws->digit_starts, digit_bytes));
+    int device, major, shared_optin;
+    CL_CUDA_CHECK(cudaGetDevice(&device));
+    CL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
     CL_CUDA_CHECK(
-        cudaMalloc((void **)&ws->digit_starts, V4_MAX_PASSES * V4_RADIX * sizeof(unsigned)));
+        cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    ws->dependent_launch = major >= 9;
+    ws->v5_pairs_fit = (size_t)shared_optin >= sizeof(v5_shared<true>);
+    CL_CUDA_CHECK(cudaFuncSetAttribute(onesweep_pass_v5<false>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (int)sizeof(v5_shared<false>)));
+    if (ws->v5_pairs_fit)
+        CL_CUDA_CHECK(cudaFuncSetAttribute(onesweep_pass_v5<true>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           (int)sizeof(v5_shared<true>)));
     ws->lookback = cl_scan_workspace_create_words(max_tiles(n_max) * V4_RADIX);
     return ws;
 }
@@ -296,6 +635,7 @@ extern "C" void cl_sort_workspace_destroy(cl_sort_workspace *ws)
 {
     CL_CUDA_CHECK(cudaFree(ws->keys));
     CL_CUDA_CHECK(cudaFree(ws->values));
+    CL_CUDA_CHECK(cudaFree(ws->digit_counts));
     CL_CUDA_CHECK(cudaFree(ws->digit_starts));
     cl_scan_workspace_destroy(ws->lookback);
     delete ws;

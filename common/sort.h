@@ -29,10 +29,17 @@ uint32_t *cl_sort_workspace_values(cl_sort_workspace *ws);
 // Sorts keys_in[0..n) into keys_out by their low `bits` bits (1..32), stable; with
 // values_in != NULL, values_out receives the values in the same order (ws made with
 // pairs). The inputs are not modified; n <= the workspace's n_max. Enqueued on
-// `stream`: one histogram launch, one scan launch, one launch a pass.
+// `stream`: one histogram launch, one scan launch, one launch a pass (on sm_90, each
+// after the first a programmatic dependent launch, which starts as the one before
+// drains).
 void cl_radix_sort_u32(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out,
                        uint32_t *values_out, size_t n, int bits, cl_sort_workspace *ws,
                        cudaStream_t stream);
+// The same sort as radix_sort's README first built it (its version 4): the step before
+// cl_radix_sort_u32, kept so the ladder can measure what the later design changed.
+void cl_radix_sort_u32_v4(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out,
+                          uint32_t *values_out, size_t n, int bits, cl_sort_workspace *ws,
+                          cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -100,6 +100,15 @@ static void free_problem(problem *p)
     free(p->gold_values);
 }
 
+// The bytes any 8-bit LSD sort of these keys must move, which GB/s and % of copy
+// count: the histogram's read of the keys (4n), then each of the P = ceil(bits / 8)
+// passes reads and writes every key (8n), and every value (8n more).
+static double sort_bytes(size_t n, int bits, bool pairs)
+{
+    const int passes = (bits + 7) / 8;
+    return 4.0 * n + passes * (pairs ? 16.0 : 8.0) * n;
+}
+
 // --- one version: verify once, then time ------------------------------------------------------
 
 typedef struct {
@@ -211,7 +220,7 @@ static cl_check_point measure_size(void *ctx, size_t n, int k)
     const options *opt = ctx;
     problem p = make_problem(n, opt);
     timed_call call = device_setup(&p, (int)opt->common.iters);
-    const double bytes = (p.pairs ? 16.0 : 8.0) * n;
+    const double bytes = sort_bytes(n, p.bits, p.pairs);
     cl_check_point point = cl_check_pair(measure_version, &call, k, bytes);
     device_free(&call);
     free_problem(&p);
@@ -258,7 +267,7 @@ int main(int argc, char **argv)
         cl_die(CL_EXIT_USAGE, "--check -k %s: it sorts at most %zu keys; the table starts at 1M",
                radix_versions[k].info.name, radix_versions[k].max_n);
     if (k >= 0 && !opt.common.check && opt.common.n > radix_versions[k].max_n)
-        cl_die(CL_EXIT_USAGE, "-n %zu: -k %s sorts at most %zu keys (-k v3 and v4 take any n)",
+        cl_die(CL_EXIT_USAGE, "-n %zu: -k %s sorts at most %zu keys (-k v3, v4 and v5 take any n)",
                opt.common.n, radix_versions[k].info.name, radix_versions[k].max_n);
     cl_device_open((int)opt.common.device);
     if (opt.common.check)
@@ -269,11 +278,13 @@ int main(int argc, char **argv)
     problem p = make_problem(n, &opt);
     timed_call call = device_setup(&p, (int)opt.common.iters);
     cl_note("\n%zu keys (%s), %s, %d bits; gold (CPU radix sort) %.1f ms; timed over %d rotating "
-            "copies of the input; GB/s = the keys%s read and written once",
+            "copies of the input; GB/s counts %.2f GB: the keys read once for the histogram, "
+            "then %d passes reading and writing every key%s",
             n, input_names[opt.input], p.pairs ? "key/value pairs" : "keys only", p.bits, p.gold_ms,
-            call.keys_in.copies, p.pairs ? " and values" : "");
+            call.keys_in.copies, sort_bytes(n, p.bits, p.pairs) / 1e9, (p.bits + 7) / 8,
+            p.pairs ? " and value" : "");
     bool ok = cl_run_ladder(&opt.common, versions(), peer_name(p.pairs), n,
-                            (p.pairs ? 16.0 : 8.0) * n, rate_column, 1, measure_version, &call);
+                            sort_bytes(n, p.bits, p.pairs), rate_column, 1, measure_version, &call);
     if (opt.common.dump) { // the last version's verified keys
         cl_dump_npy(opt.common.dump, "input", "<u4", p.keys, sizeof(uint32_t), 1, &n);
         cl_dump_npy(opt.common.dump, "output", "<u4", call.host_keys, sizeof(uint32_t), 1, &n);

@@ -15,7 +15,7 @@ extern "C" {
 
 // Device scratch for sorts of up to n_max keys: a second key and value buffer for the
 // passes to alternate through, int32 scratch, the suite's scan workspace, and the
-// look-back state of version 4. Create once; one sort at a time.
+// look-back state of versions 4 and 5. Create once; one sort at a time.
 typedef struct radix_workspace radix_workspace;
 radix_workspace *radix_workspace_create(size_t n_max, int pairs);
 void radix_workspace_destroy(radix_workspace *ws);

@@ -26,12 +26,24 @@ done
 for n in 1 33 4097 1000003; do
     expect_gpu "radix_sort -k all -n $n (keys)" 0 "$rs" -k all -n "$n" -i 1
 done
-for bits in 1 4 7 12 17 31; do
+# Stability through --bits: every width 1..32 (the last pass narrower than 8 bits,
+# or absent), pairs; keys alone at some.
+for bits in $(seq 1 32); do
     expect_gpu "radix_sort -k all --pairs --bits $bits -n 65537" 0 "$rs" -k all --pairs --bits "$bits" -n 65537 -i 1
+done
+for bits in 1 4 7 12 17 31; do
     expect_gpu "radix_sort -k all --bits $bits -n 30" 0 "$rs" -k all --bits "$bits" -n 30 -i 1
 done
-expect_gpu "radix_sort -k v4 -n 256M" 0 "$rs" -k v4 -n 256M -i 2
-expect_gpu "radix_sort -k v4 --pairs -n 256M" 0 "$rs" -k v4 --pairs -n 256M -i 2
+# Primes around v5's 8192-key tiles and the largest sizes: 2^28 is the score table's
+# last row.
+for n in 8191 16381 999983; do
+    expect_gpu "radix_sort -k v5 --pairs -n $n (prime)" 0 "$rs" -k v5 --pairs -n "$n" -i 1
+done
+for k in v4 v5; do
+    expect_gpu "radix_sort -k $k -n 256M" 0 "$rs" -k "$k" -n 256M -i 2
+    expect_gpu "radix_sort -k $k --pairs -n 256M" 0 "$rs" -k "$k" --pairs -n 256M -i 2
+done
+expect_gpu "radix_sort -k v5 --pairs -n 2^28" 0 "$rs" -k v5 --pairs -n 268435456 -i 2
 # 4 MB of input fits in any L2 cache of 2 MB or more three times over: the repeats
 # sort other copies of it.
 expect_rotated "radix_sort -n 1M times over rotating copies of the keys" 2 "$rs" -n 1M -k v4 -i 3
