@@ -78,6 +78,17 @@ __device__ __forceinline__ void publish_tile(scan_tile_state st, unsigned tile, 
     word.store(tile_word(st.epoch, flag, value), cuda::memory_order_relaxed);
 }
 
+// Thread 0 of a block: the block's tile, the next ticket of this launch (tiles start
+// in ticket order, so a tile waits only on tiles already running). The last ticket
+// resets the counter for the next launch.
+__device__ __forceinline__ unsigned take_tile_ticket(scan_tile_state st, unsigned num_tiles)
+{
+    const unsigned t = atomicAdd(st.tile_counter, 1u);
+    if (t == num_tiles - 1)
+        atomicExch(st.tile_counter, 0u);
+    return t;
+}
+
 // Warp 0 of a tile: the sum of everything before `tile`. Each round the 32 lanes read
 // the status of the 32 nearest predecessors not yet summed; when one holds an
 // inclusive prefix, the sum stops there, otherwise the aggregates are added and the
@@ -143,12 +154,8 @@ __global__ void __launch_bounds__(THREADS, (MIN_BLOCKS * THREADS <= CL_THREADS_P
 {
     __shared__ unsigned tile_shared;
     __shared__ uint32_t tile_prefix_shared;
-    if (threadIdx.x == 0) {
-        unsigned t = atomicAdd(st.tile_counter, 1u);
-        if (t == num_tiles - 1) // every ticket is taken: reset for the next launch
-            atomicExch(st.tile_counter, 0u);
-        tile_shared = t;
-    }
+    if (threadIdx.x == 0)
+        tile_shared = take_tile_ticket(st, num_tiles);
     __syncthreads();
     const unsigned tile = tile_shared;
     const size_t first = ((size_t)tile * THREADS + threadIdx.x) * ITEMS;

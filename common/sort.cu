@@ -164,12 +164,8 @@ __global__ void __launch_bounds__(V4_THREADS, 3)
     __shared__ unsigned tile_first_of_digit[V4_RADIX], output_base[V4_RADIX];
     __shared__ unsigned ticket;
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-    if (t == 0) {
-        const unsigned taken = atomicAdd(st.tile_counter, 1u);
-        if (taken == num_tiles - 1) // every ticket is taken: reset for the next launch
-            atomicExch(st.tile_counter, 0u);
-        ticket = taken;
-    }
+    if (t == 0)
+        ticket = take_tile_ticket(st, num_tiles);
     for (int j = t; j < V4_WARPS * V4_RADIX; j += V4_THREADS)
         warp_counts[j / V4_RADIX][j % V4_RADIX] = 0;
     __syncthreads();
@@ -186,27 +182,13 @@ __global__ void __launch_bounds__(V4_THREADS, 3)
         if (PAIRS)
             values[i] = at < n ? values_in[at] : 0;
     }
-    const unsigned lanes_below = (1u << lane) - 1;
 #pragma unroll
     for (int i = 0; i < V4_ITEMS; i++) {
         const bool valid = warp_first + 32 * i + lane < n;
         const unsigned holders = __ballot_sync(~0u, valid);
         const unsigned d = digit_of(keys[i], shift, mask);
-        if (valid) {
-            // The group's lowest lane adds the group to the warp's count of its digit and
-            // passes the old count on. What keeps the items in order (stability) without
-            // a barrier: item i + 1's leader adds only after the __shfl_sync of item i,
-            // which it joins (valid for i + 1 means valid for i) and which cannot finish
-            // before item i's leader has its atomicAdd's result; so a digit's counts are
-            // added item by item, and CUDA need not order the lanes' atomics for us.
-            const unsigned peers = lanes_with_digit(holders, d);
-            const int leader = __ffs(peers) - 1;
-            unsigned before = 0;
-            if (lane == leader)
-                before = atomicAdd(&warp_counts[warp][d], (unsigned)__popc(peers));
-            before = __shfl_sync(holders, before, leader);
-            ranks[i] = before + __popc(peers & lanes_below);
-        }
+        if (valid)
+            ranks[i] = warp_rank_by_digit(holders, d, warp_counts[warp]);
     }
     __syncthreads();
 
@@ -420,22 +402,13 @@ __device__ __forceinline__ void onesweep_tile(v5_shared<PAIRS> &sm, unsigned til
     __syncthreads();
 
     // 3: slots.
-    const unsigned lanes_below = (1u << lane) - 1;
 #pragma unroll
     for (int i = 0; i < V5_ITEMS; i++) {
         const bool valid = FULL || (unsigned)i < mine;
         const unsigned holders = FULL ? ~0u : __ballot_sync(~0u, valid);
         const unsigned d = digit_of(keys[i], shift, mask);
-        if (valid) {
-            // As in v4: item i + 1's leader adds only after item i's shuffle.
-            const unsigned peers = lanes_with_digit(holders, d);
-            const int leader = __ffs(peers) - 1;
-            unsigned before = 0;
-            if (lane == leader)
-                before = atomicAdd(&sm.rows.warp_slots[warp][d], (unsigned)__popc(peers));
-            before = __shfl_sync(holders, before, leader);
-            slots[i] = before + __popc(peers & lanes_below);
-        }
+        if (valid)
+            slots[i] = warp_rank_by_digit(holders, d, sm.rows.warp_slots[warp]);
     }
     __syncthreads();
 
@@ -487,12 +460,8 @@ __global__ void __launch_bounds__(V4_THREADS, V5_MIN_BLOCKS)
     v5_shared<PAIRS> &sm = *reinterpret_cast<v5_shared<PAIRS> *>(v5_dynamic_shared);
     const int t = threadIdx.x;
     wait_for_previous_grid();
-    if (t == 0) {
-        const unsigned taken = atomicAdd(st.tile_counter, 1u);
-        if (taken == num_tiles - 1) // every ticket is taken: reset for the next launch
-            atomicExch(st.tile_counter, 0u);
-        sm.ticket = taken;
-    }
+    if (t == 0)
+        sm.ticket = take_tile_ticket(st, num_tiles);
     for (int j = t; j < V4_WARPS * V4_RADIX; j += V4_THREADS)
         sm.rows.warp_slots[j / V4_RADIX][j % V4_RADIX] = 0;
     __syncthreads();
@@ -550,6 +519,11 @@ static void radix_sort(const uint32_t *keys_in, const uint32_t *values_in, uint3
            ws->digit_counts);
     launch(dependent, digit_starts_from_counts, (unsigned)passes, V4_RADIX, 0, stream,
            ws->digit_counts, ws->digit_starts);
+    void (*pass)(const uint32_t *, const uint32_t *, uint32_t *, uint32_t *, size_t, int,
+                 unsigned, const unsigned *, scan_tile_state, unsigned) =
+        v5 ? (pairs ? onesweep_pass_v5<true> : onesweep_pass_v5<false>)
+           : (pairs ? onesweep_pass<true> : onesweep_pass<false>);
+    const size_t shared_bytes = v5 ? (pairs ? sizeof(v5_shared<true>) : sizeof(v5_shared<false>)) : 0;
     for (int p = 0; p < passes; p++) {
         const int shift = 8 * p, width = bits - shift < 8 ? bits - shift : 8;
         const unsigned mask = (1u << width) - 1;
@@ -560,14 +534,8 @@ static void radix_sort(const uint32_t *keys_in, const uint32_t *values_in, uint3
             pass_buffers(p, passes, values_in, values_out, ws->values, &src_values, &dst_values);
         const unsigned *starts = ws->digit_starts + p * V4_RADIX;
         scan_tile_state st = cl_scan_tile_state(ws->lookback, (size_t)tiles * V4_RADIX);
-        void (*pass)(const uint32_t *, const uint32_t *, uint32_t *, uint32_t *, size_t, int,
-                     unsigned, const unsigned *, scan_tile_state, unsigned) =
-            v5 ? (pairs ? onesweep_pass_v5<true> : onesweep_pass_v5<false>)
-               : (pairs ? onesweep_pass<true> : onesweep_pass<false>);
-        const size_t shared_bytes =
-            v5 ? (pairs ? sizeof(v5_shared<true>) : sizeof(v5_shared<false>)) : 0;
-        launch(dependent, pass, tiles, V4_THREADS, shared_bytes, stream, src_keys, src_values, dst_keys,
-               dst_values, n, shift, mask, starts, st, tiles);
+        launch(dependent, pass, tiles, V4_THREADS, shared_bytes, stream, src_keys, src_values,
+               dst_keys, dst_values, n, shift, mask, starts, st, tiles);
     }
 }
 
