@@ -1,9 +1,15 @@
-// The device-wide exclusive scan every exercise links: single_pass_scan_kernel
-// (scan.cuh) with plain loads and stores.
-// Napkin math: reads 4n and writes 4n bytes, one launch; 256M ints = 2.05 GB, 0.49 ms
-// at 4.2 TB/s. The look-back adds a short serial chain per tile, hidden while
-// other tiles stream.
+// The device-wide exclusive scan every exercise links. Two kernels from scan.cuh:
+//   cl_exclusive_scan_i32_v5  single_pass_scan_kernel: a block a tile, plain loads and
+//                             stores through a warp transpose
+//   cl_exclusive_scan_i32     bulk_single_pass_scan_kernel: persistent blocks, tiles
+//                             brought in and written out by the bulk-copy engine,
+//                             STAGES - 1 tiles in flight a block (sm_90; elsewhere, or
+//                             for pointers not 16-byte aligned, the v5 kernel)
+// Napkin math: reads 4n and writes 4n bytes, one launch; 256M ints = 2.05 GB, 0.69 ms
+// at an H100's 2977 GB/s copy rate (read + write), 0.50 ms at an H200's 4137. The
+// look-back adds a short serial chain per tile, hidden while other tiles stream.
 #include <stdint.h>
+#include <stdio.h>
 
 #include "check.h"
 #include "scan.cuh"
@@ -52,6 +58,35 @@ extern "C" void cl_scan_workspace_destroy(cl_scan_workspace *ws)
     delete ws;
 }
 
+extern "C" int cl_scan_has_bulk_copy(void)
+{
+    enum { MAX_DEVICES = 64 };
+    static int major_of[MAX_DEVICES]; // 0: not asked yet
+    int device;
+    CL_CUDA_CHECK(cudaGetDevice(&device));
+    if (device >= MAX_DEVICES)
+        return 0;
+    if (major_of[device] == 0)
+        CL_CUDA_CHECK(
+            cudaDeviceGetAttribute(&major_of[device], cudaDevAttrComputeCapabilityMajor, device));
+    return major_of[device] >= 9;
+}
+
+extern "C" const char *cl_scan_bulk_path(void)
+{
+    static char text[96];
+    int device, major, minor;
+    CL_CUDA_CHECK(cudaGetDevice(&device));
+    CL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    CL_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+    if (cl_scan_has_bulk_copy())
+        snprintf(text, sizeof text, "on the bulk-copy engine (sm_%d%d)", major, minor);
+    else
+        snprintf(text, sizeof text, "v5's kernel: this GPU (sm_%d%d) has no bulk-copy engine",
+                 major, minor);
+    return text;
+}
+
 scan_tile_state cl_scan_tile_state(cl_scan_workspace *ws, size_t num_tiles)
 {
     if (num_tiles > ws->max_tiles)
@@ -64,7 +99,7 @@ scan_tile_state cl_scan_tile_state(cl_scan_workspace *ws, size_t num_tiles)
 
 namespace
 {
-// Tile shape: 128 threads x 64 items. The per-tile cost (ticket, block scan, look-back)
+// v5's tile shape: 128 threads x 64 items. The per-tile cost (ticket, block scan, look-back)
 // is fixed, so long tiles amortize it, and more items a thread keep more loads in
 // flight; registers capped for 6 resident blocks an SM beat the compiler's choice.
 // What bounds it is each tile's load, scan, store with nothing prefetched, not the
@@ -88,8 +123,35 @@ struct plain_scan_op {
 };
 } // namespace
 
-extern "C" void cl_exclusive_scan_i32(const int32_t *in, int32_t *out, size_t n,
-                                      cl_scan_workspace *ws, cudaStream_t stream)
+// v6's tile shape: 768 threads x 16 items (48 KB tiles), 4 stages (192 KB of shared
+// memory, one block an SM): 2 tiles a block in flight (96 KB), where Little's law asks
+// for ~30 KB an SM (3.35 TB/s x ~1.2 us / 132 SMs). One block an SM keeps a look-back's
+// round of predecessors short (132 tiles, 64 status words a round); measured on an
+// H100 at 256M (ms): 256 x 16 x 4 stages (3 blocks an SM) 0.836, 512 x 16 0.779,
+// 768 x 16 0.759, CUB 0.836; look-back 1, 2, 4, 8 words a lane 0.836 / 0.861 / 0.898 /
+// 0.941 with 3 blocks an SM; 2 and 3 within 1% at one. scan/README.md has the sweep.
+enum { BULK_THREADS = 768, BULK_ITEMS = 16, BULK_STAGES = 4, BULK_LOOKBACK = 2 };
+
+struct bulk_plain_scan_op {
+    static constexpr bool STORES_TILE = true, NEEDS_NEXT = false;
+    const uint32_t *src;
+    uint32_t *dst;
+    size_t n;
+    __device__ void items(const uint32_t (&words)[BULK_ITEMS], uint32_t, size_t,
+                          uint32_t (&items)[BULK_ITEMS]) const
+    {
+#pragma unroll
+        for (int k = 0; k < BULK_ITEMS; k++)
+            items[k] = words[k];
+    }
+    __device__ void store(size_t, const uint32_t (&)[BULK_ITEMS], const uint32_t (&)[BULK_ITEMS],
+                          uint32_t) const
+    {
+    }
+};
+
+extern "C" void cl_exclusive_scan_i32_v5(const int32_t *in, int32_t *out, size_t n,
+                                         cl_scan_workspace *ws, cudaStream_t stream)
 {
     if (n == 0)
         return;
@@ -102,4 +164,19 @@ extern "C" void cl_exclusive_scan_i32(const int32_t *in, int32_t *out, size_t n,
         <<<(unsigned)num_tiles, SCAN_THREADS, 0, stream>>>(op, cl_scan_tile_state(ws, num_tiles),
                                                            (unsigned)num_tiles);
     CL_LAUNCH_CHECK();
+}
+
+extern "C" void cl_exclusive_scan_i32(const int32_t *in, int32_t *out, size_t n,
+                                      cl_scan_workspace *ws, cudaStream_t stream)
+{
+    if (n == 0)
+        return;
+    const size_t tile = (size_t)BULK_THREADS * BULK_ITEMS;
+    const size_t num_tiles = (n + tile - 1) / tile;
+    const bool aligned = (((uintptr_t)in | (uintptr_t)out) & 15u) == 0;
+    bulk_plain_scan_op op{reinterpret_cast<const uint32_t *>(in),
+                          reinterpret_cast<uint32_t *>(out), n};
+    if (!launch_bulk_single_pass_scan<BULK_THREADS, BULK_ITEMS, BULK_STAGES, BULK_LOOKBACK>(
+            op, aligned, cl_scan_tile_state(ws, num_tiles), num_tiles, stream))
+        cl_exclusive_scan_i32_v5(in, out, n, ws, stream);
 }

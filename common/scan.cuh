@@ -8,6 +8,7 @@
 
 #include <cuda/atomic>
 
+#include "check.h"
 #include "scan.h"
 
 // Inclusive sum over a full warp: log2(32) = 5 shuffle-up steps, no shared memory.
@@ -79,50 +80,73 @@ __device__ __forceinline__ void publish_tile(scan_tile_state st, unsigned tile, 
 }
 
 // Thread 0 of a block: the block's tile, the next ticket of this launch (tiles start
-// in ticket order, so a tile waits only on tiles already running). The last ticket
-// resets the counter for the next launch.
-__device__ __forceinline__ unsigned take_tile_ticket(scan_tile_state st, unsigned num_tiles)
+// in ticket order, so a tile waits only on tiles already running). The last of the
+// launch's `draws` tickets resets the counter for the next launch.
+__device__ __forceinline__ void reset_after_last_ticket(scan_tile_state st, unsigned ticket,
+                                                        unsigned draws)
+{
+    if (ticket == draws - 1)
+        atomicExch(st.tile_counter, 0u);
+}
+__device__ __forceinline__ unsigned take_tile_ticket(scan_tile_state st, unsigned draws)
 {
     const unsigned t = atomicAdd(st.tile_counter, 1u);
-    if (t == num_tiles - 1)
-        atomicExch(st.tile_counter, 0u);
+    reset_after_last_ticket(st, t, draws);
     return t;
 }
 
-// Warp 0 of a tile: the sum of everything before `tile`. Each round the 32 lanes read
-// the status of the 32 nearest predecessors not yet summed; when one holds an
-// inclusive prefix, the sum stops there, otherwise the aggregates are added and the
-// window moves 32 tiles back. Spins only on tiles that took earlier tickets, which
-// are already running, so it cannot deadlock.
-__device__ inline uint32_t tile_lookback(scan_tile_state st, unsigned tile)
+// Warp 0 of a tile: the sum of everything before `tile`. Each round the warp reads the
+// status of the 32 x WIDTH nearest predecessors not yet summed, 32 neighbouring words
+// a load (lane l of load j: the (32 j + l)-th nearest), so a load is two 128-byte lines
+// however wide the window: every block reads the same few status lines, and scattered
+// reads would multiply the requests to them. When a word holds an inclusive prefix, the
+// sum stops at the nearest one, otherwise the aggregates are added and the window
+// moves back. WIDTH > 1 pays where many neighbouring tiles look back at once (the
+// persistent kernel's rounds): a round costs one L2 round trip. Spins only on tiles
+// that took earlier tickets, which are already running, so it cannot deadlock.
+template <int WIDTH = 1> __device__ inline uint32_t tile_lookback(scan_tile_state st, unsigned tile)
 {
     const int lane = threadIdx.x & 31;
     uint32_t exclusive = 0;
-    long long pred = (long long)tile - 1 - lane;
+    long long nearest = (long long)tile - 1 - lane; // load j reads nearest - 32 j
     while (true) {
-        unsigned long long w;
+        unsigned long long w[WIDTH];
         while (true) {
-            if (pred >= 0) {
-                cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(
-                    st.status[pred]);
-                w = word.load(cuda::memory_order_relaxed);
-            } else { // before tile 0: a prefix of 0 ends the walk
-                w = tile_word(st.epoch, TILE_PREFIX, 0);
+            bool published = true;
+#pragma unroll
+            for (int j = 0; j < WIDTH; j++) {
+                const long long pred = nearest - 32 * j;
+                if (pred >= 0) {
+                    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(
+                        st.status[pred]);
+                    w[j] = word.load(cuda::memory_order_relaxed);
+                } else { // before tile 0: a prefix of 0 ends the walk
+                    w[j] = tile_word(st.epoch, TILE_PREFIX, 0);
+                }
+                published &= (unsigned)(w[j] >> 34) == st.epoch;
             }
-            if (__all_sync(0xffffffffu, (unsigned)(w >> 34) == st.epoch))
+            if (__all_sync(0xffffffffu, published))
                 break;
         }
-        unsigned prefix_lanes = __ballot_sync(0xffffffffu, ((w >> 32) & 3u) == TILE_PREFIX);
-        uint32_t value = (uint32_t)w;
-        if (prefix_lanes) // lanes past the nearest prefix must not count
-            value = lane <= __ffs(prefix_lanes) - 1 ? value : 0u;
+        // The nearest prefix: the first load whose ballot has one, its lowest lane.
+        int stop = 32 * WIDTH; // distance (32 j + lane) of the nearest prefix
+#pragma unroll
+        for (int j = WIDTH - 1; j >= 0; j--) {
+            const unsigned lanes = __ballot_sync(0xffffffffu, ((w[j] >> 32) & 3u) == TILE_PREFIX);
+            if (lanes)
+                stop = 32 * j + __ffs(lanes) - 1;
+        }
+        uint32_t value = 0; // words up to and including the nearest prefix
+#pragma unroll
+        for (int j = 0; j < WIDTH; j++)
+            value += 32 * j + lane <= stop ? (uint32_t)w[j] : 0u;
 #pragma unroll
         for (int offset = 16; offset > 0; offset >>= 1)
             value += __shfl_xor_sync(0xffffffffu, value, offset);
         exclusive += value;
-        if (prefix_lanes)
+        if (stop < 32 * WIDTH)
             return exclusive;
-        pred -= 32;
+        nearest -= 32 * WIDTH;
     }
 }
 
@@ -193,6 +217,379 @@ __global__ void __launch_bounds__(THREADS, (MIN_BLOCKS * THREADS <= CL_THREADS_P
         running += items[i];
     }
     op.store(first, items, exclusive, running);
+}
+
+// --- the device layer fed by the bulk-copy engine (sm_90) ----------------------------
+//
+// single_pass_scan_kernel loads a tile, scans it, stores it: while a block waits on its
+// loads nothing else of its own is in flight, so DRAM sees only what the other resident
+// blocks happen to be loading (75-84% of the copy rate). Here a block is persistent and
+// keeps STAGES tiles in shared memory: the bulk-copy engine (cp.async.bulk, Hopper's TMA
+// in its plain, non-tensor form) fills the next STAGES - 1 tiles while the block scans
+// one, an mbarrier per stage says when a tile's bytes have landed, and the scanned tile
+// leaves by a bulk store from the same buffer. One thread issues a whole tile's copy, so
+// the other threads spend no instructions on addresses. The PTX below is sm_90's; the
+// kernel is empty on older GPUs and the launchers run single_pass_scan_kernel there.
+
+__device__ __forceinline__ unsigned shared_address(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define CL_HAVE_BULK_COPY 1
+__device__ __forceinline__ void mbarrier_init(unsigned long long *bar, unsigned count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count)
+                 : "memory");
+}
+// Makes the initialized barriers visible to the bulk-copy engine.
+__device__ __forceinline__ void mbarrier_init_fence()
+{
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+// The one arrival a phase expects, announcing `bytes` that copies will complete.
+__device__ __forceinline__ void mbarrier_arrive_expect_bytes(unsigned long long *bar,
+                                                             unsigned bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
+                     shared_address(bar)),
+                 "r"(bytes)
+                 : "memory");
+}
+__device__ __forceinline__ void mbarrier_wait_parity(unsigned long long *bar, unsigned parity)
+{
+    unsigned done = 0;
+    while (!done)
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;"
+                     " selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done)
+                     : "r"(shared_address(bar)), "r"(parity)
+                     : "memory");
+}
+// global -> shared, `bytes` a multiple of 16, both addresses 16-byte aligned; completes
+// `bytes` of the barrier's expected count.
+__device__ __forceinline__ void bulk_load(void *dst, const void *src, unsigned bytes,
+                                          unsigned long long *bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], "
+                 "%2, [%3];" ::"r"(shared_address(dst)),
+                 "l"(src), "r"(bytes), "r"(shared_address(bar))
+                 : "memory");
+}
+// shared -> global, one bulk group per call.
+__device__ __forceinline__ void bulk_store(void *dst, const void *src, unsigned bytes)
+{
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n\t"
+                 "cp.async.bulk.commit_group;" ::"l"(dst),
+                 "r"(shared_address(src)), "r"(bytes)
+                 : "memory");
+}
+// Waits until all but the newest PENDING bulk stores have read their shared memory.
+template <int PENDING> __device__ __forceinline__ void bulk_store_wait_read()
+{
+    asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(PENDING) : "memory");
+}
+__device__ __forceinline__ void bulk_store_wait_all()
+{
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
+// Orders this thread's plain shared-memory writes before later bulk-copy reads of them.
+__device__ __forceinline__ void fence_shared_for_bulk_copy()
+{
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+#endif
+
+// A thread's ITEMS consecutive words of a tile in shared memory, as CHUNKS 16-byte
+// chunks. Read in order, the lanes of a quarter-warp (which share one shared-memory
+// wavefront for 16-byte accesses) would sit ITEMS * 4 bytes apart and hit the same banks
+// (4-way at ITEMS = 16). Each lane starts at a different chunk instead, rotated by
+// r = (lane / (8 / CHUNKS)) % CHUNKS, so the quarter-warp's 8 chunks cover all 32 banks
+// once; the registers are rotated back with CHUNKS log2 CHUNKS selects.
+template <int ITEMS> struct rotated_chunks {
+    static constexpr int CHUNKS = ITEMS / 4;
+    static_assert(ITEMS % 4 == 0 && (CHUNKS & (CHUNKS - 1)) == 0 && CHUNKS <= 8,
+                  "ITEMS must be 4, 8, 16 or 32");
+    __device__ static int rotation() { return ((threadIdx.x & 31) / (8 / CHUNKS)) % CHUNKS; }
+
+    // q[k] <- q[(k - r) mod CHUNKS] (right) or q[(k + r) mod CHUNKS] (left), by bits of r.
+    template <bool RIGHT> __device__ static void rotate(uint4 (&q)[CHUNKS], int r)
+    {
+#pragma unroll
+        for (int step = 1; step < CHUNKS; step <<= 1) {
+            uint4 t[CHUNKS];
+#pragma unroll
+            for (int k = 0; k < CHUNKS; k++)
+                t[k] = q[RIGHT ? (k - step + CHUNKS) % CHUNKS : (k + step) % CHUNKS];
+            if (r & step) {
+#pragma unroll
+                for (int k = 0; k < CHUNKS; k++)
+                    q[k] = t[k];
+            }
+        }
+    }
+
+    __device__ static void load(const uint32_t *tile, uint32_t (&items)[ITEMS])
+    {
+        const uint4 *mine = reinterpret_cast<const uint4 *>(tile) + threadIdx.x * CHUNKS;
+        const int r = rotation();
+        uint4 q[CHUNKS];
+#pragma unroll
+        for (int k = 0; k < CHUNKS; k++)
+            q[k] = mine[(k + r) % CHUNKS]; // q[k] holds chunk (k + r) mod CHUNKS
+        rotate<true>(q, r);                // now q[c] holds chunk c
+#pragma unroll
+        for (int c = 0; c < CHUNKS; c++) {
+            items[4 * c] = q[c].x;
+            items[4 * c + 1] = q[c].y;
+            items[4 * c + 2] = q[c].z;
+            items[4 * c + 3] = q[c].w;
+        }
+    }
+
+    __device__ static void store(uint32_t *tile, const uint32_t (&items)[ITEMS])
+    {
+        uint4 *mine = reinterpret_cast<uint4 *>(tile) + threadIdx.x * CHUNKS;
+        const int r = rotation();
+        uint4 q[CHUNKS];
+#pragma unroll
+        for (int c = 0; c < CHUNKS; c++)
+            q[c] = make_uint4(items[4 * c], items[4 * c + 1], items[4 * c + 2], items[4 * c + 3]);
+        rotate<false>(q, r); // q[k] holds chunk (k + r) mod CHUNKS
+#pragma unroll
+        for (int k = 0; k < CHUNKS; k++)
+            mine[(k + r) % CHUNKS] = q[k];
+    }
+};
+
+// The persistent single-pass kernel. TileOp supplies:
+//   const uint32_t *src; size_t n;            the words the tiles are copied from
+//   static constexpr bool STORES_TILE;         true: the exclusive results replace the
+//                                              tile in shared memory and a bulk store
+//                                              writes them to `uint32_t *dst` (op.dst)
+//   static constexpr bool NEEDS_NEXT;          items() wants the word after the thread's
+//   void items(const uint32_t (&words)[ITEMS], uint32_t next, size_t first,
+//              uint32_t (&items)[ITEMS]) const;  values to scan from the words
+//   void store(size_t first, items, exclusive, thread_end) const;   if !STORES_TILE
+// with `first` the index of the thread's first word, as in single_pass_scan_kernel.
+//
+// A block finishes each tile one iteration late. Persistent blocks move in step, so
+// the G tiles of one round (G blocks) finish their scans at nearly the same moment; a
+// look-back right after the scan would spin until all of its round's predecessors had
+// published (without the look-back this kernel runs at the copy rate; with it, at half).
+// So iteration i scans tile i and publishes its aggregate, then looks back for tile
+// i - 1, whose predecessors published an iteration ago, and stores it. The walk ends at
+// the latest at the block's own tile i - 2, which has its prefix: at most G tiles back,
+// LOOKBACK x 32 a round.
+//
+// Launch at most as many blocks as stay resident (each takes tiles until the tickets
+// run out), STAGES * THREADS * ITEMS * 4 bytes of dynamic shared memory, src (and dst)
+// 16-byte aligned. Tickets: num_tiles of them name tiles, and every block draws exactly
+// one more that does not, so the draw numbered num_tiles + gridDim.x - 1 is the last and
+// resets the counter. A block draws tiles' tickets a few tiles ahead and finishes them
+// in ticket order. No deadlock: a block's iteration scans its tile before it waits on
+// anything, and its look-back waits only on lower tiles' aggregates; the lowest tile
+// without one belongs to a block whose earlier look-backs need only tiles below it.
+template <int THREADS, int ITEMS, int STAGES, int LOOKBACK, typename TileOp>
+__global__ void __launch_bounds__(THREADS)
+    bulk_single_pass_scan_kernel(TileOp op, scan_tile_state st, unsigned num_tiles)
+{
+    // A stage is refilled when its tile's results have left it: two iterations after it
+    // was scanned when they leave through it (STORES_TILE), one otherwise; and the new
+    // tile number is read at least one barrier after thread 0 writes it.
+    constexpr int REFILL_LAG = TileOp::STORES_TILE ? 2 : 1;
+    static_assert(STAGES >= REFILL_LAG + 2, "too few stages for the refill lag");
+#ifdef CL_HAVE_BULK_COPY
+    constexpr int TILE = THREADS * ITEMS;
+    constexpr unsigned NO_TILE = 0xffffffffu;
+    extern __shared__ __align__(128) uint32_t stage_words[]; // STAGES x TILE
+    __shared__ unsigned long long landed[STAGES];            // a phase per fill
+    __shared__ unsigned stage_tile[STAGES];
+    __shared__ uint32_t tile_prefix_shared;
+    const unsigned draws = num_tiles + gridDim.x;
+    bool drawing = true; // thread 0: no ticket past the tiles drawn yet
+
+    // Thread 0: the tile of `ticket` into stage s (or the word that there is none).
+    auto fill = [&](int s, unsigned ticket) {
+        reset_after_last_ticket(st, ticket, draws);
+        if (ticket >= num_tiles) {
+            drawing = false;
+            stage_tile[s] = NO_TILE;
+            return;
+        }
+        stage_tile[s] = ticket;
+        const size_t first = (size_t)ticket * TILE;
+        const size_t count = op.n - first < (size_t)TILE ? op.n - first : (size_t)TILE;
+        const unsigned bytes = (unsigned)(count & ~(size_t)3) * 4u; // whole 16-byte chunks
+        mbarrier_arrive_expect_bytes(&landed[s], bytes);
+        if (bytes)
+            bulk_load(stage_words + s * TILE, op.src + first, bytes, &landed[s]);
+    };
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; s++)
+            mbarrier_init(&landed[s], 1);
+        mbarrier_init_fence();
+        for (int s = 0; s < STAGES; s++) {
+            if (drawing)
+                fill(s, atomicAdd(st.tile_counter, 1u));
+            else
+                stage_tile[s] = NO_TILE;
+        }
+    }
+    __syncthreads();
+
+    // The tile scanned last iteration, finished in this one.
+    unsigned prev_tile = NO_TILE;
+    uint32_t prev_items[ITEMS], prev_offset = 0, prev_total = 0;
+    for (unsigned i = 0;; i++) {
+        const int s = (int)(i % STAGES);
+        const unsigned tile = stage_tile[s];
+        if (tile == NO_TILE && prev_tile == NO_TILE)
+            break;
+        // Thread 0 draws the ticket for this iteration's refill now and looks at it
+        // only then, so the atomic's round trip overlaps the tile's work.
+        unsigned next_ticket = 0;
+        if (threadIdx.x == 0 && i >= REFILL_LAG && drawing && tile != NO_TILE)
+            next_ticket = atomicAdd(st.tile_counter, 1u);
+
+        // 1. Scan tile i and publish its aggregate (tile 0: its prefix).
+        uint32_t items[ITEMS], thread_offset = 0, tile_total = 0;
+        if (tile != NO_TILE) {
+            uint32_t *tile_words = stage_words + s * TILE;
+            const size_t tile_first = (size_t)tile * TILE;
+            mbarrier_wait_parity(&landed[s], (i / STAGES) & 1u);
+            if (op.n - tile_first < (size_t)TILE) { // the last tile: the bulk copy brought
+                const size_t count = op.n - tile_first; // whole chunks; the rest, zeros past n
+                for (size_t w = (count & ~(size_t)3) + threadIdx.x; w < (size_t)TILE;
+                     w += THREADS)
+                    tile_words[w] = w < count ? op.src[tile_first + w] : 0u;
+                __syncthreads();
+            }
+            uint32_t words[ITEMS];
+            rotated_chunks<ITEMS>::load(tile_words, words);
+            uint32_t next = 0;
+            if constexpr (TileOp::NEEDS_NEXT) { // the first word of the next thread's run
+                next = __shfl_down_sync(0xffffffffu, words[0], 1);
+                if ((threadIdx.x & 31) == 31) {
+                    const size_t after = tile_first + (size_t)(threadIdx.x + 1) * ITEMS;
+                    next = threadIdx.x + 1 < THREADS ? tile_words[(threadIdx.x + 1) * ITEMS]
+                           : after < op.n            ? op.src[after]
+                                                     : 0u;
+                }
+            }
+            op.items(words, next, tile_first + (size_t)threadIdx.x * ITEMS, items);
+            uint32_t thread_sum = 0;
+#pragma unroll
+            for (int k = 0; k < ITEMS; k++)
+                thread_sum += items[k];
+            thread_offset = block_exclusive_scan<uint32_t, THREADS>(thread_sum, tile_total);
+            if (threadIdx.x == 0)
+                publish_tile(st, tile, tile == 0 ? TILE_PREFIX : TILE_AGGREGATE, tile_total);
+        }
+
+        // 2. Tile i - 1: look back (its predecessors published an iteration ago), then
+        // its results.
+        if (prev_tile != NO_TILE) {
+            if (threadIdx.x < 32) {
+                uint32_t tile_prefix = 0;
+                if (prev_tile > 0) {
+                    tile_prefix = tile_lookback<LOOKBACK>(st, prev_tile);
+                    if (threadIdx.x == 0)
+                        publish_tile(st, prev_tile, TILE_PREFIX, tile_prefix + prev_total);
+                }
+                if (threadIdx.x == 0)
+                    tile_prefix_shared = tile_prefix;
+            }
+            __syncthreads();
+            uint32_t running = tile_prefix_shared + prev_offset;
+            uint32_t exclusive[ITEMS];
+#pragma unroll
+            for (int k = 0; k < ITEMS; k++) {
+                exclusive[k] = running;
+                running += prev_items[k];
+            }
+            const size_t prev_first = (size_t)prev_tile * TILE;
+            if constexpr (TileOp::STORES_TILE) {
+                uint32_t *prev_words = stage_words + (int)((i - 1) % STAGES) * TILE;
+                rotated_chunks<ITEMS>::store(prev_words, exclusive);
+                fence_shared_for_bulk_copy();
+                __syncthreads();
+                const size_t count =
+                    op.n - prev_first < (size_t)TILE ? op.n - prev_first : (size_t)TILE;
+                const size_t chunked = count & ~(size_t)3;
+                if (threadIdx.x == 0 && chunked)
+                    bulk_store(op.dst + prev_first, prev_words, (unsigned)chunked * 4u);
+                for (size_t w = chunked + threadIdx.x; w < count; w += THREADS)
+                    op.dst[prev_first + w] = prev_words[w];
+            } else {
+                op.store(prev_first + (size_t)threadIdx.x * ITEMS, prev_items, exclusive,
+                         running);
+            }
+        }
+
+        // 3. Refill the stage whose results have left (barriers since its last reader).
+        if (threadIdx.x == 0 && i >= REFILL_LAG && tile != NO_TILE) {
+            const int refill = (int)((i - REFILL_LAG) % STAGES);
+            if constexpr (TileOp::STORES_TILE)
+                bulk_store_wait_read<1>(); // all but tile i - 1's store
+            if (drawing)
+                fill(refill, next_ticket);
+            else
+                stage_tile[refill] = NO_TILE;
+        }
+        prev_tile = tile;
+        prev_offset = thread_offset;
+        prev_total = tile_total;
+#pragma unroll
+        for (int k = 0; k < ITEMS; k++)
+            prev_items[k] = items[k];
+    }
+    if constexpr (TileOp::STORES_TILE) {
+        if (threadIdx.x == 0)
+            bulk_store_wait_all();
+    }
+#endif
+}
+
+// Host side of bulk_single_pass_scan_kernel: launches it over num_tiles tiles of
+// THREADS * ITEMS words, as many blocks as stay resident (at most num_tiles), and
+// returns true; returns false, launching nothing, where the GPU has no bulk-copy engine
+// (before sm_90) or a pointer is not 16-byte aligned, so the caller runs
+// single_pass_scan_kernel instead.
+template <int THREADS, int ITEMS, int STAGES, int LOOKBACK, typename TileOp>
+bool launch_bulk_single_pass_scan(const TileOp &op, bool aligned, scan_tile_state st,
+                                  size_t num_tiles, cudaStream_t stream)
+{
+    enum { MAX_DEVICES = 64 };
+    static int blocks_per_sm[MAX_DEVICES]; // 0: not asked yet
+    static int sm_count[MAX_DEVICES];
+    constexpr size_t SHARED = (size_t)STAGES * THREADS * ITEMS * sizeof(uint32_t);
+    auto kernel = bulk_single_pass_scan_kernel<THREADS, ITEMS, STAGES, LOOKBACK, TileOp>;
+    int device;
+    if (!aligned || !cl_scan_has_bulk_copy())
+        return false;
+    CL_CUDA_CHECK(cudaGetDevice(&device));
+    if (device >= MAX_DEVICES)
+        return false;
+    if (blocks_per_sm[device] == 0) {
+        CL_CUDA_CHECK(
+            cudaDeviceGetAttribute(&sm_count[device], cudaDevAttrMultiProcessorCount, device));
+        CL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           (int)SHARED));
+        CL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm[device], kernel,
+                                                                    THREADS, SHARED));
+        if (blocks_per_sm[device] < 1)
+            cl_die(CL_EXIT_CUDA, "the bulk-copy scan kernel (%zu bytes of shared memory) fits no SM",
+                   SHARED);
+    }
+    size_t grid = (size_t)blocks_per_sm[device] * sm_count[device];
+    if (grid > num_tiles)
+        grid = num_tiles;
+    kernel<<<(unsigned)grid, THREADS, SHARED, stream>>>(op, st, (unsigned)num_tiles);
+    CL_LAUNCH_CHECK();
+    return true;
 }
 
 // The workspace's state for a launch over num_tiles tiles (a new epoch each call);

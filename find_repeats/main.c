@@ -9,6 +9,7 @@
 
 #include "cudalab.h"
 #include "find_repeats.h"
+#include "scan.h"
 
 typedef struct {
     cl_common_args common;
@@ -130,8 +131,8 @@ static bool run_versions(const problem *p, const options *opt)
 {
     timed_call call = device_setup(p, (int)opt->common.iters);
     cl_note("\n%zu elements of rand %% 10, %zu repeats; GB/s counts A read once and the "
-            "indices written; timed over %d rotating copies",
-            p->n, p->count, call.a.copies);
+            "indices written; timed over %d rotating copies; v3-bulk runs %s",
+            p->n, p->count, call.a.copies, cl_scan_bulk_path());
     bool ok = cl_run_ladder(&opt->common, versions(), "cub::DeviceSelect::If", p->n,
                             4.0 * (p->n + p->count), NULL, 0, measure_version, &call);
     if (opt->common.dump) {

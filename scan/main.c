@@ -117,8 +117,8 @@ static bool run_versions(const problem *p, const options *opt)
 {
     timed_call call = device_setup(p, (int)opt->common.iters);
     cl_note("\n%zu elements (%.1f MB read + written per call), input rand %% 10, timed over %d "
-            "rotating copies",
-            p->n, 8.0 * p->n / 1e6, call.in.copies);
+            "rotating copies; v6-bulk runs %s",
+            p->n, 8.0 * p->n / 1e6, call.in.copies, cl_scan_bulk_path());
     bool ok = cl_run_ladder(&opt->common, versions(), "cub::DeviceScan::ExclusiveSum", p->n,
                             8.0 * p->n, NULL, 0, measure_version, &call);
     if (opt->common.dump) {

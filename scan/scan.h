@@ -39,6 +39,10 @@ extern const char scan_fastest_version[]; // the default version's name
 extern const char scan_yours_idea[];
 void scan_yours(const int32_t *in, int32_t *out, size_t n, scan_workspace *ws, cudaStream_t stream);
 
+// Which path v6 takes on this GPU, in words (common/scan.h, whose name this header
+// shadows for main.c).
+const char *cl_scan_bulk_path(void);
+
 // The peer: cub::DeviceScan::ExclusiveSum with temporary storage allocated up front.
 typedef struct scan_peer scan_peer;
 scan_peer *scan_peer_create(size_t n_max);
