@@ -150,6 +150,33 @@ template <int WIDTH = 1> __device__ inline uint32_t tile_lookback(scan_tile_stat
     }
 }
 
+// Warp 0 of a tile past the first, once its aggregate is out: the sum before it (the
+// look-back), published with the tile's own total as its inclusive prefix.
+template <int WIDTH = 1>
+__device__ inline uint32_t lookback_and_publish(scan_tile_state st, unsigned tile,
+                                                uint32_t tile_total)
+{
+    const uint32_t tile_prefix = tile_lookback<WIDTH>(st, tile);
+    if (threadIdx.x == 0)
+        publish_tile(st, tile, TILE_PREFIX, tile_prefix + tile_total);
+    return tile_prefix;
+}
+
+// A thread's exclusive results from the sum before its first item; returns the sum up
+// to and including its last.
+template <int ITEMS>
+__device__ __forceinline__ uint32_t thread_exclusive(uint32_t running,
+                                                     const uint32_t (&items)[ITEMS],
+                                                     uint32_t (&exclusive)[ITEMS])
+{
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+        exclusive[i] = running;
+        running += items[i];
+    }
+    return running;
+}
+
 // The single-pass kernel. TileOp supplies, for the ITEMS consecutive elements a
 // thread owns (a blocked arrangement):
 //   void load(size_t first, uint32_t (&items)[ITEMS]) const;   values to scan
@@ -201,22 +228,16 @@ __global__ void __launch_bounds__(THREADS, (MIN_BLOCKS * THREADS <= CL_THREADS_P
         } else {
             if (threadIdx.x == 0) // let successors start summing before our prefix is known
                 publish_tile(st, tile, TILE_AGGREGATE, tile_total);
-            tile_prefix = tile_lookback(st, tile);
-            if (threadIdx.x == 0)
-                publish_tile(st, tile, TILE_PREFIX, tile_prefix + tile_total);
+            tile_prefix = lookback_and_publish(st, tile, tile_total);
         }
         if (threadIdx.x == 0)
             tile_prefix_shared = tile_prefix;
     }
     __syncthreads();
-    uint32_t running = tile_prefix_shared + thread_offset;
     uint32_t exclusive[ITEMS];
-#pragma unroll
-    for (int i = 0; i < ITEMS; i++) {
-        exclusive[i] = running;
-        running += items[i];
-    }
-    op.store(first, items, exclusive, running);
+    const uint32_t thread_end =
+        thread_exclusive(tile_prefix_shared + thread_offset, items, exclusive);
+    op.store(first, items, exclusive, thread_end);
 }
 
 // --- the device layer fed by the bulk-copy engine (sm_90) ----------------------------
@@ -409,6 +430,10 @@ __global__ void __launch_bounds__(THREADS)
     __shared__ uint32_t tile_prefix_shared;
     const unsigned draws = num_tiles + gridDim.x;
     bool drawing = true; // thread 0: no ticket past the tiles drawn yet
+    // Words of the tile starting at `first`: TILE, except for the last tile.
+    auto tile_words_from = [&](size_t first) {
+        return op.n - first < (size_t)TILE ? op.n - first : (size_t)TILE;
+    };
 
     // Thread 0: the tile of `ticket` into stage s (or the word that there is none).
     auto fill = [&](int s, unsigned ticket) {
@@ -420,7 +445,7 @@ __global__ void __launch_bounds__(THREADS)
         }
         stage_tile[s] = ticket;
         const size_t first = (size_t)ticket * TILE;
-        const size_t count = op.n - first < (size_t)TILE ? op.n - first : (size_t)TILE;
+        const size_t count = tile_words_from(first);
         const unsigned bytes = (unsigned)(count & ~(size_t)3) * 4u; // whole 16-byte chunks
         mbarrier_arrive_expect_bytes(&landed[s], bytes);
         if (bytes)
@@ -460,8 +485,9 @@ __global__ void __launch_bounds__(THREADS)
             uint32_t *tile_words = stage_words + s * TILE;
             const size_t tile_first = (size_t)tile * TILE;
             mbarrier_wait_parity(&landed[s], (i / STAGES) & 1u);
-            if (op.n - tile_first < (size_t)TILE) { // the last tile: the bulk copy brought
-                const size_t count = op.n - tile_first; // whole chunks; the rest, zeros past n
+            const size_t count = tile_words_from(tile_first);
+            if (count < (size_t)TILE) { // the last tile: the bulk copy brought whole
+                                        // chunks; the rest, and zeros past n
                 for (size_t w = (count & ~(size_t)3) + threadIdx.x; w < (size_t)TILE;
                      w += THREADS)
                     tile_words[w] = w < count ? op.src[tile_first + w] : 0u;
@@ -493,31 +519,22 @@ __global__ void __launch_bounds__(THREADS)
         // its results.
         if (prev_tile != NO_TILE) {
             if (threadIdx.x < 32) {
-                uint32_t tile_prefix = 0;
-                if (prev_tile > 0) {
-                    tile_prefix = tile_lookback<LOOKBACK>(st, prev_tile);
-                    if (threadIdx.x == 0)
-                        publish_tile(st, prev_tile, TILE_PREFIX, tile_prefix + prev_total);
-                }
+                const uint32_t tile_prefix =
+                    prev_tile > 0 ? lookback_and_publish<LOOKBACK>(st, prev_tile, prev_total) : 0u;
                 if (threadIdx.x == 0)
                     tile_prefix_shared = tile_prefix;
             }
             __syncthreads();
-            uint32_t running = tile_prefix_shared + prev_offset;
             uint32_t exclusive[ITEMS];
-#pragma unroll
-            for (int k = 0; k < ITEMS; k++) {
-                exclusive[k] = running;
-                running += prev_items[k];
-            }
+            const uint32_t thread_end =
+                thread_exclusive(tile_prefix_shared + prev_offset, prev_items, exclusive);
             const size_t prev_first = (size_t)prev_tile * TILE;
             if constexpr (TileOp::STORES_TILE) {
                 uint32_t *prev_words = stage_words + (int)((i - 1) % STAGES) * TILE;
                 rotated_chunks<ITEMS>::store(prev_words, exclusive);
                 fence_shared_for_bulk_copy();
                 __syncthreads();
-                const size_t count =
-                    op.n - prev_first < (size_t)TILE ? op.n - prev_first : (size_t)TILE;
+                const size_t count = tile_words_from(prev_first);
                 const size_t chunked = count & ~(size_t)3;
                 if (threadIdx.x == 0 && chunked)
                     bulk_store(op.dst + prev_first, prev_words, (unsigned)chunked * 4u);
@@ -525,7 +542,7 @@ __global__ void __launch_bounds__(THREADS)
                     op.dst[prev_first + w] = prev_words[w];
             } else {
                 op.store(prev_first + (size_t)threadIdx.x * ITEMS, prev_items, exclusive,
-                         running);
+                         thread_end);
             }
         }
 

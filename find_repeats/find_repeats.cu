@@ -43,6 +43,38 @@ __global__ void scatter_repeats(const int32_t *flags, const int32_t *positions, 
     }
 }
 
+// --- the tile operation v2 and v3 share: flags from A, then the scatter ----------------
+
+// flags[i] = (A[first + i] == A[first + i + 1]) for a thread's ITEMS words v, `next`
+// the word after them (anything past n: never flagged).
+template <int ITEMS>
+__device__ __forceinline__ void repeat_flags_of(const uint32_t (&v)[ITEMS], uint32_t next,
+                                                size_t first, size_t n, uint32_t (&flags)[ITEMS])
+{
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++) {
+        uint32_t right = i + 1 < ITEMS ? v[i + 1] : next;
+        flags[i] = first + i + 1 < n && v[i] == right;
+    }
+}
+
+// Writes each flagged index at its position (the exclusive scan of the flags); the
+// thread owning element n - 1 writes the count.
+template <int ITEMS>
+__device__ __forceinline__ void scatter_repeats_of(size_t first, size_t n,
+                                                   const uint32_t (&flags)[ITEMS],
+                                                   const uint32_t (&position)[ITEMS],
+                                                   uint32_t thread_end, int32_t *indices,
+                                                   int32_t *count)
+{
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++)
+        if (flags[i])
+            indices[position[i]] = (int32_t)(first + i);
+    if (first < n && n - 1 - first < ITEMS)
+        *count = (int32_t)thread_end;
+}
+
 // --- v2: fused into the single-pass scan ----------------------------------------------
 
 // Tile shape: 256 threads x 32 items, registers capped for 6 blocks an SM; the
@@ -62,21 +94,12 @@ struct repeats_tile_op {
         uint32_t v[FUSED_ITEMS];
         tile_io<FUSED_THREADS, FUSED_ITEMS>::load(a, first, n, aligned, v, 0u);
         uint32_t next = first + FUSED_ITEMS < n ? a[first + FUSED_ITEMS] : 0u;
-#pragma unroll
-        for (int i = 0; i < FUSED_ITEMS; i++) {
-            uint32_t right = i + 1 < FUSED_ITEMS ? v[i + 1] : next;
-            flags[i] = first + i + 1 < n && v[i] == right;
-        }
+        repeat_flags_of(v, next, first, n, flags);
     }
     __device__ void store(size_t first, const uint32_t (&flags)[FUSED_ITEMS],
                           const uint32_t (&position)[FUSED_ITEMS], uint32_t thread_end) const
     {
-#pragma unroll
-        for (int i = 0; i < FUSED_ITEMS; i++)
-            if (flags[i])
-                indices[position[i]] = (int32_t)(first + i);
-        if (first < n && n - 1 - first < FUSED_ITEMS)
-            *count = (int32_t)thread_end;
+        scatter_repeats_of(first, n, flags, position, thread_end, indices, count);
     }
 };
 
@@ -96,21 +119,12 @@ struct bulk_repeats_op {
     __device__ void items(const uint32_t (&words)[BULK_ITEMS], uint32_t next, size_t first,
                           uint32_t (&flags)[BULK_ITEMS]) const
     {
-#pragma unroll
-        for (int i = 0; i < BULK_ITEMS; i++) {
-            uint32_t right = i + 1 < BULK_ITEMS ? words[i + 1] : next;
-            flags[i] = first + i + 1 < n && words[i] == right;
-        }
+        repeat_flags_of(words, next, first, n, flags);
     }
     __device__ void store(size_t first, const uint32_t (&flags)[BULK_ITEMS],
                           const uint32_t (&position)[BULK_ITEMS], uint32_t thread_end) const
     {
-#pragma unroll
-        for (int i = 0; i < BULK_ITEMS; i++)
-            if (flags[i])
-                indices[position[i]] = (int32_t)(first + i);
-        if (first < n && n - 1 - first < BULK_ITEMS)
-            *count = (int32_t)thread_end;
+        scatter_repeats_of(first, n, flags, position, thread_end, indices, count);
     }
 };
 
