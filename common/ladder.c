@@ -77,13 +77,28 @@ bool cl_run_ladder(const cl_common_args *args, cl_kernel_list versions, const ch
                    size_t n, double bytes, const cl_column *extra, int nextra,
                    cl_version_measure measure, void *ctx)
 {
+    return cl_run_ladder_two_peers(args, versions, peer_name, NULL, n, bytes, extra, nextra,
+                                   measure, ctx);
+}
+
+bool cl_run_ladder_two_peers(const cl_common_args *args, cl_kernel_list versions,
+                             const char *peer_name, const char *second_peer_name, size_t n,
+                             double bytes, const cl_column *extra, int nextra,
+                             cl_version_measure measure, void *ctx)
+{
     cl_ladder ladder;
     cl_ladder_begin(&ladder, extra, nextra);
-    cl_cell peer_extra[CL_LADDER_MAX_EXTRA], cells[CL_LADDER_MAX_EXTRA];
-    cl_measured peer = measure(ctx, CL_PEER, peer_extra);
+    const char *names[2] = {peer_name, second_peer_name};
+    const int npeers = second_peer_name ? 2 : 1;
+    cl_cell peer_extra[2][CL_LADDER_MAX_EXTRA], cells[CL_LADDER_MAX_EXTRA];
+    cl_measured peers[2];
+    bool ok = true;
+    for (int i = 0; i < npeers; i++) {
+        peers[i] = measure(ctx, i == 0 ? CL_PEER : CL_SECOND_PEER, peer_extra[i]);
+        ok = ok && (peers[i].skipped || peers[i].ok);
+    }
     int first, last;
     cl_selected_versions(args, versions.count, &first, &last);
-    bool ok = peer.skipped || peer.ok;
     for (int k = first; k <= last; k++) {
         cl_measured m = measure(ctx, k, cells);
         if (m.skipped)
@@ -91,8 +106,9 @@ bool cl_run_ladder(const cl_common_args *args, cl_kernel_list versions, const ch
         ok = ok && m.ok;
         cl_ladder_row(&ladder, cl_kernel_at(versions, k)->name, k, n, bytes, m.ms, m.ok, cells);
     }
-    if (!peer.skipped)
-        cl_ladder_peer(&ladder, peer_name, n, bytes, peer.ms, peer.ok, peer_extra);
+    for (int i = 0; i < npeers; i++)
+        if (!peers[i].skipped)
+            cl_ladder_peer(&ladder, names[i], n, bytes, peers[i].ms, peers[i].ok, peer_extra[i]);
     return ok;
 }
 

@@ -46,10 +46,12 @@ typedef struct {
     bool skipped; // the version does not solve this problem (it said why): no row
 } cl_measured;
 
-enum { CL_PEER = -1 };
+// The peer is k == CL_PEER; an exercise with a second peer (a ladder row, not scored)
+// gets it as k == CL_SECOND_PEER.
+enum { CL_PEER = -1, CL_SECOND_PEER = -2 };
 
-// Verifies and times version k (0-based) or, for k == CL_PEER, the peer; fills the
-// exercise's extra cells, if it has any.
+// Verifies and times version k (0-based) or a peer (CL_PEER, CL_SECOND_PEER); fills
+// the exercise's extra cells, if it has any.
 typedef cl_measured (*cl_version_measure)(void *ctx, int k, cl_cell *extra);
 
 // The -k ladder: the peer is measured first (so what a version leaves on the device
@@ -59,6 +61,11 @@ typedef cl_measured (*cl_version_measure)(void *ctx, int k, cl_cell *extra);
 bool cl_run_ladder(const cl_common_args *args, cl_kernel_list versions, const char *peer_name,
                    size_t n, double bytes, const cl_column *extra, int nextra,
                    cl_version_measure measure, void *ctx);
+// The same with a second peer's row after the first (measured right after it).
+bool cl_run_ladder_two_peers(const cl_common_args *args, cl_kernel_list versions,
+                             const char *peer_name, const char *second_peer_name, size_t n,
+                             double bytes, const cl_column *extra, int nextra,
+                             cl_version_measure measure, void *ctx);
 
 // Measures the peer (ref) and version k (your) on a problem of size n.
 typedef struct {

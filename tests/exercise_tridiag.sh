@@ -7,6 +7,8 @@ if [ "$rc" -eq 0 ] && grep -q "v7-batched" "$tmp/out" && grep -q "^  yours " "$t
     grep -q -- "--systems SIZE" "$tmp/out"; then pass "tridiag --help"; else fail "tridiag --help"; fi
 expect_usage "tridiag --nx 0" "--nx 0" "$td" --nx 0
 expect_usage "tridiag --nx -5" "--nx -5" "$td" --nx -5
+expect_usage "tridiag --nx 1000001" "--nx 1000001" "$td" --nx 1000001
+expect_usage "tridiag v8 at NX 1 names its limit" "v8-segments solves NX = 2..1000000" "$td" -k 8 --nx 1
 expect_usage "tridiag --niter 0" "--niter 0" "$td" --niter 0
 expect_usage "tridiag -n 0" "-n 0" "$td" -n 0
 expect_usage "tridiag v1 at NX 64 names its limit" "v1-pcr-128 solves NX = 128 only" "$td" -k 1 --nx 64
@@ -20,7 +22,7 @@ expect_no_device "tridiag without a device exits 77" "$td" -n 10
 # Every version that solves the NX, against the Thomas gold, at edge NX and M, both
 # inputs (random: every system different, so a mix-up of systems shows).
 for input in practical random; do
-    for nx in 1 2 3 31 32 33 127 128 129 1024; do
+    for nx in 1 2 3 31 32 33 127 128 129 1024 1025; do
         for m in 1 3; do
             expect_gpu "tridiag -k all --nx $nx -n $m --input $input" 0 "$td" -k all --nx "$nx" -n "$m" --input "$input" -i 2
         done
@@ -28,11 +30,20 @@ for input in practical random; do
 done
 expect_gpu "tridiag v5 --nx 1025 -n 77" 0 "$td" -k 5 --nx 1025 -n 77 --input random -i 2
 expect_gpu "tridiag v5 --nx 4000 -n 5" 0 "$td" -k 5 --nx 4000 -n 5 --input random -i 2
-for shape in "32 100003" "100 5001" "128 4099" "1000 257"; do
+for shape in "32 100003" "100 5001" "128 4099" "300 1001" "512 77" "1000 257"; do
     # shellcheck disable=SC2086 # the shape is words
     set -- $shape
     expect_gpu "tridiag -k all --nx $1 -n $2 --input random" 0 "$td" -k all --nx "$1" -n "$2" --input random -i 2 -S 3
 done
+# Past one block (v7 runs v8 there): segments across blocks and the reduced system,
+# both cuSPARSE solvers beside them.
+for nx in 1025 4097 65536 1000000; do
+    for m in 1 3 100; do
+        expect_gpu "tridiag v7, v8 --nx $nx -n $m --input random" 0 "$td" -k 7 --nx "$nx" -n "$m" --input random -i 1
+        expect_gpu "tridiag v8 --nx $nx -n $m" 0 "$td" -k 8 --nx "$nx" -n "$m" -i 1
+    done
+done
+expect_gpu "tridiag v8 --nx 1000000 --niter 4" 0 "$td" -k 8 --nx 1000000 -n 2 --niter 4 --input random -i 1
 for niter in 1 5; do
     expect_gpu "tridiag -k all --niter $niter" 0 "$td" -k all --niter "$niter" -n 1000 --input random -i 2
 done

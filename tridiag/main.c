@@ -4,8 +4,10 @@
 // gives every system its own diagonally dominant matrix and start vector.
 //
 // Order of a run: options; the systems and the Thomas gold in double; each selected
-// version (or all that solve this NX) verified and timed, cusparseSgtsv2StridedBatch
-// beside them; --check prints the score table over three (NX, M) shapes instead.
+// version (or all that solve this NX) verified and timed, cuSPARSE's two batched
+// solvers beside them (gtsv2StridedBatch on the same layout, gtsvInterleavedBatch on
+// an interleaved copy made on the host, untimed); --check prints the score table over
+// three (NX, M) shapes against the first instead.
 #include <math.h>
 #include <stdlib.h>
 
@@ -20,7 +22,8 @@ typedef struct {
 
 static const char *const input_names[] = {"practical", "random", NULL};
 enum { INPUT_PRACTICAL, INPUT_RANDOM };
-static const char peer_name[] = "cusparseSgtsv2StridedBatch";
+static const char peer_name[] = "cusparseSgtsv2StridedBatch",
+                  interleaved_peer_name[] = "cusparseSgtsvInterleavedBatch";
 static const float lambda = 1.0f;
 
 // --- the systems and the gold -----------------------------------------------------------
@@ -84,28 +87,51 @@ static void free_problem(problem *p)
     free(p->gold);
 }
 
-// --- one version or the peer: verify once, then time --------------------------------------
+// --- one version or a peer: verify once, then time --------------------------------------
+
+// The five arrays on the device, each in rotating copies.
+typedef struct {
+    cl_rotating a, b, c, d, x;
+} device_arrays;
 
 typedef struct {
     const problem *p;
-    cl_rotating a, b, c, d, x;
-    float *host_x; // the last verified output (--dump)
+    device_arrays rows;        // system s, row i at s NX + i
+    device_arrays interleaved; // row i of system s at i M + s (the second peer; ladder only)
+    float *host_x;             // the last verified output (--dump)
     tridiag_workspace *ws;
-    tridiag_launcher launch; // NULL: the peer
-    tridiag_peer *peer;      // NULL when NX < 3
+    tridiag_peer *peer, *interleaved_peer; // NULL when NX < 3 (or no ladder)
+    // What run_call runs: a version (launch), else a peer on its arrays.
+    tridiag_launcher launch;
+    tridiag_peer *running_peer;
+    const device_arrays *arrays;
     int iters;
 } timed_call;
 
 static void run_call(void *ctx, int rep)
 {
     const timed_call *t = ctx;
-    const float *a = cl_rotating_at(&t->a, rep), *b = cl_rotating_at(&t->b, rep),
-                *c = cl_rotating_at(&t->c, rep), *d = cl_rotating_at(&t->d, rep);
-    float *x = cl_rotating_at(&t->x, rep);
+    float *a = cl_rotating_at(&t->arrays->a, rep), *b = cl_rotating_at(&t->arrays->b, rep),
+          *c = cl_rotating_at(&t->arrays->c, rep), *d = cl_rotating_at(&t->arrays->d, rep),
+          *x = cl_rotating_at(&t->arrays->x, rep);
     if (t->launch)
         t->launch(a, b, c, d, x, t->p->shape, t->ws, 0);
     else
-        tridiag_peer_run(t->peer, a, b, c, d, x, t->p->shape);
+        tridiag_peer_run(t->running_peer, a, b, c, d, x, t->p->shape);
+}
+
+// to[i M + s] = from[s NX + i] (interleave) or the other way round.
+static void transpose(const float *from, float *to, tridiag_shape shape, bool interleave)
+{
+#pragma omp parallel for schedule(static)
+    for (size_t s = 0; s < shape.m; s++)
+        for (int i = 0; i < shape.nx; i++) {
+            size_t by_system = s * shape.nx + i, by_row = (size_t)i * shape.m + s;
+            if (interleave)
+                to[by_row] = from[by_system];
+            else
+                to[by_system] = from[by_row];
+        }
 }
 
 // Whether version k solves systems of nx rows; if not, why.
@@ -121,29 +147,41 @@ static bool version_solves(int k, int nx, char *why, size_t len)
     return false;
 }
 
-// Version k or the peer (cl_version_measure): poisons x, solves once and compares
-// every element with the gold, then times. Skips what cannot solve this NX.
+// Version k or a peer (cl_version_measure): poisons x, solves once and compares every
+// element with the gold, then times. Skips what cannot solve this NX.
 static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
 {
     timed_call *call = ctx;
     const tridiag_shape shape = call->p->shape;
+    const bool peer = k < 0, interleaved = k == CL_SECOND_PEER;
+    const char *name =
+        !peer ? tridiag_versions[k].info.name : interleaved ? interleaved_peer_name : peer_name;
     char why[128];
-    if (k == CL_PEER && !call->peer) {
-        cl_note("%s: not run (it needs NX >= %d)", peer_name, TRIDIAG_PEER_MIN_NX);
+    call->launch = peer ? NULL : tridiag_versions[k].launch;
+    call->running_peer = interleaved ? call->interleaved_peer : call->peer;
+    call->arrays = interleaved ? &call->interleaved : &call->rows;
+    if (peer && !call->running_peer) {
+        cl_note("%s: not run (it needs NX >= %d)", name, TRIDIAG_PEER_MIN_NX);
         return (cl_measured){.skipped = true};
     }
-    if (k != CL_PEER && !version_solves(k, shape.nx, why, sizeof why)) {
-        cl_note("%s: not run (%s)", tridiag_versions[k].info.name, why);
+    if (!peer && !version_solves(k, shape.nx, why, sizeof why)) {
+        cl_note("%s: not run (%s)", name, why);
         return (cl_measured){.skipped = true};
     }
-    call->launch = k == CL_PEER ? NULL : tridiag_versions[k].launch;
-    size_t n = rows(shape);
-    cl_poison_device(call->x.base, call->x.pitch * call->x.copies);
+    size_t n = rows(shape), bytes = n * sizeof(float);
+    const cl_rotating *x = &call->arrays->x;
+    cl_poison_device(x->base, x->pitch * x->copies);
     run_call(call, 0);
-    CL_CUDA_CHECK(
-        cudaMemcpy(call->host_x, call->x.base, n * sizeof(float), cudaMemcpyDeviceToHost));
+    if (interleaved) {
+        float *by_row = cl_host_alloc(bytes, "interleaved x");
+        CL_CUDA_CHECK(cudaMemcpy(by_row, x->base, bytes, cudaMemcpyDeviceToHost));
+        transpose(by_row, call->host_x, shape, false);
+        free(by_row);
+    } else {
+        CL_CUDA_CHECK(cudaMemcpy(call->host_x, x->base, bytes, cudaMemcpyDeviceToHost));
+    }
     cl_compare cmp = cl_compare_f32(call->host_x, call->p->gold, n, 0.0, call->p->tolerance);
-    cl_compare_report(k == CL_PEER ? peer_name : tridiag_versions[k].info.name, cmp);
+    cl_compare_report(name, cmp);
     double ms = cl_time_gpu(run_call, call, call->iters).median_ms;
     if (extra) {
         extra[0] = CL_NUM((double)shape.m / (ms * 1e-3) / 1e6);
@@ -152,38 +190,72 @@ static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
     return (cl_measured){.ms = ms, .ok = cmp.ok};
 }
 
-static timed_call device_setup(const problem *p, int iters)
+static void arrays_upload(device_arrays *on, const float *const host[4], size_t bytes, int copies)
 {
-    size_t bytes = rows(p->shape) * sizeof(float);
-    int copies = cl_rotation_count(5 * bytes);
-    cl_require_device_memory(5 * (bytes + 256) * copies + bytes,
-                             5 * sizeof(float) * copies + sizeof(float));
-    timed_call call = {.p = p, .iters = iters};
-    cl_rotating *arrays[5] = {&call.a, &call.b, &call.c, &call.d, &call.x};
-    const float *host[4] = {p->a, p->b, p->c, p->d};
+    cl_rotating *arrays[5] = {&on->a, &on->b, &on->c, &on->d, &on->x};
     for (int i = 0; i < 5; i++) {
         *arrays[i] = cl_rotating_alloc(bytes, copies);
         if (i < 4)
             cl_rotating_upload(arrays[i], host[i], bytes);
     }
+}
+
+static void arrays_free(device_arrays *on)
+{
+    cl_rotating *arrays[5] = {&on->a, &on->b, &on->c, &on->d, &on->x};
+    for (int i = 0; i < 5; i++)
+        cl_rotating_free(arrays[i]);
+}
+
+// The arrays on the device and the peers; with_interleaved: the second peer too (its
+// interleaved copies of a, b, c, d made here on the host).
+static timed_call device_setup(const problem *p, int iters, bool with_interleaved)
+{
+    const tridiag_shape shape = p->shape;
+    const bool peers = shape.nx >= TRIDIAG_PEER_MIN_NX;
+    with_interleaved = with_interleaved && peers;
+    size_t bytes = rows(shape) * sizeof(float);
+    int copies = cl_rotation_count(5 * bytes), sets = with_interleaved ? 2 : 1;
+    cl_require_device_memory(sets * 5 * (bytes + 256) * copies + bytes,
+                             sets * 5 * sizeof(float) * copies + sizeof(float));
+    timed_call call = {.p = p, .iters = iters};
+    const float *host[4] = {p->a, p->b, p->c, p->d};
+    arrays_upload(&call.rows, host, bytes, copies);
     call.host_x = cl_host_alloc(bytes, "x");
     call.ws = tridiag_workspace_create();
-    if (p->shape.nx >= TRIDIAG_PEER_MIN_NX)
-        call.peer =
-            tridiag_peer_create(cl_rotating_at(&call.a, 0), cl_rotating_at(&call.b, 0),
-                                cl_rotating_at(&call.c, 0), cl_rotating_at(&call.x, 0), p->shape);
+    if (peers)
+        call.peer = tridiag_peer_create(TRIDIAG_PEER_STRIDED, cl_rotating_at(&call.rows.a, 0),
+                                        cl_rotating_at(&call.rows.b, 0),
+                                        cl_rotating_at(&call.rows.c, 0),
+                                        cl_rotating_at(&call.rows.x, 0), shape);
+    if (with_interleaved) {
+        float *by_row[4];
+        for (int i = 0; i < 4; i++) {
+            by_row[i] = cl_host_alloc(bytes, "interleaved copy");
+            transpose(host[i], by_row[i], shape, true);
+        }
+        arrays_upload(&call.interleaved, (const float *const *)by_row, bytes, copies);
+        for (int i = 0; i < 4; i++)
+            free(by_row[i]);
+        call.interleaved_peer = tridiag_peer_create(
+            TRIDIAG_PEER_INTERLEAVED, cl_rotating_at(&call.interleaved.a, 0),
+            cl_rotating_at(&call.interleaved.b, 0), cl_rotating_at(&call.interleaved.c, 0),
+            cl_rotating_at(&call.interleaved.x, 0), shape);
+    }
     return call;
 }
 
 static void device_free(timed_call *call)
 {
-    cl_rotating *arrays[5] = {&call->a, &call->b, &call->c, &call->d, &call->x};
-    for (int i = 0; i < 5; i++)
-        cl_rotating_free(arrays[i]);
+    arrays_free(&call->rows);
     free(call->host_x);
     tridiag_workspace_destroy(call->ws);
     if (call->peer)
         tridiag_peer_destroy(call->peer);
+    if (call->interleaved_peer) {
+        arrays_free(&call->interleaved);
+        tridiag_peer_destroy(call->interleaved_peer);
+    }
 }
 
 static cl_kernel_list versions(void)
@@ -227,7 +299,7 @@ static cl_check_point check_shape(void *ctx, size_t index, int k)
     shape.niter = (int)opt->niter;
     shape.lambda = lambda;
     problem p = make_problem(shape, INPUT_RANDOM, (uint64_t)opt->common.seed);
-    timed_call call = device_setup(&p, (int)opt->common.iters);
+    timed_call call = device_setup(&p, (int)opt->common.iters, false);
     cl_check_point point = cl_check_pair(measure_version, &call, k, 20.0 * rows(shape));
     point.size = (double)shape.m;
     device_free(&call);
@@ -252,7 +324,8 @@ int main(int argc, char **argv)
 {
     options opt = {.nx = 128, .niter = 2, .input = INPUT_PRACTICAL};
     const cl_option own[] = {
-        {0, "nx", CL_ARG_INT, &opt.nx, "NX", "rows a system (the practical's: 128)", 1, 4000, NULL},
+        {0, "nx", CL_ARG_INT, &opt.nx, "NX", "rows a system (the practical's: 128)", 1,
+         TRIDIAG_MAX_NX, NULL},
         {0, "niter", CL_ARG_INT, &opt.niter, "N", "backward Euler steps (solves) a system", 1, 1000,
          NULL},
         {0, "input", CL_ARG_CHOICE, &opt.input, "KIND",
@@ -264,8 +337,9 @@ int main(int argc, char **argv)
     const cl_program prog = {
         .name = "tridiag",
         .summary = "Batches of tridiagonal systems (backward Euler, Oxford practical 7): PCR "
-                   "in a block, in a warp, Thomas a thread; cuSPARSE's batched solver as the "
-                   "peer.",
+                   "in a block, in a warp, Thomas a thread, a partitioned solve in registers, "
+                   "segments across blocks for NX up to 1,000,000; cuSPARSE's two batched "
+                   "solvers as the peers.",
         .example = "tridiag -k all --nx 32 -n 1M --input random",
         .n_default = 65536,
         .n_min = 1,
@@ -282,15 +356,18 @@ int main(int argc, char **argv)
         return run_check_table(&opt) ? CL_EXIT_OK : CL_EXIT_WRONG;
 
     tridiag_shape shape = {(int)opt.nx, opt.common.n, (int)opt.niter, lambda};
-    cl_require_host_memory(28 * rows(shape), 28);
+    // a, b, c, d, x and the double gold; the interleaved copies while setting up
+    cl_require_host_memory(44 * rows(shape), 44);
     problem p = make_problem(shape, opt.input, (uint64_t)opt.common.seed);
-    timed_call call = device_setup(&p, (int)opt.common.iters);
+    timed_call call = device_setup(&p, (int)opt.common.iters, true);
     cl_note("\n%zu systems of %d rows, %d solves each (lambda %g), input %s; gold (Thomas, "
-            "double) %.1f ms; tolerance %.3g; timed over %d rotating copies",
+            "double) %.1f ms; tolerance %.3g; timed over %d rotating copies; %s runs on "
+            "interleaved copies of the arrays (made on the host, not timed)",
             shape.m, shape.nx, shape.niter, lambda, input_names[opt.input], p.gold_ms, p.tolerance,
-            call.x.copies);
-    bool ok = cl_run_ladder(&opt.common, versions(), peer_name, shape.m, 20.0 * rows(shape),
-                            own_columns, 2, measure_version, &call);
+            call.rows.x.copies, interleaved_peer_name);
+    bool ok = cl_run_ladder_two_peers(&opt.common, versions(), peer_name, interleaved_peer_name,
+                                      shape.m, 20.0 * rows(shape), own_columns, 2, measure_version,
+                                      &call);
     if (opt.common.dump) {
         size_t n = rows(shape), dims[2] = {4, n};
         float *input = cl_host_alloc(4 * n * sizeof(float), "dump");

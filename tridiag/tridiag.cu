@@ -1,6 +1,7 @@
 // tridiag: batches of tridiagonal systems (the Oxford CUDA course's practical 7),
-// from parallel cyclic reduction in one block to a partitioned solver and a batched
-// one that picks its kernel by shape.
+// from parallel cyclic reduction in one block to a partitioned solver in registers,
+// a segmented one for systems longer than a block, and a batched one that picks its
+// kernel by shape.
 //
 // Versions:
 //   v1-pcr-128        PCR, one block of 128 threads, fixed-size shared arrays; the
@@ -13,9 +14,15 @@
 //                     conflicts) and every iteration runs there
 //   v6-partition      K consecutive rows a thread, eliminated by the thread alone
 //                     (a spike towards the previous chunk), a reduced system of one
-//                     unknown a thread solved by PCR across the warp (shuffles) or
-//                     the block, then back-substitution: O(NX) work in registers
-//   v7-batched        by shape: v5 for NX <= 32, v6 above (measured, see launch_v7)
+//                     unknown a thread solved by PCR across the T threads of a
+//                     system (shuffles within a warp, shared memory across warps),
+//                     then back-substitution: O(NX) work in registers (NX <= 1024)
+//   v7-batched        by shape: v6 up to 1024 rows (v5 at NX = 1, 2, 5..7), v8
+//                     above (measured, see launch_v7)
+//   v8-segments       systems of any length (to 1,000,000): segments of 1024 rows,
+//                     a block each, solved for the data and two spikes (SPIKE), a
+//                     reduced system of one unknown a segment (by v6), then each
+//                     segment again with its neighbours known
 //   yours             yours.cu: the learner's slot
 //
 // PCR (Hockney): at stride s each row subtracts multiples of rows i - s and i + s so
@@ -25,8 +32,9 @@
 // The pivots and c' do not depend on the right-hand side, so they are computed once
 // for the NITER solves (the course's backward Euler: A x_new = lambda x_old).
 //
-// Napkin math: every version reads a, b, c, d and writes x once: 20 bytes a row. The
-// check table's shapes all hold 32M rows: 640 MB, 0.21 ms at an H100's ~3 TB/s.
+// Napkin math: every version reads a, b, c, d and writes x once: 20 bytes a row (v8:
+// 36 a solve, see launch_v8). The check table's shapes all hold 32M rows: 640 MB,
+// 0.215 ms at an H100's 2977 GB/s copy rate; v6 takes 0.214-0.225 there.
 #include <cusparse.h>
 
 #include "check.h"
@@ -216,151 +224,405 @@ __global__ void thomas_shared(const float *a, const float *b, const float *c, co
 
 // --- v6: partition (K rows a thread) + PCR of the reduced system -------------------------
 
-// PCR over the reduced system, one unknown a thread, across the block's T threads:
-// shuffles when T is one warp, shared memory (one barrier a step) otherwise.
-template <int WARPS>
-__device__ __forceinline__ float reduced_pcr(float ra, float rb, float rc, float rd, float *scratch)
+// x / y for the partitioned solvers (v6, v8) as x times the hardware's approximate
+// reciprocal of y (__fdividef: 2 instructions, within 2 ulp for |y| < 2^126), not the
+// IEEE-rounded division (a dozen instructions and a branch). At NX = 128 the solve
+// issues instructions 84% of the time with IEEE division (ncu), so their count
+// matters: 0.301 -> 0.222 ms at 128 x 256K on an H100.
+__device__ __forceinline__ float divide(float x, float y) { return __fdividef(x, y); }
+
+// PCR over the reduced system, one unknown a thread across T threads (a power of two,
+// aligned lanes), R right-hand sides at once (the matrix's steps are shared):
+// shuffles within a warp (T <= 32: width T), shared memory (double-buffered, one
+// barrier a step) across warps. rd: the right-hand sides in, the solutions out.
+// scratch: 2 (3 + R) T floats when T > 32.
+template <int T, int R>
+__device__ __forceinline__ void reduced_pcr(float ra, float rb, float rc, float (&rd)[R],
+                                            float *scratch)
 {
-    const int t = threadIdx.x % (32 * WARPS);
-    constexpr int T = 32 * WARPS;
-    if (WARPS == 1) {
-        const unsigned all = 0xffffffffu;
-#pragma unroll
-        for (int s = 1; s < 32; s *= 2) {
-            float a_up = __shfl_up_sync(all, ra, s), b_up = __shfl_up_sync(all, rb, s);
-            float c_up = __shfl_up_sync(all, rc, s), d_up = __shfl_up_sync(all, rd, s);
-            float a_dn = __shfl_down_sync(all, ra, s), b_dn = __shfl_down_sync(all, rb, s);
-            float c_dn = __shfl_down_sync(all, rc, s), d_dn = __shfl_down_sync(all, rd, s);
-            float alpha = t >= s ? -ra / b_up : 0.0f, gamma = t + s < 32 ? -rc / b_dn : 0.0f;
-            rb += alpha * c_up + gamma * a_dn;
-            rd += alpha * d_up + gamma * d_dn;
-            ra = alpha * a_up;
-            rc = gamma * c_dn;
-        }
-        return rd / rb;
-    }
+    constexpr int V = 3 + R; // values a row: a, b, c, the right-hand sides
+    const int t = threadIdx.x % T;
     int now = 0;
 #pragma unroll
     for (int s = 1; s < T; s *= 2) {
-        float *sa = scratch + now * 4 * T, *sb = sa + T, *sc = sb + T, *sd = sc + T;
-        sa[t] = ra, sb[t] = rb, sc[t] = rc, sd[t] = rd;
-        __syncthreads();
-        float alpha = t >= s ? -ra / sb[t - s] : 0.0f, gamma = t + s < T ? -rc / sb[t + s] : 0.0f;
-        float a_new = t >= s ? alpha * sa[t - s] : 0.0f,
-              c_new = t + s < T ? gamma * sc[t + s] : 0.0f;
-        rb += (t >= s ? alpha * sc[t - s] : 0.0f) + (t + s < T ? gamma * sa[t + s] : 0.0f);
-        rd += (t >= s ? alpha * sd[t - s] : 0.0f) + (t + s < T ? gamma * sd[t + s] : 0.0f);
-        ra = a_new, rc = c_new;
-        now ^= 1;
+        const bool up = t >= s, down = t + s < T;
+        float a_up, b_up, c_up, a_dn, b_dn, c_dn, d_up[R], d_dn[R];
+        if (T <= 32) {
+            const unsigned all = 0xffffffffu;
+            a_up = __shfl_up_sync(all, ra, s, T), b_up = __shfl_up_sync(all, rb, s, T);
+            c_up = __shfl_up_sync(all, rc, s, T), a_dn = __shfl_down_sync(all, ra, s, T);
+            b_dn = __shfl_down_sync(all, rb, s, T), c_dn = __shfl_down_sync(all, rc, s, T);
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                d_up[r] = __shfl_up_sync(all, rd[r], s, T),
+                d_dn[r] = __shfl_down_sync(all, rd[r], s, T);
+        } else {
+            float *row = scratch + now * V * T; // value v of row u at row[v T + u]
+            row[t] = ra, row[T + t] = rb, row[2 * T + t] = rc;
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                row[(3 + r) * T + t] = rd[r];
+            __syncthreads();
+            const int u = up ? t - s : t, w = down ? t + s : t; // in range; unused if not
+            a_up = row[u], b_up = row[T + u], c_up = row[2 * T + u];
+            a_dn = row[w], b_dn = row[T + w], c_dn = row[2 * T + w];
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                d_up[r] = row[(3 + r) * T + u], d_dn[r] = row[(3 + r) * T + w];
+            now ^= 1;
+        }
+        const float alpha = up ? -divide(ra, b_up) : 0.0f, gamma = down ? -divide(rc, b_dn) : 0.0f;
+        rb += alpha * c_up + gamma * a_dn;
+#pragma unroll
+        for (int r = 0; r < R; r++)
+            rd[r] += alpha * d_up[r] + gamma * d_dn[r];
+        ra = alpha * a_up;
+        rc = gamma * c_dn;
     }
-    return rd / rb;
+#pragma unroll
+    for (int r = 0; r < R; r++)
+        rd[r] = divide(rd[r], rb);
 }
 
-// v6: T = 32 WARPS threads a system, K consecutive rows a thread (rows past NX are
-// identity rows, decoupled because c = 0 on the last real row). Each thread, alone:
+// The partitioned solve of one system held K consecutive rows a thread across T
+// threads (thread t: rows t K .. t K + K - 1), R right-hand sides at once: rd
+// holds them in and the solutions out. The first row's a and the last row's c are
+// taken as 0 (rows past the end are identity rows: a = c = 0, b = 1). Each thread,
+// alone:
+//  - up from its row r0 + K - 2 to r0, eliminates the super-diagonal, keeping
+//    x(r1) (r1 = r0 + K - 1, its last row): row r0 becomes
+//    alpha x(r0-1) + beta x(r0) + gamma x(r1) = delta;
 //  - down its rows, eliminates the sub-diagonal, carrying the spike on x(r0 - 1):
-//    row j becomes phi_j x(r0-1) + b~_j x_j + c_j x(j+1) = d~_j;
-//  - up from row r1 - 1 to r0, eliminates the super-diagonal, keeping x(r1):
-//    row r0 becomes alpha x(r0-1) + beta x(r0) + gamma x(r1) = delta.
+//    row j becomes phi_j x(r0-1) + b~_j x_j + c_j x(j+1) = d~_j.
 // Thread t's last row couples x(r1 of t-1), x(r1 of t) and x(r0 of t+1); thread t+1's
 // row r0 gives x(r0 of t+1) from x(r1 of t) and x(r1 of t+1): substituted, a
 // tridiagonal system in the T unknowns x(r1), solved by PCR across the threads; each
 // thread then back-substitutes its rows from x(r1) and x(r1 of t-1). Work: ~3 NX
 // sequential steps split K to a thread plus T log T for the reduced system, against
-// PCR's NX log NX; a chunk's data stays in registers for all NITER solves.
-template <int K, int WARPS>
-__global__ void __launch_bounds__(128) partition_pcr(const float *a, const float *b, const float *c,
-                                                     const float *d, float *x, tridiag_shape shape)
+// PCR's NX log NX. Every lane of a warp takes part (shuffles); scratch: 2 (3 + R) T
+// floats when T > 32.
+template <int K, int T, int R>
+__device__ __forceinline__ void partition_solve(const float (&ra)[K], const float (&rb)[K],
+                                                const float (&rc)[K], float (&rd)[R][K],
+                                                float *scratch)
 {
-    constexpr int T = 32 * WARPS;
-    __shared__ float scratch[WARPS > 1 ? 8 * T : 1];
-    const int t = threadIdx.x % T, n = shape.nx;
-    const size_t system = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / T;
-    if (system >= shape.m) // whole systems (warps, or the block) leave together
-        return;
-    const size_t base = system * n;
-    const int r0 = t * K;
-    float ra[K], rb[K], rc[K], rx[K];
+    static_assert(K >= 2, "a thread's rows: at least one above its kept last row");
+    static_assert(T >= 2 && (T & (T - 1)) == 0 && (T <= 32 || T % 32 == 0), "T: lanes or warps");
+    const int t = threadIdx.x % T;
+    // Up (before the down sweep overwrites rd): row r0 in x(r0-1), x(r0), x(r1).
+    float alpha = ra[K - 2], beta = rb[K - 2], gamma = rc[K - 2], delta[R];
 #pragma unroll
-    for (int j = 0; j < K; j++) {
-        const bool real = r0 + j < n;
-        ra[j] = real ? a[base + r0 + j] : 0.0f;
-        rb[j] = real ? b[base + r0 + j] : 1.0f;
-        rc[j] = real ? c[base + r0 + j] : 0.0f;
-        rx[j] = real ? d[base + r0 + j] : 0.0f;
+    for (int r = 0; r < R; r++)
+        delta[r] = rd[r][K - 2];
+#pragma unroll
+    for (int j = K - 3; j >= 0; j--) {
+        const float q = divide(rc[j], beta);
+        beta = rb[j] - q * alpha;
+        gamma = -q * gamma;
+#pragma unroll
+        for (int r = 0; r < R; r++)
+            delta[r] = rd[r][j] - q * delta[r];
+        alpha = ra[j];
     }
-    for (int it = 0; it < shape.niter; it++) {
-        float phi[K], b_down[K], d_down[K];
-        phi[0] = ra[0], b_down[0] = rb[0], d_down[0] = shape.lambda * rx[0];
+    // Down: rd becomes d~ in place.
+    float phi[K], b_down[K];
+    phi[0] = ra[0], b_down[0] = rb[0];
 #pragma unroll
-        for (int j = 1; j < K; j++) {
-            float m = ra[j] / b_down[j - 1];
-            phi[j] = -m * phi[j - 1];
-            b_down[j] = rb[j] - m * rc[j - 1];
-            d_down[j] = shape.lambda * rx[j] - m * d_down[j - 1];
-        }
-        float alpha = ra[K - 2], beta = rb[K - 2], gamma = rc[K - 2],
-              delta = shape.lambda * rx[K - 2];
+    for (int j = 1; j < K; j++) {
+        const float m = divide(ra[j], b_down[j - 1]);
+        phi[j] = -m * phi[j - 1];
+        b_down[j] = rb[j] - m * rc[j - 1];
 #pragma unroll
-        for (int j = K - 3; j >= 0; j--) {
-            float q = rc[j] / beta;
-            beta = rb[j] - q * alpha;
-            gamma = -q * gamma;
-            delta = shape.lambda * rx[j] - q * delta;
-            alpha = ra[j];
-        }
-        // The next thread's row r0 (this warp's lane + 1, or across warps by shared
-        // memory); the last thread has none (its c at r1 is 0).
-        float next[4];
-        if (WARPS == 1) {
-            const unsigned all = 0xffffffffu;
-            next[0] = __shfl_down_sync(all, alpha, 1), next[1] = __shfl_down_sync(all, beta, 1);
-            next[2] = __shfl_down_sync(all, gamma, 1), next[3] = __shfl_down_sync(all, delta, 1);
-        } else {
-            scratch[4 * t] = alpha, scratch[4 * t + 1] = beta, scratch[4 * t + 2] = gamma,
-                        scratch[4 * t + 3] = delta;
-            __syncthreads();
+        for (int r = 0; r < R; r++)
+            rd[r][j] -= m * rd[r][j - 1];
+    }
+    // The next thread's row r0 (lane + 1 of this warp, or across warps by shared
+    // memory); the last thread has none (its last row's c is 0).
+    float next[3 + R], mine[3 + R] = {alpha, beta, gamma};
 #pragma unroll
-            for (int v = 0; v < 4; v++)
-                next[v] = t + 1 < T ? scratch[4 * (t + 1) + v] : 1.0f;
-            __syncthreads();
-        }
-        const float mu = t + 1 < T ? rc[K - 1] / next[1] : 0.0f;
-        const float x_last =
-            reduced_pcr<WARPS>(phi[K - 1], b_down[K - 1] - mu * next[0], -mu * next[2],
-                               d_down[K - 1] - mu * next[3], scratch);
-        float x_left;
-        if (WARPS == 1) {
-            x_left = __shfl_up_sync(0xffffffffu, x_last, 1);
-        } else {
-            __syncthreads(); // the PCR's last reads are done before scratch is reused
-            scratch[t] = x_last;
-            __syncthreads();
-            x_left = t > 0 ? scratch[t - 1] : 0.0f;
-            __syncthreads(); // read before the next solve writes scratch again
-        }
+    for (int r = 0; r < R; r++)
+        mine[3 + r] = delta[r];
+    if (T <= 32) {
+#pragma unroll
+        for (int v = 0; v < 3 + R; v++)
+            next[v] = __shfl_down_sync(0xffffffffu, mine[v], 1, T);
+    } else {
+#pragma unroll
+        for (int v = 0; v < 3 + R; v++)
+            scratch[v * T + t] = mine[v];
+        __syncthreads();
+#pragma unroll
+        for (int v = 0; v < 3 + R; v++)
+            next[v] = t + 1 < T ? scratch[v * T + t + 1] : 1.0f;
+        __syncthreads();
+    }
+    const float mu = t + 1 < T ? divide(rc[K - 1], next[1]) : 0.0f;
+    float x_last[R];
+#pragma unroll
+    for (int r = 0; r < R; r++)
+        x_last[r] = rd[r][K - 1] - mu * next[3 + r];
+    reduced_pcr<T, R>(phi[K - 1], b_down[K - 1] - mu * next[0], -mu * next[2], x_last,
+                          scratch);
+    float x_left[R];
+    if (T <= 32) {
+#pragma unroll
+        for (int r = 0; r < R; r++)
+            x_left[r] = __shfl_up_sync(0xffffffffu, x_last[r], 1, T);
+    } else {
+        __syncthreads(); // the PCR's last reads are done before scratch is reused
+#pragma unroll
+        for (int r = 0; r < R; r++)
+            scratch[r * T + t] = x_last[r];
+        __syncthreads();
+#pragma unroll
+        for (int r = 0; r < R; r++)
+            x_left[r] = t > 0 ? scratch[r * T + t - 1] : 0.0f;
+        __syncthreads(); // read before the next solve writes scratch again
+    }
+#pragma unroll
+    for (int r = 0; r < R; r++) {
         if (t == 0)
-            x_left = 0.0f; // phi is 0 on the first thread (a = 0 on row 0)
-        rx[K - 1] = x_last;
+            x_left[r] = 0.0f; // phi is 0 on the first thread (its first row's a is 0)
+        rd[r][K - 1] = x_last[r];
 #pragma unroll
         for (int j = K - 2; j >= 0; j--)
-            rx[j] = (d_down[j] - phi[j] * x_left - rc[j] * rx[j + 1]) / b_down[j];
+            rd[r][j] = divide(rd[r][j] - phi[j] * x_left[r] - rc[j] * rd[r][j + 1], b_down[j]);
+    }
+}
+
+// A thread's K rows from row `first` of an array: `count` (<= K) real ones, the
+// rest `pad`. Whole, aligned runs as 16-byte loads: a quarter of the instructions
+// (scalar loads: 0.399 -> 0.465 ms at 1024 x 32K, IEEE division).
+template <int K>
+__device__ __forceinline__ void load_rows(const float *p, size_t first, int count, float pad,
+                                          float (&r)[K])
+{
+    if (K % 4 == 0 && count == K && (((size_t)p / 4 + first) & 3) == 0) {
+#pragma unroll
+        for (int q = 0; q < K / 4; q++) {
+            const float4 v = *(const float4 *)(p + first + 4 * q);
+            r[4 * q] = v.x, r[4 * q + 1] = v.y, r[4 * q + 2] = v.z, r[4 * q + 3] = v.w;
+        }
+        return;
     }
 #pragma unroll
     for (int j = 0; j < K; j++)
-        if (r0 + j < n)
-            x[base + r0 + j] = rx[j];
+        r[j] = j < count ? p[first + j] : pad;
+}
+
+template <int K>
+__device__ __forceinline__ void store_rows(float *p, size_t first, int count, const float (&r)[K])
+{
+    if (K % 4 == 0 && count == K && (((size_t)p / 4 + first) & 3) == 0) {
+#pragma unroll
+        for (int q = 0; q < K / 4; q++)
+            *(float4 *)(p + first + 4 * q) =
+                make_float4(r[4 * q], r[4 * q + 1], r[4 * q + 2], r[4 * q + 3]);
+        return;
+    }
+#pragma unroll
+    for (int j = 0; j < K; j++)
+        if (j < count)
+            p[first + j] = r[j];
+}
+
+// v6: T threads a system (2 to 128), K rows a thread (T K >= NX), the system in
+// registers for all NITER solves: partition_solve above. T <= 32: blocks of 128
+// threads, 128 / T systems a block (systems past M run on identity rows, since their
+// lanes take part in the shuffles, and store nothing); T > 32: a block a system (its
+// barriers and scratch are the system's). At least 6 blocks an SM: registers <= 80,
+// so enough warps hide the barrier waits of T = 128 (1024 x 32K on an H100: 0.367 ms
+// at 96 registers -> 0.225 ms; with IEEE division).
+enum { PARTITION_THREADS = 128, PARTITION_MIN_BLOCKS = 6 };
+template <int T>
+__host__ __device__ constexpr int partition_block() { return T <= 32 ? PARTITION_THREADS : T; }
+
+template <int K, int T>
+__global__ void __launch_bounds__(PARTITION_THREADS, PARTITION_MIN_BLOCKS)
+    partition_pcr(const float *a, const float *b, const float *c, const float *d, float *x,
+                  tridiag_shape shape)
+{
+    static_assert(T <= PARTITION_THREADS, "T up to the block size");
+    __shared__ float scratch[T > 32 ? 2 * 4 * T : 1];
+    const int t = threadIdx.x % T, n = shape.nx;
+    const size_t system = ((size_t)blockIdx.x * partition_block<T>() + threadIdx.x) / T;
+    const size_t first = system * n + t * K;
+    const int count = system < shape.m ? min(K, max(n - t * K, 0)) : 0;
+    float ra[K], rb[K], rc[K], rx[1][K];
+    load_rows<K>(a, first, count, 0.0f, ra);
+    load_rows<K>(b, first, count, 1.0f, rb);
+    load_rows<K>(c, first, count, 0.0f, rc);
+    load_rows<K>(d, first, count, 0.0f, rx[0]);
+    for (int it = 0; it < shape.niter; it++) {
+#pragma unroll
+        for (int j = 0; j < K; j++)
+            rx[0][j] *= shape.lambda;
+        partition_solve<K, T, 1>(ra, rb, rc, rx, scratch);
+    }
+    store_rows<K>(x, first, count, rx[0]);
+}
+
+// --- v8: systems longer than a block, in segments across blocks ------------------------
+
+// v8 splits a system of NX rows into P segments of at most SEGMENT_ROWS (one block
+// each, 1024 rows: K = 8 a thread, 4 warps). Segment p covers rows [lo, hi); its
+// last row hi - 1 is the segment's unknown in a reduced system, the rows before it
+// (the inner rows [lo, hi - 1)) are solved in terms of it (the SPIKE algorithm,
+// Polizzi and Sameh; the partition idea of v6 one level up):
+//  1. segment_spikes: a block solves its inner rows' matrix A' (a of row lo and c of
+//     row hi - 2 cut) for three right-hand sides at once: the data (y), a_lo at the
+//     first row (v) and c at the last (w); then inner x = y - v x(lo-1) - w x(hi-1).
+//     It keeps the six numbers the reduced system needs: y, v, w at both ends.
+//  2. reduced_rows: row hi - 1 of segment p, with x(hi-2) and x(hi) replaced by those
+//     expressions, couples only the last rows of segments p-1, p and p+1: a
+//     tridiagonal system of P unknowns a system, solved by v6 (P <= 1024).
+//  3. segment_finish: each block solves its inner rows again with x(lo-1) and
+//     x(hi-1) known (moved to the right-hand side) and writes x.
+// Bytes: steps 1 and 3 read a, b, c and the right-hand side (16 bytes a row each)
+// and step 3 writes x (4): 36 bytes a row a solve, against v6's 20 for all NITER
+// solves; the reduced system moves ~60 bytes a segment, 1/20 of a row's bytes.
+enum { SEGMENT_K = 8, SEGMENT_T = 128, SEGMENT_ROWS = SEGMENT_K * SEGMENT_T };
+
+struct segment {
+    size_t system, id; // id: system P + p
+    int p, lo, hi;     // rows [lo, hi) of the system
+};
+
+__device__ __forceinline__ segment segment_of(size_t id, int nx, int segments)
+{
+    segment s;
+    s.id = id;
+    s.system = id / segments;
+    s.p = (int)(id % segments);
+    s.lo = (int)((long long)s.p * nx / segments); // balanced: lengths differ by one at most
+    s.hi = (int)((long long)(s.p + 1) * nx / segments);
+    return s;
+}
+
+// A segment block's inner rows, K a thread, into registers: rhs scaled by lambda.
+struct segment_rows_in_registers {
+    float ra[SEGMENT_K], rb[SEGMENT_K], rc[SEGMENT_K];
+    int count;   // this thread's real rows
+    size_t first; // its first row's index in the arrays
+};
+
+__device__ __forceinline__ segment_rows_in_registers load_inner_rows(const float *a, const float *b,
+                                                                     const float *c, segment s,
+                                                                     int nx)
+{
+    segment_rows_in_registers rows;
+    const int t = threadIdx.x, inner = s.hi - 1 - s.lo;
+    rows.first = s.system * nx + s.lo + t * SEGMENT_K;
+    rows.count = min(SEGMENT_K, max(inner - t * SEGMENT_K, 0));
+    load_rows<SEGMENT_K>(a, rows.first, rows.count, 0.0f, rows.ra);
+    load_rows<SEGMENT_K>(b, rows.first, rows.count, 1.0f, rows.rb);
+    load_rows<SEGMENT_K>(c, rows.first, rows.count, 0.0f, rows.rc);
+    return rows;
+}
+
+// Whether register j of this thread holds the last inner row.
+__device__ __forceinline__ bool is_last_inner(segment s, int j)
+{
+    return (int)threadIdx.x * SEGMENT_K + j == s.hi - 2 - s.lo;
+}
+
+// Step 1: y, v, w at the inner rows' ends, six floats a segment: y, v, w at the
+// first inner row, then at the last.
+__global__ void __launch_bounds__(SEGMENT_T)
+    segment_spikes(const float *a, const float *b, const float *c, const float *rhs, float lambda,
+                   int nx, int segments, float *spikes)
+{
+    __shared__ float scratch[2 * 6 * SEGMENT_T];
+    const segment s = segment_of(blockIdx.x, nx, segments);
+    segment_rows_in_registers m = load_inner_rows(a, b, c, s, nx);
+    float rd[3][SEGMENT_K];
+    load_rows<SEGMENT_K>(rhs, m.first, m.count, 0.0f, rd[0]);
+#pragma unroll
+    for (int j = 0; j < SEGMENT_K; j++) {
+        rd[0][j] *= lambda;
+        rd[1][j] = threadIdx.x == 0 && j == 0 && s.p > 0 ? m.ra[0] : 0.0f; // v: a_lo, first row
+        rd[2][j] = is_last_inner(s, j) ? m.rc[j] : 0.0f;        // w: c at the last
+        if (is_last_inner(s, j))
+            m.rc[j] = 0.0f;
+    }
+    if (threadIdx.x == 0)
+        m.ra[0] = 0.0f;
+    partition_solve<SEGMENT_K, SEGMENT_T, 3>(m.ra, m.rb, m.rc, rd, scratch);
+    float *out = spikes + 6 * s.id;
+#pragma unroll
+    for (int j = 0; j < SEGMENT_K; j++)
+#pragma unroll
+        for (int r = 0; r < 3; r++) {
+            if (threadIdx.x == 0 && j == 0)
+                out[r] = rd[r][0];
+            if (is_last_inner(s, j))
+                out[3 + r] = rd[r][j];
+        }
+}
+
+// Step 2: reduced row p from row hi - 1 of segment p, where
+// x(hi-2) = y - v x(last of p-1) - w x(hi-1) (segment p's spikes at its last inner
+// row) and x(hi) = y' - v' x(hi-1) - w' x(last of p+1) (p+1's at its first).
+__global__ void reduced_rows(const float *a, const float *b, const float *c, const float *rhs,
+                             float lambda, int nx, int segments, size_t count, const float *spikes,
+                             float *ra, float *rb, float *rc, float *rd)
+{
+    const size_t id = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (id >= count)
+        return;
+    const segment s = segment_of(id, nx, segments);
+    const size_t row = s.system * nx + s.hi - 1;
+    const float *own = spikes + 6 * id + 3, *next = spikes + 6 * (id + 1);
+    float r_a = -a[row] * own[1], r_b = b[row] - a[row] * own[2], r_c = 0.0f,
+          r_d = lambda * rhs[row] - a[row] * own[0];
+    if (s.p + 1 < segments) { // the system's last row has no c
+        const float cl = c[row];
+        r_b -= cl * next[1];
+        r_c = -cl * next[2];
+        r_d -= cl * next[0];
+    }
+    ra[id] = r_a, rb[id] = r_b, rc[id] = r_c, rd[id] = r_d;
+}
+
+// Step 3: the inner rows with x(lo-1) and x(hi-1) known; x written (rhs may be x).
+__global__ void __launch_bounds__(SEGMENT_T)
+    segment_finish(const float *a, const float *b, const float *c, const float *rhs, float lambda,
+                   int nx, int segments, const float *x_reduced, float *x)
+{
+    __shared__ float scratch[2 * 4 * SEGMENT_T];
+    const segment s = segment_of(blockIdx.x, nx, segments);
+    segment_rows_in_registers m = load_inner_rows(a, b, c, s, nx);
+    const float x_before = s.p > 0 ? x_reduced[s.id - 1] : 0.0f, x_end = x_reduced[s.id];
+    float rd[1][SEGMENT_K];
+    load_rows<SEGMENT_K>(rhs, m.first, m.count, 0.0f, rd[0]);
+#pragma unroll
+    for (int j = 0; j < SEGMENT_K; j++) {
+        rd[0][j] *= lambda;
+        if (is_last_inner(s, j)) {
+            rd[0][j] -= m.rc[j] * x_end;
+            m.rc[j] = 0.0f;
+        }
+    }
+    if (threadIdx.x == 0) {
+        rd[0][0] -= m.ra[0] * x_before;
+        m.ra[0] = 0.0f;
+    }
+    partition_solve<SEGMENT_K, SEGMENT_T, 1>(m.ra, m.rb, m.rc, rd, scratch);
+    store_rows<SEGMENT_K>(x, m.first, m.count, rd[0]);
+    if (threadIdx.x == 0)
+        x[s.system * nx + s.hi - 1] = x_end;
 }
 
 // --- workspace and launchers --------------------------------------------------------------
 
 struct tridiag_workspace {
-    int shared_optin; // bytes of shared memory a block may have
+    int shared_optin;          // bytes of shared memory a block may have
+    cl_device_scratch segments; // v8: spikes (6 floats), reduced rows (4) and x (1) a segment
 };
 
 extern "C" tridiag_workspace *tridiag_workspace_create(void)
 {
-    tridiag_workspace *ws = new tridiag_workspace;
+    tridiag_workspace *ws = new tridiag_workspace();
     CL_CUDA_CHECK(cudaDeviceGetAttribute(&ws->shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
                                          cl_device_current()->index));
     CL_CUDA_CHECK(cudaFuncSetAttribute((const void *)thomas_shared,
@@ -369,7 +631,11 @@ extern "C" tridiag_workspace *tridiag_workspace_create(void)
     return ws;
 }
 
-extern "C" void tridiag_workspace_destroy(tridiag_workspace *ws) { delete ws; }
+extern "C" void tridiag_workspace_destroy(tridiag_workspace *ws)
+{
+    cl_scratch_free(&ws->segments);
+    delete ws;
+}
 
 static void launch_v1(const float *a, const float *b, const float *c, const float *d, float *x,
                       tridiag_shape shape, tridiag_workspace *, cudaStream_t s)
@@ -423,44 +689,85 @@ static void launch_v5(const float *a, const float *b, const float *c, const floa
     CL_LAUNCH_CHECK();
 }
 
-// v6: K rows a thread, T threads a system, chosen so 32 K WARPS >= NX.
-template <int K, int WARPS>
+// v6: K rows a thread, T threads a system, T K >= NX.
+template <int K, int T>
 static void launch_partition(const float *a, const float *b, const float *c, const float *d,
                              float *x, tridiag_shape shape, cudaStream_t s)
 {
-    // One warp a system: 4 systems a block of 128; more warps: one system a block.
-    const unsigned threads = WARPS == 1 ? 128 : 32 * WARPS, per_block = threads / (32 * WARPS);
-    partition_pcr<K, WARPS><<<(unsigned)((shape.m + per_block - 1) / per_block), threads, 0, s>>>(
-        a, b, c, d, x, shape);
+    constexpr int threads = partition_block<T>(), per_block = threads / T;
+    partition_pcr<K, T><<<cl_ceil_div(shape.m, per_block), threads, 0, s>>>(a, b, c, d, x, shape);
     CL_LAUNCH_CHECK();
 }
 
+// The shapes: 4 rows a thread up to NX = 128 (16-byte loads), 8 above; the threads a
+// system grow with NX (README.md has the sweep).
 static void launch_v6(const float *a, const float *b, const float *c, const float *d, float *x,
                       tridiag_shape shape, tridiag_workspace *, cudaStream_t s)
 {
-    if (shape.nx <= 64)
-        launch_partition<2, 1>(a, b, c, d, x, shape, s);
+    if (shape.nx <= 4)
+        launch_partition<2, 2>(a, b, c, d, x, shape, s);
+    else if (shape.nx <= 8)
+        launch_partition<2, 4>(a, b, c, d, x, shape, s);
+    else if (shape.nx <= 16)
+        launch_partition<4, 4>(a, b, c, d, x, shape, s);
+    else if (shape.nx <= 32)
+        launch_partition<4, 8>(a, b, c, d, x, shape, s);
+    else if (shape.nx <= 64)
+        launch_partition<4, 16>(a, b, c, d, x, shape, s);
     else if (shape.nx <= 128)
-        launch_partition<4, 1>(a, b, c, d, x, shape, s);
+        launch_partition<4, 32>(a, b, c, d, x, shape, s);
     else if (shape.nx <= 256)
-        launch_partition<8, 1>(a, b, c, d, x, shape, s);
+        launch_partition<8, 32>(a, b, c, d, x, shape, s);
     else if (shape.nx <= 512)
-        launch_partition<8, 2>(a, b, c, d, x, shape, s);
+        launch_partition<8, 64>(a, b, c, d, x, shape, s);
     else
-        launch_partition<8, 4>(a, b, c, d, x, shape, s);
+        launch_partition<8, 128>(a, b, c, d, x, shape, s);
 }
 
-// v7: by shape, from the ladders (README.md has them): v6 with K = 2 leaves half of
-// each warp's rows as padding at NX = 32 and below, where one thread a system in
-// shared memory (v5) is 4x faster; from NX = 64 up v6 wins (2x at 64, 5x at 128).
+// v8: the three steps of segment_spikes' comment, once a solve; the right-hand side
+// is d scaled by lambda, then x in place.
+static void launch_v8(const float *a, const float *b, const float *c, const float *d, float *x,
+                      tridiag_shape shape, tridiag_workspace *ws, cudaStream_t s)
+{
+    const int segments = (int)cl_ceil_div((size_t)shape.nx, SEGMENT_ROWS);
+    const size_t count = (size_t)segments * shape.m;
+    float *spikes = (float *)cl_scratch_reserve(&ws->segments, 11 * count * sizeof(float));
+    float *ra = spikes + 6 * count, *rb = ra + count, *rc = rb + count, *rd = rc + count,
+          *x_reduced = rd + count;
+    const tridiag_shape reduced = {segments, shape.m, 1, 1.0f};
+    for (int it = 0; it < shape.niter; it++) {
+        const float *rhs = it == 0 ? d : x;
+        segment_spikes<<<(unsigned)count, SEGMENT_T, 0, s>>>(a, b, c, rhs, shape.lambda,
+                                                                   shape.nx, segments, spikes);
+        CL_LAUNCH_CHECK();
+        reduced_rows<<<cl_ceil_div(count, 256), 256, 0, s>>>(a, b, c, rhs, shape.lambda, shape.nx,
+                                                             segments, count, spikes, ra, rb, rc,
+                                                             rd);
+        CL_LAUNCH_CHECK();
+        launch_v6(ra, rb, rc, rd, x_reduced, reduced, ws, s);
+        segment_finish<<<(unsigned)count, SEGMENT_T, 0, s>>>(
+            a, b, c, rhs, shape.lambda, shape.nx, segments, x_reduced, x);
+        CL_LAUNCH_CHECK();
+    }
+}
+
+// v7: by shape, from the sweep in README.md: v6 wherever its padding rows (T K - NX
+// of them) cost less than v5's staging through shared memory, which leaves v5 at
+// NX = 1, 2 (0.385 vs 0.528 ms at 1 x 32M on an H100) and 5..7 (0.252 vs 0.285 at
+// 5); past 1024 rows, more than one block holds, v8.
 static void launch_v7(const float *a, const float *b, const float *c, const float *d, float *x,
                       tridiag_shape shape, tridiag_workspace *ws, cudaStream_t s)
 {
-    if (shape.nx <= 32)
+    if (shape.nx <= 2 || (shape.nx > 4 && shape.nx < 8))
         launch_v5(a, b, c, d, x, shape, ws, s);
-    else
+    else if (shape.nx <= 1024)
         launch_v6(a, b, c, d, x, shape, ws, s);
+    else
+        launch_v8(a, b, c, d, x, shape, ws, s);
 }
+
+// The reduced system of v8 has NX / 1024 rows, solved by v6 (at most 1024).
+static_assert(TRIDIAG_MAX_NX <= SEGMENT_ROWS * 1024, "v8's reduced system fits v6");
 
 // The largest NX v5 can hold one system of in shared memory on any supported GPU
 // (sm_75's opt-in limit is 64 KB: 16 bytes a row).
@@ -488,7 +795,14 @@ extern "C" const tridiag_version tridiag_versions[] = {
      launch_v6,
      1,
      1024},
-    {{"v7-batched", "by shape: v5 for NX <= 32, v6 above"}, launch_v7, 1, 1024},
+    {{"v7-batched", "by shape: v6 to NX = 1024 (v5 where NX = 1, 2, 5..7), v8 above"},
+     launch_v7,
+     1,
+     TRIDIAG_MAX_NX},
+    {{"v8-segments", "systems longer than a block: segments across blocks, a reduced system"},
+     launch_v8,
+     2,
+     TRIDIAG_MAX_NX},
     {{"yours", tridiag_yours_idea}, tridiag_yours, 1, 1024},
 };
 extern "C" const int tridiag_version_count = sizeof tridiag_versions / sizeof tridiag_versions[0];
@@ -497,8 +811,10 @@ extern "C" const char tridiag_fastest_version[] = "v7-batched";
 // --- the peer: cuSPARSE --------------------------------------------------------------------
 
 struct tridiag_peer {
+    tridiag_peer_kind kind;
     cusparseHandle_t handle;
     void *buffer;
+    float *c_solved; // interleaved: the copy of c each solve overwrites (with c')
 };
 
 __global__ void scale_copy(const float *from, float *to, size_t n, float lambda)
@@ -517,28 +833,47 @@ static void scale(const float *from, float *to, size_t n, float lambda)
     CL_LAUNCH_CHECK();
 }
 
-extern "C" tridiag_peer *tridiag_peer_create(const float *a, const float *b, const float *c,
+// Algorithm 0 of gtsvInterleavedBatch: cuThomasBatch (1 and 2 pivot: LU, QR).
+enum { INTERLEAVED_THOMAS = 0 };
+
+extern "C" tridiag_peer *tridiag_peer_create(tridiag_peer_kind kind, float *a, float *b, float *c,
                                              float *x, tridiag_shape shape)
 {
     tridiag_peer *peer = new tridiag_peer;
+    peer->kind = kind;
     CL_CUSPARSE_CHECK(cusparseCreate(&peer->handle));
     size_t bytes = 0;
-    CL_CUSPARSE_CHECK(cusparseSgtsv2StridedBatch_bufferSizeExt(peer->handle, shape.nx, a, b, c, x,
-                                                               (int)shape.m, shape.nx, &bytes));
+    if (kind == TRIDIAG_PEER_STRIDED)
+        CL_CUSPARSE_CHECK(cusparseSgtsv2StridedBatch_bufferSizeExt(
+            peer->handle, shape.nx, a, b, c, x, (int)shape.m, shape.nx, &bytes));
+    else
+        CL_CUSPARSE_CHECK(cusparseSgtsvInterleavedBatch_bufferSizeExt(
+            peer->handle, INTERLEAVED_THOMAS, shape.nx, a, b, c, x, (int)shape.m, &bytes));
     CL_CUDA_CHECK(cudaMalloc(&peer->buffer, bytes ? bytes : 1));
+    peer->c_solved = NULL;
+    if (kind == TRIDIAG_PEER_INTERLEAVED)
+        CL_CUDA_CHECK(cudaMalloc(&peer->c_solved, (size_t)shape.nx * shape.m * sizeof(float)));
     return peer;
 }
 
-extern "C" void tridiag_peer_run(tridiag_peer *peer, const float *a, const float *b, const float *c,
-                                 const float *d, float *x, tridiag_shape shape)
+extern "C" void tridiag_peer_run(tridiag_peer *peer, float *a, float *b, float *c, const float *d,
+                                 float *x, tridiag_shape shape)
 {
     size_t n = (size_t)shape.nx * shape.m;
     scale(d, x, n, shape.lambda);
     for (int it = 0; it < shape.niter; it++) {
         if (it > 0 && shape.lambda != 1.0f)
             scale(x, x, n, shape.lambda);
-        CL_CUSPARSE_CHECK(cusparseSgtsv2StridedBatch(peer->handle, shape.nx, a, b, c, x,
-                                                     (int)shape.m, shape.nx, peer->buffer));
+        if (peer->kind == TRIDIAG_PEER_STRIDED)
+            CL_CUSPARSE_CHECK(cusparseSgtsv2StridedBatch(peer->handle, shape.nx, a, b, c, x,
+                                                         (int)shape.m, shape.nx, peer->buffer));
+        else { // it leaves c' where c was: each solve starts from a fresh copy of c
+            CL_CUDA_CHECK(cudaMemcpyAsync(peer->c_solved, c, n * sizeof(float),
+                                          cudaMemcpyDeviceToDevice, 0));
+            CL_CUSPARSE_CHECK(cusparseSgtsvInterleavedBatch(peer->handle, INTERLEAVED_THOMAS,
+                                                            shape.nx, a, b, peer->c_solved, x,
+                                                            (int)shape.m, peer->buffer));
+        }
     }
 }
 
@@ -546,5 +881,6 @@ extern "C" void tridiag_peer_destroy(tridiag_peer *peer)
 {
     CL_CUSPARSE_CHECK(cusparseDestroy(peer->handle));
     CL_CUDA_CHECK(cudaFree(peer->buffer));
+    CL_CUDA_CHECK(cudaFree(peer->c_solved));
     delete peer;
 }

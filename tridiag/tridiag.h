@@ -23,6 +23,9 @@ typedef struct {
     float lambda;
 } tridiag_shape;
 
+// The longest systems the suite solves (v7 and v8, in segments across blocks).
+enum { TRIDIAG_MAX_NX = 1000000 };
+
 typedef struct tridiag_workspace tridiag_workspace;
 tridiag_workspace *tridiag_workspace_create(void);
 void tridiag_workspace_destroy(tridiag_workspace *ws);
@@ -46,13 +49,19 @@ extern const char tridiag_yours_idea[];
 void tridiag_yours(const float *a, const float *b, const float *c, const float *d, float *x,
                    tridiag_shape shape, tridiag_workspace *ws, cudaStream_t stream);
 
-// The peer: cusparseSgtsv2StridedBatch, which solves in place: x = lambda d, then
-// niter calls (lambda x between them), its buffer allocated up front. It needs nx >= 3.
+// The peers, both from cuSPARSE, both solving in place: x = lambda d, then niter calls
+// (lambda x between them), the buffer allocated up front; both need nx >= 3.
+//  - cusparseSgtsv2StridedBatch (the check table's Ref): the layout above;
+//  - cusparseSgtsvInterleavedBatch, algorithm 0 (cuThomasBatch, Barcelona
+//    Supercomputing Center: Thomas, one thread a system): row i of system s at
+//    i M + s, so a, b, c, d and x passed to it are in that layout. It overwrites c
+//    with c' (measured), so each solve copies c first (4 bytes a row read, 4 written).
+typedef enum { TRIDIAG_PEER_STRIDED, TRIDIAG_PEER_INTERLEAVED } tridiag_peer_kind;
 typedef struct tridiag_peer tridiag_peer;
-tridiag_peer *tridiag_peer_create(const float *a, const float *b, const float *c, float *x,
+tridiag_peer *tridiag_peer_create(tridiag_peer_kind kind, float *a, float *b, float *c, float *x,
                                   tridiag_shape shape);
-void tridiag_peer_run(tridiag_peer *peer, const float *a, const float *b, const float *c,
-                      const float *d, float *x, tridiag_shape shape);
+void tridiag_peer_run(tridiag_peer *peer, float *a, float *b, float *c, const float *d, float *x,
+                      tridiag_shape shape);
 void tridiag_peer_destroy(tridiag_peer *peer);
 enum { TRIDIAG_PEER_MIN_NX = 3 };
 
