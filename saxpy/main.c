@@ -2,9 +2,10 @@
 //
 // Order of a run: options; input and double-precision gold; each selected kernel
 // verified and timed on device-resident data, with cublasSaxpy beside it; then the
+// PCIe bound (x, y to the device and z back, each alone and both at once) and the
 // whole job as a user sees it (host to device, kernel, device to host) from pageable
-// and pinned memory, and with --managed / --streams K the managed-memory and
-// overlapped-copy variants; --check prints the score table instead.
+// and pinned memory and in bands on K streams, as % of that bound; with --managed the
+// managed-memory variants; --check prints the score table instead.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@ static const double bytes_per_element = 12.0; // x and y read, z written
 typedef struct {
     cl_common_args common;
     int input; // index into input_names
-    long streams;
+    long streams, band_mb;
     bool managed;
 } options;
 
@@ -183,7 +184,21 @@ typedef struct {
     float *dx, *dy, *dz; // device buffers (unused for managed)
     cudaStream_t *streams;
     int nstreams;
+    size_t band;     // elements a band of the streamed job
+    double bound_ms; // the PCIe bound: x, y in and z out at once
 } transfer_job;
+
+// The default stream waits for every stream, so a stop event on it covers them all.
+static void join_streams(cudaStream_t *streams, int count)
+{
+    for (int s = 0; s < count; s++) {
+        cudaEvent_t done;
+        CL_CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
+        CL_CUDA_CHECK(cudaEventRecord(done, streams[s]));
+        CL_CUDA_CHECK(cudaStreamWaitEvent(0, done, 0));
+        CL_CUDA_CHECK(cudaEventDestroy(done));
+    }
+}
 
 static void prefetch(const void *ptr, size_t bytes, bool to_device)
 {
@@ -193,32 +208,23 @@ static void prefetch(const void *ptr, size_t bytes, bool to_device)
     CL_CUDA_CHECK(cudaMemPrefetchAsync(ptr, bytes, where, 0, 0));
 }
 
-// Each stream copies in its chunk of x and y, runs the kernel on it and copies its
-// chunk of z back; chunks on different streams overlap copy with compute.
+// The job in bands of j->band elements, band i on stream i % K: x and y of the band
+// in, the kernel, z of the band out. Copies in the two directions run at once on
+// the GPU's copy engines, and the kernel hides between them: what is left over the
+// PCIe bound is the first band's way in and the last band's way out (with 16 MB
+// bands of z, ~0.3 ms of ~15 at 100M elements on PCIe 5).
 static void run_streamed(transfer_job *j)
 {
-    size_t n = j->p->n, bytes;
-    size_t chunk = ((n + j->nstreams - 1) / j->nstreams + 63) / 64 * 64; // keeps float4 alignment
-    for (int s = 0; s < j->nstreams; s++) {
-        size_t lo = (size_t)s * chunk;
-        if (lo >= n)
-            break;
-        size_t len = n - lo < chunk ? n - lo : chunk;
-        cudaStream_t st = j->streams[s];
-        bytes = len * sizeof(float);
+    size_t n = j->p->n;
+    for (size_t lo = 0, band = 0; lo < n; lo += j->band, band++) {
+        size_t len = n - lo < j->band ? n - lo : j->band, bytes = len * sizeof(float);
+        cudaStream_t st = j->streams[band % j->nstreams];
         CL_CUDA_CHECK(cudaMemcpyAsync(j->dx + lo, j->hx + lo, bytes, cudaMemcpyHostToDevice, st));
         CL_CUDA_CHECK(cudaMemcpyAsync(j->dy + lo, j->hy + lo, bytes, cudaMemcpyHostToDevice, st));
         j->launch(len, saxpy_a, j->dx + lo, j->dy + lo, j->dz + lo, st);
         CL_CUDA_CHECK(cudaMemcpyAsync(j->hz + lo, j->dz + lo, bytes, cudaMemcpyDeviceToHost, st));
     }
-    // The default stream waits for every stream, so the stop event covers all of them.
-    for (int s = 0; s < j->nstreams; s++) {
-        cudaEvent_t done;
-        CL_CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
-        CL_CUDA_CHECK(cudaEventRecord(done, j->streams[s]));
-        CL_CUDA_CHECK(cudaStreamWaitEvent(0, done, 0));
-        CL_CUDA_CHECK(cudaEventDestroy(done));
-    }
+    join_streams(j->streams, j->nstreams);
 }
 
 // Stages: 0 = x, y to the device, 1 = kernel, 2 = z to the host (one stage for
@@ -274,18 +280,69 @@ static const cl_column transfer_columns[] = {
     {"memory", "memory", 24, NULL},           {"h2d_ms", "H2D ms", 8, "%.3f"},
     {"kernel_ms", "kernel ms", 9, "%.3f"},    {"d2h_ms", "D2H ms", 8, "%.3f"},
     {"overall_ms", "overall ms", 10, "%.3f"}, {"overall_gbps", "GB/s", 6, "%.1f"},
-    {"verified", "verified", 8, NULL},
+    {"pct_bound", "% bound", 7, "%.1f"},      {"verified", "verified", 8, NULL},
 };
-static const cl_table transfer_table = {"transfer", transfer_columns, 7};
+static const cl_table transfer_table = {"transfer", transfer_columns, 8};
 
-static const char *mode_name(memory_mode mode, int nstreams, char *buf, size_t len)
+// --- the PCIe bound: the job's bytes moved with nothing to wait for -------------
+
+typedef enum { BOUND_H2D, BOUND_D2H, BOUND_BOTH } bound_kind;
+typedef struct {
+    transfer_job *j;
+    bound_kind kind;
+} bound_call;
+
+// x and y in on one stream, z out on another, or both at once; pinned buffers.
+static void run_bound(void *ctx, int rep)
+{
+    (void)rep;
+    const bound_call *b = ctx;
+    const transfer_job *j = b->j;
+    size_t bytes = j->p->n * sizeof(float);
+    if (b->kind != BOUND_D2H) {
+        CL_CUDA_CHECK(cudaMemcpyAsync(j->dx, j->hx, bytes, cudaMemcpyHostToDevice, j->streams[0]));
+        CL_CUDA_CHECK(cudaMemcpyAsync(j->dy, j->hy, bytes, cudaMemcpyHostToDevice, j->streams[0]));
+    }
+    if (b->kind != BOUND_H2D)
+        CL_CUDA_CHECK(cudaMemcpyAsync(j->hz, j->dz, bytes, cudaMemcpyDeviceToHost, j->streams[1]));
+    join_streams(j->streams, 2);
+}
+
+static const cl_column pcie_columns[] = {
+    {"transfer", "transfer (pinned)", 28, NULL},
+    {"ms", "ms", 8, "%.3f"},
+    {"gbps", "GB/s", 6, "%.1f"},
+};
+static const cl_table pcie_table = {"pcie", pcie_columns, 3};
+
+// Times the three and prints them; returns the both-at-once time: no order of the
+// job's copies and kernels can move its bytes faster.
+static double measure_pcie_bound(transfer_job *j, int iters)
+{
+    static const char *names[] = {"x, y to the device", "z to the host", "both at once"};
+    static const double bytes_an_element[] = {8.0, 4.0, 12.0};
+    cl_note("\nthe PCIe bound: the job's copies alone (streams: x, y in on one, z out on another)");
+    cl_table_header(&pcie_table);
+    double ms = NAN;
+    for (int kind = BOUND_H2D; kind <= BOUND_BOTH; kind++) {
+        bound_call b = {j, (bound_kind)kind};
+        ms = cl_time_gpu(run_bound, &b, iters).median_ms;
+        cl_table_row(&pcie_table,
+                     (cl_cell[]){CL_STR(names[kind]), CL_NUM(ms),
+                                 CL_NUM(bytes_an_element[kind] * j->p->n / (ms * 1e-3) / 1e9)});
+    }
+    return ms;
+}
+
+static const char *mode_name(const transfer_job *j, char *buf, size_t len)
 {
     static const char *names[] = {"pageable (malloc)", "pinned (cudaMallocHost)",
                                   "managed, on demand", "managed, prefetched", ""};
-    if (mode == MEM_STREAMS)
-        snprintf(buf, len, "pinned, %d streams", nstreams);
+    if (j->mode == MEM_STREAMS)
+        snprintf(buf, len, "pinned, %zu MB bands, %d streams", (j->band * sizeof(float)) >> 20,
+                 j->nstreams);
     else
-        snprintf(buf, len, "%s", names[mode]);
+        snprintf(buf, len, "%s", names[j->mode]);
     return buf;
 }
 
@@ -298,7 +355,7 @@ static double run_transfer(transfer_job *j, int iters)
     cl_timing t = cl_time_stages(run_transfer_stage, j, stages, iters, stage_ms);
     CL_CUDA_CHECK(cudaDeviceSynchronize());
     char name[64];
-    mode_name(j->mode, j->nstreams, name, sizeof name);
+    mode_name(j, name, sizeof name);
     bool ok = verify(j->p, j->hz, name);
     if (j->mode == MEM_STREAMS)
         stage_ms[0] = stage_ms[1] = stage_ms[2] = NAN;
@@ -307,7 +364,8 @@ static double run_transfer(transfer_job *j, int iters)
     cl_table_row(&transfer_table,
                  (cl_cell[]){CL_STR(name), CL_NUM(stage_ms[0]), CL_NUM(stage_ms[1]),
                              CL_NUM(stage_ms[2]), CL_NUM(t.median_ms),
-                             CL_NUM(gbps(j->p->n, t.median_ms)), CL_BOOL(ok)});
+                             CL_NUM(gbps(j->p->n, t.median_ms)),
+                             CL_NUM(100.0 * j->bound_ms / t.median_ms), CL_BOOL(ok)});
     return ok ? t.median_ms : NAN;
 }
 
@@ -315,9 +373,6 @@ static bool run_transfers(const problem *p, const options *opt, float **dumped_o
 {
     size_t n = p->n, bytes = n * sizeof(float);
     int k = opt->common.kernel_index < 0 ? versions().fastest : opt->common.kernel_index;
-    cl_note("\nthe whole job from host memory (kernel %s; GB/s = 12 bytes an element / overall)",
-            saxpy_versions[k].info.name);
-    cl_table_header(&transfer_table);
     cl_require_device_memory(3 * bytes, 3 * sizeof(float));
     transfer_job j = {.p = p, .launch = saxpy_versions[k].launch};
     CL_CUDA_CHECK(cudaMalloc((void **)&j.dx, bytes));
@@ -325,37 +380,46 @@ static bool run_transfers(const problem *p, const options *opt, float **dumped_o
     CL_CUDA_CHECK(cudaMalloc((void **)&j.dz, bytes));
     bool ok = true;
     int iters = (int)opt->common.iters;
-
-    j.mode = MEM_PAGEABLE;
-    j.hx = p->x;
-    j.hy = p->y;
-    j.hz = cl_host_alloc(bytes, "z");
-    ok &= !isnan(run_transfer(&j, iters));
-    *dumped_output = j.hz;
-
-    j.mode = MEM_PINNED;
+    j.nstreams = (int)opt->streams;
+    j.band = ((size_t)opt->band_mb << 20) / sizeof(float);
+    int stream_count = j.nstreams > 2 ? j.nstreams : 2; // the bound uses two
+    j.streams = cl_host_alloc(stream_count * sizeof(cudaStream_t), "streams");
+    for (int s = 0; s < stream_count; s++)
+        CL_CUDA_CHECK(cudaStreamCreate(&j.streams[s]));
+    float *pageable_z = cl_host_alloc(bytes, "z");
     CL_CUDA_CHECK(cudaMallocHost((void **)&j.hx, bytes));
     CL_CUDA_CHECK(cudaMallocHost((void **)&j.hy, bytes));
     CL_CUDA_CHECK(cudaMallocHost((void **)&j.hz, bytes));
     memcpy(j.hx, p->x, bytes);
     memcpy(j.hy, p->y, bytes);
+    j.bound_ms = measure_pcie_bound(&j, iters);
+
+    cl_note("\nthe whole job from host memory (kernel %s; GB/s = 12 bytes an element / overall; "
+            "%% bound = the both-at-once time / overall)",
+            saxpy_versions[k].info.name);
+    cl_table_header(&transfer_table);
+    float *pinned[3] = {j.hx, j.hy, j.hz};
+    j.mode = MEM_PAGEABLE;
+    j.hx = p->x;
+    j.hy = p->y;
+    j.hz = pageable_z;
+    ok &= !isnan(run_transfer(&j, iters));
+    *dumped_output = pageable_z;
+
+    j.hx = pinned[0], j.hy = pinned[1], j.hz = pinned[2];
+    j.mode = MEM_PINNED;
     double pinned_ms = run_transfer(&j, iters);
     ok &= !isnan(pinned_ms);
 
-    if (opt->streams > 0) {
-        j.mode = MEM_STREAMS;
-        j.nstreams = (int)opt->streams;
-        j.streams = cl_host_alloc(j.nstreams * sizeof(cudaStream_t), "streams");
-        for (int s = 0; s < j.nstreams; s++)
-            CL_CUDA_CHECK(cudaStreamCreate(&j.streams[s]));
-        double streamed_ms = run_transfer(&j, iters);
-        ok &= !isnan(streamed_ms);
-        cl_note("%d streams vs one: %.2fx (copies in both directions overlap the kernel)",
-                j.nstreams, pinned_ms / streamed_ms);
-        for (int s = 0; s < j.nstreams; s++)
-            CL_CUDA_CHECK(cudaStreamDestroy(j.streams[s]));
-        free(j.streams);
-    }
+    j.mode = MEM_STREAMS;
+    double streamed_ms = run_transfer(&j, iters);
+    ok &= !isnan(streamed_ms);
+    cl_note("%d streams, %ld MB bands: %.2fx one stream's time, %.1f%% of the PCIe bound (%.3f ms)",
+            j.nstreams, opt->band_mb, pinned_ms / streamed_ms, 100.0 * j.bound_ms / streamed_ms,
+            j.bound_ms);
+    for (int s = 0; s < stream_count; s++)
+        CL_CUDA_CHECK(cudaStreamDestroy(j.streams[s]));
+    free(j.streams);
     CL_CUDA_CHECK(cudaFreeHost(j.hx));
     CL_CUDA_CHECK(cudaFreeHost(j.hy));
     CL_CUDA_CHECK(cudaFreeHost(j.hz));
@@ -415,13 +479,16 @@ static bool run_check_table(const options *opt)
 
 int main(int argc, char **argv)
 {
-    options opt = {.input = INPUT_MOD10};
+    options opt = {.input = INPUT_MOD10, .streams = 4, .band_mb = 16};
     const cl_option own[] = {
         {0, "input", CL_ARG_CHOICE, &opt.input, "KIND",
          "mod10: x[i] = y[i] = i % 10 (the course's); uniform: x, y in [-1, 1) from -S", 0, 0,
          input_names},
         {0, "streams", CL_ARG_INT, &opt.streams, "K",
-         "also run the whole job split over K streams, copies overlapping compute", 1, 64, NULL},
+         "streams the banded whole job runs on (copies overlapping compute; default 4)", 1, 64,
+         NULL},
+        {0, "band", CL_ARG_INT, &opt.band_mb, "MB",
+         "MB of each array a band of the streamed job moves (default 16)", 1, 4096, NULL},
         {0, "managed", CL_ARG_FLAG, &opt.managed, NULL,
          "also run the whole job on managed memory (on demand and prefetched)", 0, 0, NULL},
         {0},

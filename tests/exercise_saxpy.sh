@@ -18,6 +18,7 @@ expect_make_line "make check_saxpy K=yours" "bin/saxpy --check -k yours" check_s
 expect_make_line "make -C saxpy check K=yours" "bin/saxpy --check -k yours" -C saxpy check K=yours
 expect_usage "saxpy -i -2" "-i -2" "$saxpy" -i -2
 expect_usage "saxpy --streams 0" "--streams 0" "$saxpy" --streams 0
+expect_usage "saxpy --band 0" "--band 0" "$saxpy" --band 0
 expect_usage "saxpy --input bad" "--input bad" "$saxpy" --input bad
 expect_usage "saxpy -n (missing value)" "missing value" "$saxpy" -n
 expect_no_device "saxpy without a device exits 77" "$saxpy" -n 1000
@@ -32,6 +33,10 @@ for k in 1 2 3 4 yours; do
 done
 expect_gpu "saxpy -n 1000001 --streams 7 --managed" 0 "$saxpy" -n 1000001 -i 2 --streams 7 --managed
 expect_gpu "saxpy -n 2 --streams 64" 0 "$saxpy" -n 2 -i 2 --streams 64
+# Bands of 1 MB: four bands of x, y and z, the last one partial, on three streams.
+expect_gpu "saxpy -n 1000001 --band 1 --streams 3" 0 "$saxpy" -n 1000001 -i 2 --band 1 --streams 3 --input uniform
+if [ "$rc" -eq 0 ] && ! grep -qE "pinned, 1 MB bands, 3 streams .* yes" "$tmp/out"; then fail "saxpy banded row"; fi
+if [ "$rc" -eq 0 ] && ! grep -qE "of the PCIe bound \([0-9.]+ ms\)" "$tmp/out"; then fail "saxpy PCIe bound note"; fi
 # A wrong result is caught and reported: exit 1 (fault injected into every compare).
 expect_gpu "saxpy reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$saxpy" -n 1000 -i 2
 if [ "$rc" -eq 1 ] && ! grep -q "first bad index 500 of 1000" "$tmp/out"; then fail "saxpy wrong-result message"; fi
