@@ -231,64 +231,52 @@ __global__ void thomas_shared(const float *a, const float *b, const float *c, co
 // matters: 0.301 -> 0.222 ms at 128 x 256K on an H100.
 __device__ __forceinline__ float divide(float x, float y) { return __fdividef(x, y); }
 
-// PCR over the reduced system, one unknown a thread across T threads (a power of two,
-// aligned lanes), R right-hand sides at once (the matrix's steps are shared):
-// shuffles within a warp (T <= 32: width T), shared memory (double-buffered, one
-// barrier a step) across warps. rd: the right-hand sides in, the solutions out.
-// scratch: 2 (3 + R) T floats when T > 32.
-template <int T, int R>
-__device__ __forceinline__ void reduced_pcr(float ra, float rb, float rc, float (&rd)[R],
-                                            float *scratch)
+// Values of threads t - s and t + s among the T threads of a system (out of range: the
+// thread's own), by shuffles within a warp (T <= 32: width T) or through shared
+// memory across warps: `buffer` 0 or 1 of 2 N T floats, so consecutive calls with
+// alternating buffers need one barrier each (a thread writing buffer b again has
+// passed the barrier that every thread reached after reading it).
+template <int T, int N>
+__device__ __forceinline__ void neighbours(const float (&mine)[N], int s, float (&up)[N],
+                                           float (&down)[N], float *scratch, int buffer)
 {
-    constexpr int V = 3 + R; // values a row: a, b, c, the right-hand sides
     const int t = threadIdx.x % T;
-    int now = 0;
+    if (T <= 32) {
 #pragma unroll
-    for (int s = 1; s < T; s *= 2) {
-        const bool up = t >= s, down = t + s < T;
-        float a_up, b_up, c_up, a_dn, b_dn, c_dn, d_up[R], d_dn[R];
-        if (T <= 32) {
-            const unsigned all = 0xffffffffu;
-            a_up = __shfl_up_sync(all, ra, s, T), b_up = __shfl_up_sync(all, rb, s, T);
-            c_up = __shfl_up_sync(all, rc, s, T), a_dn = __shfl_down_sync(all, ra, s, T);
-            b_dn = __shfl_down_sync(all, rb, s, T), c_dn = __shfl_down_sync(all, rc, s, T);
-#pragma unroll
-            for (int r = 0; r < R; r++)
-                d_up[r] = __shfl_up_sync(all, rd[r], s, T),
-                d_dn[r] = __shfl_down_sync(all, rd[r], s, T);
-        } else {
-            float *row = scratch + now * V * T; // value v of row u at row[v T + u]
-            row[t] = ra, row[T + t] = rb, row[2 * T + t] = rc;
-#pragma unroll
-            for (int r = 0; r < R; r++)
-                row[(3 + r) * T + t] = rd[r];
-            __syncthreads();
-            const int u = up ? t - s : t, w = down ? t + s : t; // in range; unused if not
-            a_up = row[u], b_up = row[T + u], c_up = row[2 * T + u];
-            a_dn = row[w], b_dn = row[T + w], c_dn = row[2 * T + w];
-#pragma unroll
-            for (int r = 0; r < R; r++)
-                d_up[r] = row[(3 + r) * T + u], d_dn[r] = row[(3 + r) * T + w];
-            now ^= 1;
+        for (int v = 0; v < N; v++) {
+            up[v] = __shfl_up_sync(0xffffffffu, mine[v], s, T);
+            down[v] = __shfl_down_sync(0xffffffffu, mine[v], s, T);
         }
-        const float alpha = up ? -divide(ra, b_up) : 0.0f, gamma = down ? -divide(rc, b_dn) : 0.0f;
-        rb += alpha * c_up + gamma * a_dn;
-#pragma unroll
-        for (int r = 0; r < R; r++)
-            rd[r] += alpha * d_up[r] + gamma * d_dn[r];
-        ra = alpha * a_up;
-        rc = gamma * c_dn;
+        return;
     }
+    float *row = scratch + buffer * N * T; // value v of thread u at row[v T + u]
 #pragma unroll
-    for (int r = 0; r < R; r++)
-        rd[r] = divide(rd[r], rb);
+    for (int v = 0; v < N; v++)
+        row[v * T + t] = mine[v];
+    __syncthreads();
+    const int u = t >= s ? t - s : t, w = t + s < T ? t + s : t;
+#pragma unroll
+    for (int v = 0; v < N; v++)
+        up[v] = row[v * T + u], down[v] = row[v * T + w];
 }
 
-// The partitioned solve of one system held K consecutive rows a thread across T
-// threads (thread t: rows t K .. t K + K - 1), R right-hand sides at once: rd
-// holds them in and the solutions out. The first row's a and the last row's c are
-// taken as 0 (rows past the end are identity rows: a = c = 0, b = 1). Each thread,
-// alone:
+// The same for s = 1 on its own (the partition's coupling): scratch is free again on
+// return (a second barrier).
+template <int T, int N>
+__device__ __forceinline__ void adjacent(const float (&mine)[N], float (&before)[N],
+                                         float (&after)[N], float *scratch)
+{
+    neighbours<T, N>(mine, 1, before, after, scratch, 0);
+    if (T > 32)
+        __syncthreads();
+}
+
+__host__ __device__ constexpr int log2_of(int t) { return t <= 1 ? 0 : 1 + log2_of(t / 2); }
+
+// The partitioned solver of one system held K consecutive rows a thread across T
+// threads (thread t: rows t K .. t K + K - 1). The first row's a and the last row's c
+// are taken as 0 (rows past the end are identity rows: a = c = 0, b = 1). Each
+// thread, alone:
 //  - up from its row r0 + K - 2 to r0, eliminates the super-diagonal, keeping
 //    x(r1) (r1 = r0 + K - 1, its last row): row r0 becomes
 //    alpha x(r0-1) + beta x(r0) + gamma x(r1) = delta;
@@ -299,94 +287,118 @@ __device__ __forceinline__ void reduced_pcr(float ra, float rb, float rc, float 
 // tridiagonal system in the T unknowns x(r1), solved by PCR across the threads; each
 // thread then back-substitutes its rows from x(r1) and x(r1 of t-1). Work: ~3 NX
 // sequential steps split K to a thread plus T log T for the reduced system, against
-// PCR's NX log NX. Every lane of a warp takes part (shuffles); scratch: 2 (3 + R) T
-// floats when T > 32.
-template <int K, int T, int R>
-__device__ __forceinline__ void partition_solve(const float (&ra)[K], const float (&rb)[K],
-                                                const float (&rc)[K], float (&rd)[R][K],
-                                                float *scratch)
+// PCR's NX log NX.
+//
+// Nothing of that but the right-hand side's sweeps depends on the right-hand side,
+// so it splits as LAPACK's gttrf / gttrs do: partition_factor once per matrix keeps
+// the multipliers of both eliminations, the spikes, the inverse pivots, the coupling
+// to the next thread and each PCR step's two multipliers; partition_solve then runs
+// a right-hand side (or R at once) through them. Each of the NITER solves after the
+// first costs a third of the divisions (reciprocals) and shuffles of a whole solve
+// (H100, 128 x 256K, niter 2: 0.223 -> X ms; H200 0.194 -> X).
+template <int K, int T>
+struct partition_factors {
+    static constexpr int STEPS = log2_of(T);
+    float up[K];                      // q_j = c_j / beta of the up sweep (j <= K - 3)
+    float down[K];                    // m_j = a_j / b~_(j-1) of the down sweep (j >= 1)
+    float phi[K], inv_b[K], c[K];     // the spike, 1 / b~_j, the super-diagonal
+    float mu;                         // c_(K-1) / beta of the next thread (0: the last)
+    float alpha[STEPS], gamma[STEPS]; // each PCR step's multipliers of rows t -+ s
+    float inv_reduced;                // 1 / the reduced diagonal after the last step
+};
+
+template <int K, int T>
+__device__ __forceinline__ void partition_factor(const float (&ra)[K], const float (&rb)[K],
+                                                 const float (&rc)[K], partition_factors<K, T> &f,
+                                                 float *scratch)
 {
     static_assert(K >= 2, "a thread's rows: at least one above its kept last row");
     static_assert(T >= 2 && (T & (T - 1)) == 0 && (T <= 32 || T % 32 == 0), "T: lanes or warps");
     const int t = threadIdx.x % T;
-    // Up (before the down sweep overwrites rd): row r0 in x(r0-1), x(r0), x(r1).
-    float alpha = ra[K - 2], beta = rb[K - 2], gamma = rc[K - 2], delta[R];
-#pragma unroll
-    for (int r = 0; r < R; r++)
-        delta[r] = rd[r][K - 2];
+    float mine[3] = {ra[K - 2], rb[K - 2], rc[K - 2]}; // row r0's alpha, beta, gamma
 #pragma unroll
     for (int j = K - 3; j >= 0; j--) {
-        const float q = divide(rc[j], beta);
-        beta = rb[j] - q * alpha;
-        gamma = -q * gamma;
-#pragma unroll
-        for (int r = 0; r < R; r++)
-            delta[r] = rd[r][j] - q * delta[r];
-        alpha = ra[j];
+        f.up[j] = divide(rc[j], mine[1]);
+        mine[1] = rb[j] - f.up[j] * mine[0];
+        mine[2] = -f.up[j] * mine[2];
+        mine[0] = ra[j];
     }
-    // Down: rd becomes d~ in place.
-    float phi[K], b_down[K];
-    phi[0] = ra[0], b_down[0] = rb[0];
+    float b_last = rb[0];
+    f.phi[0] = ra[0], f.inv_b[0] = divide(1.0f, rb[0]), f.c[0] = rc[0];
 #pragma unroll
     for (int j = 1; j < K; j++) {
-        const float m = divide(ra[j], b_down[j - 1]);
-        phi[j] = -m * phi[j - 1];
-        b_down[j] = rb[j] - m * rc[j - 1];
-#pragma unroll
-        for (int r = 0; r < R; r++)
-            rd[r][j] -= m * rd[r][j - 1];
+        f.down[j] = ra[j] * f.inv_b[j - 1];
+        f.phi[j] = -f.down[j] * f.phi[j - 1];
+        b_last = rb[j] - f.down[j] * rc[j - 1];
+        f.inv_b[j] = divide(1.0f, b_last);
+        f.c[j] = rc[j];
     }
-    // The next thread's row r0 (lane + 1 of this warp, or across warps by shared
-    // memory); the last thread has none (its last row's c is 0).
-    float next[3 + R], mine[3 + R] = {alpha, beta, gamma};
+    float before[3], next[3];
+    adjacent<T, 3>(mine, before, next, scratch);
+    f.mu = t + 1 < T ? divide(rc[K - 1], next[1]) : 0.0f;
+    // The reduced row: a, b, c of x(r1 of t-1), x(r1 of t), x(r1 of t+1).
+    float row[3] = {f.phi[K - 1], b_last - f.mu * next[0], -f.mu * next[2]};
+#pragma unroll
+    for (int i = 0; i < f.STEPS; i++) {
+        const int s = 1 << i;
+        float up[3], dn[3];
+        neighbours<T, 3>(row, s, up, dn, scratch, i & 1);
+        f.alpha[i] = t >= s ? -divide(row[0], up[1]) : 0.0f;
+        f.gamma[i] = t + s < T ? -divide(row[2], dn[1]) : 0.0f;
+        row[1] += f.alpha[i] * up[2] + f.gamma[i] * dn[0];
+        row[0] = f.alpha[i] * up[0];
+        row[2] = f.gamma[i] * dn[2];
+    }
+    if (T > 32)
+        __syncthreads(); // the last step's reads, before scratch is written again
+    f.inv_reduced = divide(1.0f, row[1]);
+}
+
+// R right-hand sides through the factors: rd holds them in and the solutions out.
+template <int K, int T, int R>
+__device__ __forceinline__ void partition_solve(const partition_factors<K, T> &f,
+                                                float (&rd)[R][K], float *scratch)
+{
+    const int t = threadIdx.x % T;
+    float delta[R], x[R];
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        delta[r] = rd[r][K - 2];
+#pragma unroll
+        for (int j = K - 3; j >= 0; j--)
+            delta[r] = rd[r][j] - f.up[j] * delta[r];
+#pragma unroll
+        for (int j = 1; j < K; j++)
+            rd[r][j] -= f.down[j] * rd[r][j - 1];
+    }
+    float before[R], next[R];
+    adjacent<T, R>(delta, before, next, scratch);
 #pragma unroll
     for (int r = 0; r < R; r++)
-        mine[3 + r] = delta[r];
-    if (T <= 32) {
+        x[r] = rd[r][K - 1] - f.mu * next[r];
 #pragma unroll
-        for (int v = 0; v < 3 + R; v++)
-            next[v] = __shfl_down_sync(0xffffffffu, mine[v], 1, T);
-    } else {
+    for (int i = 0; i < f.STEPS; i++) {
+        float up[R], dn[R];
+        neighbours<T, R>(x, 1 << i, up, dn, scratch, i & 1);
 #pragma unroll
-        for (int v = 0; v < 3 + R; v++)
-            scratch[v * T + t] = mine[v];
-        __syncthreads();
-#pragma unroll
-        for (int v = 0; v < 3 + R; v++)
-            next[v] = t + 1 < T ? scratch[v * T + t + 1] : 1.0f;
-        __syncthreads();
+        for (int r = 0; r < R; r++)
+            x[r] += f.alpha[i] * up[r] + f.gamma[i] * dn[r];
     }
-    const float mu = t + 1 < T ? divide(rc[K - 1], next[1]) : 0.0f;
-    float x_last[R];
+    if (T > 32)
+        __syncthreads();
 #pragma unroll
     for (int r = 0; r < R; r++)
-        x_last[r] = rd[r][K - 1] - mu * next[3 + r];
-    reduced_pcr<T, R>(phi[K - 1], b_down[K - 1] - mu * next[0], -mu * next[2], x_last,
-                          scratch);
-    float x_left[R];
-    if (T <= 32) {
-#pragma unroll
-        for (int r = 0; r < R; r++)
-            x_left[r] = __shfl_up_sync(0xffffffffu, x_last[r], 1, T);
-    } else {
-        __syncthreads(); // the PCR's last reads are done before scratch is reused
-#pragma unroll
-        for (int r = 0; r < R; r++)
-            scratch[r * T + t] = x_last[r];
-        __syncthreads();
-#pragma unroll
-        for (int r = 0; r < R; r++)
-            x_left[r] = t > 0 ? scratch[r * T + t - 1] : 0.0f;
-        __syncthreads(); // read before the next solve writes scratch again
-    }
+        x[r] *= f.inv_reduced;
+    float x_left[R], unused[R];
+    adjacent<T, R>(x, x_left, unused, scratch);
 #pragma unroll
     for (int r = 0; r < R; r++) {
         if (t == 0)
             x_left[r] = 0.0f; // phi is 0 on the first thread (its first row's a is 0)
-        rd[r][K - 1] = x_last[r];
+        rd[r][K - 1] = x[r];
 #pragma unroll
         for (int j = K - 2; j >= 0; j--)
-            rd[r][j] = divide(rd[r][j] - phi[j] * x_left[r] - rc[j] * rd[r][j + 1], b_down[j]);
+            rd[r][j] = (rd[r][j] - f.phi[j] * x_left[r] - f.c[j] * rd[r][j + 1]) * f.inv_b[j];
     }
 }
 
@@ -443,7 +455,7 @@ __global__ void __launch_bounds__(PARTITION_THREADS, PARTITION_MIN_BLOCKS)
                   tridiag_shape shape)
 {
     static_assert(T <= PARTITION_THREADS, "T up to the block size");
-    __shared__ float scratch[T > 32 ? 2 * 4 * T : 1];
+    __shared__ float scratch[T > 32 ? 2 * 3 * T : 1];
     const int t = threadIdx.x % T, n = shape.nx;
     const size_t system = ((size_t)blockIdx.x * partition_block<T>() + threadIdx.x) / T;
     const size_t first = system * n + t * K;
@@ -453,11 +465,13 @@ __global__ void __launch_bounds__(PARTITION_THREADS, PARTITION_MIN_BLOCKS)
     load_rows<K>(b, first, count, 1.0f, rb);
     load_rows<K>(c, first, count, 0.0f, rc);
     load_rows<K>(d, first, count, 0.0f, rx[0]);
+    partition_factors<K, T> f;
+    partition_factor<K, T>(ra, rb, rc, f, scratch);
     for (int it = 0; it < shape.niter; it++) {
 #pragma unroll
         for (int j = 0; j < K; j++)
             rx[0][j] *= shape.lambda;
-        partition_solve<K, T, 1>(ra, rb, rc, rx, scratch);
+        partition_solve<K, T, 1>(f, rx, scratch);
     }
     store_rows<K>(x, first, count, rx[0]);
 }
@@ -532,7 +546,7 @@ __global__ void __launch_bounds__(SEGMENT_T)
     segment_spikes(const float *a, const float *b, const float *c, const float *rhs, float lambda,
                    int nx, int segments, float *spikes)
 {
-    __shared__ float scratch[2 * 6 * SEGMENT_T];
+    __shared__ float scratch[2 * 3 * SEGMENT_T];
     const segment s = segment_of(blockIdx.x, nx, segments);
     segment_rows_in_registers m = load_inner_rows(a, b, c, s, nx);
     float rd[3][SEGMENT_K];
@@ -547,7 +561,9 @@ __global__ void __launch_bounds__(SEGMENT_T)
     }
     if (threadIdx.x == 0)
         m.ra[0] = 0.0f;
-    partition_solve<SEGMENT_K, SEGMENT_T, 3>(m.ra, m.rb, m.rc, rd, scratch);
+    partition_factors<SEGMENT_K, SEGMENT_T> f;
+    partition_factor<SEGMENT_K, SEGMENT_T>(m.ra, m.rb, m.rc, f, scratch);
+    partition_solve<SEGMENT_K, SEGMENT_T, 3>(f, rd, scratch);
     float *out = spikes + 6 * s.id;
 #pragma unroll
     for (int j = 0; j < SEGMENT_K; j++)
@@ -589,7 +605,7 @@ __global__ void __launch_bounds__(SEGMENT_T)
     segment_finish(const float *a, const float *b, const float *c, const float *rhs, float lambda,
                    int nx, int segments, const float *x_reduced, float *x)
 {
-    __shared__ float scratch[2 * 4 * SEGMENT_T];
+    __shared__ float scratch[2 * 3 * SEGMENT_T];
     const segment s = segment_of(blockIdx.x, nx, segments);
     segment_rows_in_registers m = load_inner_rows(a, b, c, s, nx);
     const float x_before = s.p > 0 ? x_reduced[s.id - 1] : 0.0f, x_end = x_reduced[s.id];
@@ -607,7 +623,9 @@ __global__ void __launch_bounds__(SEGMENT_T)
         rd[0][0] -= m.ra[0] * x_before;
         m.ra[0] = 0.0f;
     }
-    partition_solve<SEGMENT_K, SEGMENT_T, 1>(m.ra, m.rb, m.rc, rd, scratch);
+    partition_factors<SEGMENT_K, SEGMENT_T> f;
+    partition_factor<SEGMENT_K, SEGMENT_T>(m.ra, m.rb, m.rc, f, scratch);
+    partition_solve<SEGMENT_K, SEGMENT_T, 1>(f, rd, scratch);
     store_rows<SEGMENT_K>(x, m.first, m.count, rd[0]);
     if (threadIdx.x == 0)
         x[s.system * nx + s.hi - 1] = x_end;
