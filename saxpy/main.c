@@ -180,14 +180,14 @@ typedef struct {
     const problem *p;
     memory_mode mode;
     saxpy_launcher launch;
-    float *hx, *hy, *hz; // host buffers (pageable or pinned), or the managed arrays
-    float *dx, *dy, *dz; // device buffers (unused for managed)
+    float *hx, *hy, *hz;   // host buffers (pageable or pinned), or the managed arrays
+    float *dx, *dy, *dz;   // device buffers (unused for managed)
     cudaStream_t *streams; // the bands' kernels and z out, in turn
     int nstreams;
     cudaStream_t copy_in; // every band's x and y in, one after another
     cudaEvent_t band_in;  // the last band in (waited for as soon as recorded)
     size_t band;          // elements a band of the streamed job
-    double bound_ms; // the PCIe bound: x, y in and z out at once
+    double bound_ms;      // the PCIe bound: x, y in and z out at once
 } transfer_job;
 
 // The default stream waits for every stream, so a stop event on it covers them all.
@@ -312,10 +312,10 @@ static void run_bound(void *ctx, int rep)
     for (size_t lo = 0; lo < n; lo += j->band) {
         size_t bytes = (n - lo < j->band ? n - lo : j->band) * sizeof(float);
         if (b->kind != BOUND_D2H) {
-            CL_CUDA_CHECK(cudaMemcpyAsync(j->dx + lo, j->hx + lo, bytes, cudaMemcpyHostToDevice,
-                                          j->copy_in));
-            CL_CUDA_CHECK(cudaMemcpyAsync(j->dy + lo, j->hy + lo, bytes, cudaMemcpyHostToDevice,
-                                          j->copy_in));
+            CL_CUDA_CHECK(
+                cudaMemcpyAsync(j->dx + lo, j->hx + lo, bytes, cudaMemcpyHostToDevice, j->copy_in));
+            CL_CUDA_CHECK(
+                cudaMemcpyAsync(j->dy + lo, j->hy + lo, bytes, cudaMemcpyHostToDevice, j->copy_in));
         }
         if (b->kind != BOUND_H2D)
             CL_CUDA_CHECK(cudaMemcpyAsync(j->hz + lo, j->dz + lo, bytes, cudaMemcpyDeviceToHost,

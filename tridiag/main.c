@@ -154,8 +154,9 @@ static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
     timed_call *call = ctx;
     const tridiag_shape shape = call->p->shape;
     const bool peer = k < 0, interleaved = k == CL_SECOND_PEER;
-    const char *name =
-        !peer ? tridiag_versions[k].info.name : interleaved ? interleaved_peer_name : peer_name;
+    const char *name = !peer         ? tridiag_versions[k].info.name
+                       : interleaved ? interleaved_peer_name
+                                     : peer_name;
     char why[128];
     call->launch = peer ? NULL : tridiag_versions[k].launch;
     call->running_peer = interleaved ? call->interleaved_peer : call->peer;
@@ -224,10 +225,9 @@ static timed_call device_setup(const problem *p, int iters, bool with_interleave
     call.host_x = cl_host_alloc(bytes, "x");
     call.ws = tridiag_workspace_create();
     if (peers)
-        call.peer = tridiag_peer_create(TRIDIAG_PEER_STRIDED, cl_rotating_at(&call.rows.a, 0),
-                                        cl_rotating_at(&call.rows.b, 0),
-                                        cl_rotating_at(&call.rows.c, 0),
-                                        cl_rotating_at(&call.rows.x, 0), shape);
+        call.peer = tridiag_peer_create(
+            TRIDIAG_PEER_STRIDED, cl_rotating_at(&call.rows.a, 0), cl_rotating_at(&call.rows.b, 0),
+            cl_rotating_at(&call.rows.c, 0), cl_rotating_at(&call.rows.x, 0), shape);
     if (with_interleaved) {
         float *by_row[4];
         for (int i = 0; i < 4; i++) {
@@ -365,9 +365,9 @@ int main(int argc, char **argv)
             "interleaved copies of the arrays (made on the host, not timed)",
             shape.m, shape.nx, shape.niter, lambda, input_names[opt.input], p.gold_ms, p.tolerance,
             call.rows.x.copies, interleaved_peer_name);
-    bool ok = cl_run_ladder_two_peers(&opt.common, versions(), peer_name, interleaved_peer_name,
-                                      shape.m, 20.0 * rows(shape), own_columns, 2, measure_version,
-                                      &call);
+    bool ok =
+        cl_run_ladder_two_peers(&opt.common, versions(), peer_name, interleaved_peer_name, shape.m,
+                                20.0 * rows(shape), own_columns, 2, measure_version, &call);
     if (opt.common.dump) {
         size_t n = rows(shape), dims[2] = {4, n};
         float *input = cl_host_alloc(4 * n * sizeof(float), "dump");

@@ -34,7 +34,7 @@
 //
 // Napkin math: every version reads a, b, c, d and writes x once: 20 bytes a row (v8:
 // 36 a solve, see launch_v8). The check table's shapes all hold 32M rows: 640 MB,
-// 0.215 ms at an H100's 2977 GB/s copy rate; v6 takes 0.214-0.225 there.
+// 0.215 ms at an H100's 2977 GB/s copy rate; v6 takes 0.210-0.223 there.
 #include <cusparse.h>
 
 #include "check.h"
@@ -295,9 +295,9 @@ __host__ __device__ constexpr int log2_of(int t) { return t <= 1 ? 0 : 1 + log2_
 // to the next thread and each PCR step's two multipliers; partition_solve then runs
 // a right-hand side (or R at once) through them. Each of the NITER solves after the
 // first costs a third of the divisions (reciprocals) and shuffles of a whole solve
-// (H100, 128 x 256K, niter 2: 0.223 -> X ms; H200 0.194 -> X).
-template <int K, int T>
-struct partition_factors {
+// (niter 2, H200: 128 x 256K 0.193 -> 0.167 ms, 1024 x 32K 0.200 -> 0.186; H100
+// 0.222 -> 0.217, 0.225 -> 0.223).
+template <int K, int T> struct partition_factors {
     static constexpr int STEPS = log2_of(T);
     float up[K];                      // q_j = c_j / beta of the up sweep (j <= K - 3)
     float down[K];                    // m_j = a_j / b~_(j-1) of the down sweep (j >= 1)
@@ -356,8 +356,8 @@ __device__ __forceinline__ void partition_factor(const float (&ra)[K], const flo
 
 // R right-hand sides through the factors: rd holds them in and the solutions out.
 template <int K, int T, int R>
-__device__ __forceinline__ void partition_solve(const partition_factors<K, T> &f,
-                                                float (&rd)[R][K], float *scratch)
+__device__ __forceinline__ void partition_solve(const partition_factors<K, T> &f, float (&rd)[R][K],
+                                                float *scratch)
 {
     const int t = threadIdx.x % T;
     float delta[R], x[R];
@@ -443,11 +443,13 @@ __device__ __forceinline__ void store_rows(float *p, size_t first, int count, co
 // threads, 128 / T systems a block (systems past M run on identity rows, since their
 // lanes take part in the shuffles, and store nothing); T > 32: a block a system (its
 // barriers and scratch are the system's). At least 6 blocks an SM: registers <= 80,
-// so enough warps hide the barrier waits of T = 128 (1024 x 32K on an H100: 0.367 ms
-// at 96 registers -> 0.225 ms; with IEEE division).
+// so enough warps hide the barrier waits of T = 128 (1024 x 32K on an H100, one solve
+// a right-hand side: 0.268 ms at 96 registers, 0.225 at 80).
 enum { PARTITION_THREADS = 128, PARTITION_MIN_BLOCKS = 6 };
-template <int T>
-__host__ __device__ constexpr int partition_block() { return T <= 32 ? PARTITION_THREADS : T; }
+template <int T> __host__ __device__ constexpr int partition_block()
+{
+    return T <= 32 ? PARTITION_THREADS : T;
+}
 
 template <int K, int T>
 __global__ void __launch_bounds__(PARTITION_THREADS, PARTITION_MIN_BLOCKS)
@@ -516,7 +518,7 @@ __device__ __forceinline__ segment segment_of(size_t id, int nx, int segments)
 // A segment block's inner rows, K a thread, into registers: rhs scaled by lambda.
 struct segment_rows_in_registers {
     float ra[SEGMENT_K], rb[SEGMENT_K], rc[SEGMENT_K];
-    int count;   // this thread's real rows
+    int count;    // this thread's real rows
     size_t first; // its first row's index in the arrays
 };
 
@@ -555,7 +557,7 @@ __global__ void __launch_bounds__(SEGMENT_T)
     for (int j = 0; j < SEGMENT_K; j++) {
         rd[0][j] *= lambda;
         rd[1][j] = threadIdx.x == 0 && j == 0 && s.p > 0 ? m.ra[0] : 0.0f; // v: a_lo, first row
-        rd[2][j] = is_last_inner(s, j) ? m.rc[j] : 0.0f;        // w: c at the last
+        rd[2][j] = is_last_inner(s, j) ? m.rc[j] : 0.0f;                   // w: c at the last
         if (is_last_inner(s, j))
             m.rc[j] = 0.0f;
     }
@@ -634,7 +636,7 @@ __global__ void __launch_bounds__(SEGMENT_T)
 // --- workspace and launchers --------------------------------------------------------------
 
 struct tridiag_workspace {
-    int shared_optin;          // bytes of shared memory a block may have
+    int shared_optin;           // bytes of shared memory a block may have
     cl_device_scratch segments; // v8: spikes (6 floats), reduced rows (4) and x (1) a segment
 };
 
@@ -755,16 +757,15 @@ static void launch_v8(const float *a, const float *b, const float *c, const floa
     const tridiag_shape reduced = {segments, shape.m, 1, 1.0f};
     for (int it = 0; it < shape.niter; it++) {
         const float *rhs = it == 0 ? d : x;
-        segment_spikes<<<(unsigned)count, SEGMENT_T, 0, s>>>(a, b, c, rhs, shape.lambda,
-                                                                   shape.nx, segments, spikes);
+        segment_spikes<<<(unsigned)count, SEGMENT_T, 0, s>>>(a, b, c, rhs, shape.lambda, shape.nx,
+                                                             segments, spikes);
         CL_LAUNCH_CHECK();
-        reduced_rows<<<cl_ceil_div(count, 256), 256, 0, s>>>(a, b, c, rhs, shape.lambda, shape.nx,
-                                                             segments, count, spikes, ra, rb, rc,
-                                                             rd);
+        reduced_rows<<<cl_ceil_div(count, 256), 256, 0, s>>>(
+            a, b, c, rhs, shape.lambda, shape.nx, segments, count, spikes, ra, rb, rc, rd);
         CL_LAUNCH_CHECK();
         launch_v6(ra, rb, rc, rd, x_reduced, reduced, ws, s);
-        segment_finish<<<(unsigned)count, SEGMENT_T, 0, s>>>(
-            a, b, c, rhs, shape.lambda, shape.nx, segments, x_reduced, x);
+        segment_finish<<<(unsigned)count, SEGMENT_T, 0, s>>>(a, b, c, rhs, shape.lambda, shape.nx,
+                                                             segments, x_reduced, x);
         CL_LAUNCH_CHECK();
     }
 }
@@ -886,8 +887,8 @@ extern "C" void tridiag_peer_run(tridiag_peer *peer, float *a, float *b, float *
             CL_CUSPARSE_CHECK(cusparseSgtsv2StridedBatch(peer->handle, shape.nx, a, b, c, x,
                                                          (int)shape.m, shape.nx, peer->buffer));
         else { // it leaves c' where c was: each solve starts from a fresh copy of c
-            CL_CUDA_CHECK(cudaMemcpyAsync(peer->c_solved, c, n * sizeof(float),
-                                          cudaMemcpyDeviceToDevice, 0));
+            CL_CUDA_CHECK(
+                cudaMemcpyAsync(peer->c_solved, c, n * sizeof(float), cudaMemcpyDeviceToDevice, 0));
             CL_CUSPARSE_CHECK(cusparseSgtsvInterleavedBatch(peer->handle, INTERLEAVED_THOMAS,
                                                             shape.nx, a, b, peer->c_solved, x,
                                                             (int)shape.m, peer->buffer));
