@@ -18,11 +18,13 @@
 
 enum { VERIFY_GOLD, VERIFY_FFT };
 static const char *const verify_modes[] = {"gold", "fft", NULL};
+enum { INPUT_BOOK, INPUT_RANDOM };
+static const char *const input_names[] = {"book", "random", NULL};
 
 typedef struct {
     cl_common_args common;
     long steps, frames;
-    int verify;
+    int verify, input;
     const char *output;
 } options;
 
@@ -41,14 +43,21 @@ typedef struct {
 
 static size_t cells(const problem *p) { return (size_t)p->g.dim * p->g.dim; }
 
-static problem make_problem(int dim, int steps, int frames, int verify)
+// The book's start is flat away from its sources, so a kernel that gets a cell there
+// wrong (a wrong neighbour, a stale halo) can still match the reference; --input
+// random starts every cell at its own temperature, uniform in [0, 1) from -S (the
+// sources, when on, are restored over it before every step, as in the book).
+static problem make_problem(int dim, int steps, int frames, int verify, int input, uint64_t seed)
 {
     problem p = {.g = {.dim = dim, .k = HEAT_SPEED}, .steps = steps, .frames = frames};
     const size_t n = (size_t)dim * dim;
     cl_require_host_memory(n * (3 * sizeof(float) + frames * sizeof(double)), 0);
     p.start = cl_host_alloc(n * sizeof(float), "start field");
     p.reference = cl_host_alloc(n * frames * sizeof(double), "reference frames");
-    heat_start_field(p.start, dim);
+    if (input == INPUT_RANDOM)
+        cl_fill_uniform_f32(p.start, n, cl_rng_key(seed, 0), 0.0f, 1.0f);
+    else
+        heat_start_field(p.start, dim);
     double t0 = cl_wall_ms();
     if (verify == VERIFY_FFT) {
         // Sources off: the start field diffuses freely. The float stepping rounds about
@@ -252,7 +261,8 @@ typedef struct {
 static cl_check_point check_size(void *ctx, size_t dim, int k)
 {
     const options *opt = ((check_context *)ctx)->opt;
-    problem p = make_problem((int)dim, (int)opt->steps, 1, opt->verify);
+    problem p = make_problem((int)dim, (int)opt->steps, 1, opt->verify, INPUT_RANDOM,
+                             (uint64_t)opt->common.seed);
     timed_call call = device_setup(&p, opt);
     const double bytes = frame_bytes(&p);
     cl_check_point point = cl_check_pair(measure_version, &call, k, bytes);
@@ -283,6 +293,10 @@ int main(int argc, char **argv)
          0, NULL},
         {0, "verify", CL_ARG_CHOICE, &opt.verify, "gold|fft",
          "gold: the CPU; fft: sources off, the exact solution through cuFFT", 0, 0, verify_modes},
+        {0, "input", CL_ARG_CHOICE, &opt.input, "KIND",
+         "book: the book's start (warm corner, sources); random: every cell uniform in [0, 1) "
+         "from -S, sources kept (--check uses it)",
+         0, 0, input_names},
         {0},
     };
     const cl_program prog = {
@@ -307,13 +321,14 @@ int main(int argc, char **argv)
         return run_check_table(&opt) ? CL_EXIT_OK : CL_EXIT_WRONG;
 
     const int dim = (int)opt.common.n;
-    problem p = make_problem(dim, (int)opt.steps, (int)opt.frames, opt.verify);
+    problem p = make_problem(dim, (int)opt.steps, (int)opt.frames, opt.verify, opt.input,
+                             (uint64_t)opt.common.seed);
     timed_call call = device_setup(&p, &opt);
     call.frames_prefix = opt.output;
     call.drawn = opt.common.kernel_index >= 0 ? opt.common.kernel_index : versions().fastest;
-    cl_note("\n%d x %d cells, k = %.2f, %d steps a frame, %d frame%s verified against %s (%.1f "
-            "ms); GB/s = 8 bytes a cell a step; time = one frame",
-            dim, dim, p.g.k, p.steps, p.frames, p.frames > 1 ? "s" : "",
+    cl_note("\n%d x %d cells, k = %.2f, %d steps a frame, input %s, %d frame%s verified against "
+            "%s (%.1f ms); GB/s = 8 bytes a cell a step; time = one frame",
+            dim, dim, p.g.k, p.steps, input_names[opt.input], p.frames, p.frames > 1 ? "s" : "",
             opt.verify == VERIFY_FFT ? "the spectral solution (sources off, cuFFT)"
                                      : "the CPU gold (OpenMP)",
             p.reference_ms);

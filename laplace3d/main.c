@@ -1,6 +1,7 @@
 // laplace3d: Jacobi iteration for the 3D Laplace equation (the Oxford CUDA course's
-// practical 3): u = 1 on the boundary, 0 inside; REPEAT iterations, each interior
-// point becoming the mean of its six neighbours.
+// practical 3): u = 1 on the boundary, 0 inside (--input random: inside uniform in
+// [0, 1) from -S); REPEAT iterations, each interior point becoming the mean of its six
+// neighbours.
 //
 // Order of a run: options; the start grid and the CPU gold (OpenMP); the copy to the
 // device; each selected version (or all) run REPEAT iterations from the start, compared
@@ -18,12 +19,15 @@
 typedef struct {
     cl_common_args common;
     long nx, ny, nz, repeat;
+    int input;
     const char *block;
     bool sweep;
     block_shape parsed_block;
 } options;
 
 static const char peer_name[] = "v2-3d-blocks (reference)";
+static const char *const input_names[] = {"practical", "random", NULL};
+enum { INPUT_PRACTICAL, INPUT_RANDOM };
 
 static size_t points(grid_shape g) { return (size_t)g.nx * g.ny * g.nz; }
 
@@ -36,20 +40,28 @@ typedef struct {
     double gold_ms;
 } problem;
 
-static problem make_problem(grid_shape g, int repeat)
+// The practical's start leaves every point farther than REPEAT from the boundary at
+// exactly 0, so a kernel that gets the middle of a large grid wrong (a wrong
+// neighbour, a stale halo) still matches the gold there; --input random fills the
+// inside with the suite's generator so that every point counts.
+static problem make_problem(grid_shape g, int repeat, int input, uint64_t seed)
 {
     size_t n = points(g);
     problem p = {.g = g, .repeat = repeat};
     p.start = cl_host_alloc(n * sizeof(float), "grid");
     p.gold = cl_host_alloc(n * sizeof(float), "gold");
     float *scratch = cl_host_alloc(n * sizeof(float), "gold scratch");
+    const uint64_t key = cl_rng_key(seed, 0);
 #pragma omp parallel for schedule(static)
     for (int k = 0; k < g.nz; k++)
         for (int j = 0; j < g.ny; j++)
             for (int i = 0; i < g.nx; i++) {
                 bool boundary =
                     i == 0 || i == g.nx - 1 || j == 0 || j == g.ny - 1 || k == 0 || k == g.nz - 1;
-                p.start[i + (size_t)g.nx * (j + (size_t)g.ny * k)] = boundary ? 1.0f : 0.0f;
+                size_t at = i + (size_t)g.nx * (j + (size_t)g.ny * k);
+                p.start[at] = boundary                ? 1.0f
+                              : input == INPUT_RANDOM ? cl_rng_uniform_f32(key, at)
+                                                      : 0.0f;
             }
     memcpy(p.gold, p.start, n * sizeof(float));
     double t0 = cl_wall_ms();
@@ -232,7 +244,7 @@ static cl_check_point check_grid(void *ctx, size_t side, int k)
                 3e-9 * bytes, 1e-9 * free_bytes);
         return (cl_check_point){.skipped = true};
     }
-    problem p = make_problem(g, (int)opt->repeat);
+    problem p = make_problem(g, (int)opt->repeat, INPUT_RANDOM, (uint64_t)opt->common.seed);
     timed_call call = device_setup(&p, opt);
     upload(&call);
     cl_check_point point = cl_check_pair(measure_version, &call, k, effective_bytes(&p));
@@ -280,6 +292,10 @@ int main(int argc, char **argv)
         {0, "nz", CL_ARG_INT, &opt.nz, "NZ", "grid points in z (default: -n)", 1, 4096, NULL},
         {0, "repeat", CL_ARG_INT, &opt.repeat, "R", "Jacobi iterations (the practical's: 10)", 1,
          100000, NULL},
+        {0, "input", CL_ARG_CHOICE, &opt.input, "KIND",
+         "practical: 1 on the boundary, 0 inside; random: inside uniform in [0, 1) from -S "
+         "(--check uses it)",
+         0, 0, input_names},
         {0, "block", CL_ARG_STRING, &opt.block, "BXxBYxBZ",
          "thread-block shape of -k v1 (2D) or -k v2 (3D)", 0, 0, NULL},
         {0, "sweep", CL_ARG_FLAG, &opt.sweep, NULL,
@@ -311,12 +327,12 @@ int main(int argc, char **argv)
     size_t bytes = points(g) * sizeof(float);
     cl_require_host_memory(4 * bytes, 0);
     cl_require_device_memory(3 * bytes, 0);
-    problem p = make_problem(g, (int)opt.repeat);
+    problem p = make_problem(g, (int)opt.repeat, opt.input, (uint64_t)opt.common.seed);
     timed_call call = device_setup(&p, &opt);
     double h2d_ms = upload(&call);
-    cl_note("\n%d x %d x %d grid, %d iterations; gold (CPU, OpenMP) %.1f ms; copy to device %.2f "
-            "ms; GB/s = 8 bytes a point an iteration",
-            g.nx, g.ny, g.nz, p.repeat, p.gold_ms, h2d_ms);
+    cl_note("\n%d x %d x %d grid, %d iterations, input %s; gold (CPU, OpenMP) %.1f ms; copy to "
+            "device %.2f ms; GB/s = 8 bytes a point an iteration",
+            g.nx, g.ny, g.nz, p.repeat, input_names[opt.input], p.gold_ms, h2d_ms);
     bool ok = opt.sweep ? run_sweep(&call)
                         : cl_run_ladder(&opt.common, versions(), peer_name, points(g),
                                         effective_bytes(&p), rms_column, 1, measure_version, &call);

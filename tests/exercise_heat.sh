@@ -13,6 +13,7 @@ expect_usage "heat -o into a missing directory" "-o $tmp/missing/f: directory" "
 expect_usage "heat --frames -3" "--frames -3" "$ht" --frames -3
 expect_usage "heat --steps 0" "--steps 0" "$ht" --steps 0
 expect_usage "heat --verify bogus" "--verify bogus" "$ht" --verify bogus
+expect_usage "heat --input bogus" "--input bogus" "$ht" --input bogus
 expect_usage "heat --check -k all" "--check scores one version" "$ht" --check -k all
 expect_make_line "make check_heat K=yours" "bin/heat --check -k yours" check_heat K=yours
 expect_no_device "heat without a device exits 77" "$ht" -n 128
@@ -20,9 +21,11 @@ expect_no_device "heat without a device exits 77" "$ht" -n 128
 # Every version against the CPU, two frames each: the smallest grid, odd and prime
 # sizes, sizes just off the tiles (v3 32x16, v4 48x48 written), steps that are not a
 # multiple of v4's 8 steps a launch.
+# --input random: every cell its own start, so a wrong cell away from the sources shows.
 for dim in 100 101 127 129 1000 1031; do
     for steps in 1 7 17 90; do
         expect_gpu "heat -k all -n $dim --steps $steps --frames 2" 0 "$ht" -k all -n "$dim" --steps "$steps" --frames 2 -i 1
+        expect_gpu "heat -k all -n $dim --steps $steps --frames 2 --input random" 0 "$ht" -k all -n "$dim" --steps "$steps" --frames 2 -i 1 --input random -S 5
     done
 done
 # v4 does one cooperative launch while its tiles fit on the GPU at once (1031^2 on an
@@ -30,6 +33,7 @@ done
 expect_gpu "heat -k v4 -n 2053 --steps 17 --frames 2" 0 "$ht" -k v4 -n 2053 --steps 17 --frames 2 -i 1
 expect_gpu "heat --verify fft -k all -n 1024 --steps 1000" 0 "$ht" --verify fft -k all -n 1024 --steps 1000 -i 1
 expect_gpu "heat --verify fft -k all -n 131 --steps 45 --frames 3" 0 "$ht" --verify fft -k all -n 131 --steps 45 --frames 3 -i 1
+expect_gpu "heat --verify fft --input random -k all -n 257 --steps 45 --frames 2" 0 "$ht" --verify fft --input random -k all -n 257 --steps 45 --frames 2 -i 1
 expect_gpu "heat reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$ht" -n 128 -i 2
 expect_json_lines "heat --json -k all" "$ht" --json -k all -n 128 -i 2
 

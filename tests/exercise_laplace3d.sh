@@ -9,6 +9,7 @@ expect_usage "laplace3d -n 0" "-n 0" "$lp" -n 0
 expect_usage "laplace3d --nx 0" "--nx 0" "$lp" --nx 0
 expect_usage "laplace3d --ny -4" "--ny -4" "$lp" --ny -4
 expect_usage "laplace3d --repeat 0" "--repeat 0" "$lp" --repeat 0
+expect_usage "laplace3d --input bogus" "--input bogus" "$lp" --input bogus
 expect_usage "laplace3d --block 8x8x8 -k 1 (v1 is 2D)" "v1's blocks are 2D" "$lp" --block 8x8x8 -k 1
 expect_usage "laplace3d --block 64x32 (too many threads)" "at most 1024 threads" "$lp" --block 64x32 -k 1
 expect_usage "laplace3d --block 0x4x4" "--block 0x4x4" "$lp" --block 0x4x4 -k 2
@@ -20,12 +21,24 @@ expect_no_device "laplace3d without a device exits 77" "$lp" -n 16
 
 # Every version against the CPU at edge and non-cubic sizes, sizes that are not
 # multiples of any block, odd REPEAT (v4 pairs iterations, the last one alone).
-for shape in "3 3 3" "1 1 1" "2 5 3" "4 4 4" "100 77 33" "33 17 65" "129 64 9" "31 33 35"; do
+for shape in "3 3 3" "1 1 1" "2 5 3" "4 4 4" "100 77 33" "33 17 65" "129 64 9" "31 33 35" "129 130 131"; do
     # shellcheck disable=SC2086 # the shape is words
     set -- $shape
-    for repeat in 1 2 3 10; do
+    for repeat in 1 2 3 7 10; do
         expect_gpu "laplace3d -k all --nx $1 --ny $2 --nz $3 --repeat $repeat" 0 "$lp" -k all --nx "$1" --ny "$2" --nz "$3" --repeat "$repeat" -i 2
     done
+done
+# --input random: every inside point starts at its own value, so a wrong neighbour or
+# a stale halo deep inside the grid shows (the practical's start leaves it at 0).
+for shape in "3 3 3" "1 1 1" "100 77 33" "129 130 131" "512 512 512"; do
+    # shellcheck disable=SC2086 # the shape is words
+    set -- $shape
+    for repeat in 1 3 7 10; do
+        expect_gpu "laplace3d -k all --nx $1 --ny $2 --nz $3 --repeat $repeat --input random" 0 "$lp" -k all --nx "$1" --ny "$2" --nz "$3" --repeat "$repeat" --input random -S 7 -i 2
+    done
+done
+for repeat in 1 3 7 10; do
+    expect_gpu "laplace3d -k all -n 512 --repeat $repeat" 0 "$lp" -k all -n 512 --repeat "$repeat" -i 2
 done
 expect_gpu "laplace3d -k all -n 200 --repeat 7" 0 "$lp" -k all -n 200 --repeat 7 -i 2
 expect_gpu "laplace3d v1 --block 32x4" 0 "$lp" -k 1 --block 32x4 -n 65 -i 2
