@@ -190,6 +190,12 @@ typedef struct {
     double bound_ms;      // the PCIe bound: x, y in and z out at once
 } transfer_job;
 
+// Elements of the band that starts at element lo (the last band may be short).
+static size_t band_length(const transfer_job *j, size_t lo)
+{
+    return j->p->n - lo < j->band ? j->p->n - lo : j->band;
+}
+
 // The default stream waits for every stream, so a stop event on it covers them all.
 static void join_streams(const cudaStream_t *streams, int count)
 {
@@ -221,7 +227,7 @@ static void run_streamed(transfer_job *j)
 {
     size_t n = j->p->n;
     for (size_t lo = 0, band = 0; lo < n; lo += j->band, band++) {
-        size_t len = n - lo < j->band ? n - lo : j->band, bytes = len * sizeof(float);
+        size_t len = band_length(j, lo), bytes = len * sizeof(float);
         cudaStream_t st = j->streams[band % j->nstreams];
         CL_CUDA_CHECK(
             cudaMemcpyAsync(j->dx + lo, j->hx + lo, bytes, cudaMemcpyHostToDevice, j->copy_in));
@@ -310,7 +316,7 @@ static void run_bound(void *ctx, int rep)
     const transfer_job *j = b->j;
     size_t n = j->p->n;
     for (size_t lo = 0; lo < n; lo += j->band) {
-        size_t bytes = (n - lo < j->band ? n - lo : j->band) * sizeof(float);
+        size_t bytes = band_length(j, lo) * sizeof(float);
         if (b->kind != BOUND_D2H) {
             CL_CUDA_CHECK(
                 cudaMemcpyAsync(j->dx + lo, j->hx + lo, bytes, cudaMemcpyHostToDevice, j->copy_in));

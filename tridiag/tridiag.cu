@@ -260,15 +260,30 @@ __device__ __forceinline__ void neighbours(const float (&mine)[N], int s, float 
         up[v] = row[v * T + u], down[v] = row[v * T + w];
 }
 
-// The same for s = 1 on its own (the partition's coupling): scratch is free again on
-// return (a second barrier).
-template <int T, int N>
-__device__ __forceinline__ void adjacent(const float (&mine)[N], float (&before)[N],
-                                         float (&after)[N], float *scratch)
+// The values of thread t + 1 (STEP = 1; the last thread gets its own) or t - 1 (STEP
+// = -1; the first gets its own): the partition's coupling, one direction only (a
+// shuffle a value, not two). scratch (N T floats) is free again on return.
+template <int T, int N, int STEP>
+__device__ __forceinline__ void adjacent(const float (&mine)[N], float (&theirs)[N], float *scratch)
 {
-    neighbours<T, N>(mine, 1, before, after, scratch, 0);
-    if (T > 32)
+    static_assert(STEP == 1 || STEP == -1, "the next thread or the previous one");
+    const int t = threadIdx.x % T;
+    if constexpr (T <= 32) {
+#pragma unroll
+        for (int v = 0; v < N; v++)
+            theirs[v] = STEP > 0 ? __shfl_down_sync(0xffffffffu, mine[v], 1, T)
+                                 : __shfl_up_sync(0xffffffffu, mine[v], 1, T);
+    } else {
+#pragma unroll
+        for (int v = 0; v < N; v++)
+            scratch[v * T + t] = mine[v];
         __syncthreads();
+        const int u = STEP > 0 ? (t + 1 < T ? t + 1 : t) : (t > 0 ? t - 1 : t);
+#pragma unroll
+        for (int v = 0; v < N; v++)
+            theirs[v] = scratch[v * T + u];
+        __syncthreads();
+    }
 }
 
 __host__ __device__ constexpr int log2_of(int t) { return t <= 1 ? 0 : 1 + log2_of(t / 2); }
@@ -333,8 +348,8 @@ __device__ __forceinline__ void partition_factor(const float (&ra)[K], const flo
         f.inv_b[j] = divide(1.0f, b_last);
         f.c[j] = rc[j];
     }
-    float before[3], next[3];
-    adjacent<T, 3>(mine, before, next, scratch);
+    float next[3];
+    adjacent<T, 3, 1>(mine, next, scratch);
     f.mu = t + 1 < T ? divide(rc[K - 1], next[1]) : 0.0f;
     // The reduced row: a, b, c of x(r1 of t-1), x(r1 of t), x(r1 of t+1).
     float row[3] = {f.phi[K - 1], b_last - f.mu * next[0], -f.mu * next[2]};
@@ -371,8 +386,8 @@ __device__ __forceinline__ void partition_solve(const partition_factors<K, T> &f
         for (int j = 1; j < K; j++)
             rd[r][j] -= f.down[j] * rd[r][j - 1];
     }
-    float before[R], next[R];
-    adjacent<T, R>(delta, before, next, scratch);
+    float next[R];
+    adjacent<T, R, 1>(delta, next, scratch);
 #pragma unroll
     for (int r = 0; r < R; r++)
         x[r] = rd[r][K - 1] - f.mu * next[r];
@@ -389,8 +404,8 @@ __device__ __forceinline__ void partition_solve(const partition_factors<K, T> &f
 #pragma unroll
     for (int r = 0; r < R; r++)
         x[r] *= f.inv_reduced;
-    float x_left[R], unused[R];
-    adjacent<T, R>(x, x_left, unused, scratch);
+    float x_left[R];
+    adjacent<T, R, -1>(x, x_left, scratch);
 #pragma unroll
     for (int r = 0; r < R; r++) {
         if (t == 0)
