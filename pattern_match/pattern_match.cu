@@ -1,0 +1,644 @@
+// pattern_match: how often each word of a list occurs in a text (the Oxford CUDA
+// course's practical 9), at every byte position, overlapping occurrences included.
+//
+// The course's trick, kept by every version: 4 text bytes packed in a 32-bit int are
+// compared with 4 word bytes in one integer compare; a word that starts at byte offset
+// k = 1, 2, 3 of an int is read as (int i >> 8k) | (int i+1 << (32 - 8k)) (a funnel
+// shift). A word of L bytes is ceil(L/4) packed ints, the last one masked.
+//
+// Versions:
+//   v1-course    the practical's design: one block, a thread a word, the text through
+//                shared memory in chunks of 256 ints with the offset-1/2/3 ints
+//                precomputed. The reference: one SM does all the work.
+//   v2-constant  every SM: a thread a text int (4 positions), every word from constant
+//                memory (the whole warp reads the same word: a broadcast), the 4 windows
+//                by __funnelshift_r, counts in shared memory and one atomicAdd a word a
+//                block. Work is positions x words: fine for 32 words, slow for 1024.
+//   v3-prefix    a position costs one lookup, whatever the word count: a table of
+//                2^16 entries in shared memory, indexed by the position's first two
+//                bytes, says which words can start there (0: none, most positions); the
+//                candidates are compared exactly; counts aggregated across the warp
+//                (labeled_partition) before one shared-memory atomic. A thread a text int.
+//   v4-queue     v3's table and compare, with the work reorganised: a lane filters 16
+//                positions (one 16-byte load, the next chunk's load already in flight),
+//                the warp compacts its candidates into a shared-memory queue and then
+//                all 32 lanes compare one candidate each: no lane idles while another
+//                compares (in v3 a warp waits for its slowest lane at every position).
+//
+// Napkin math (1 GB text, H100: device copy 2.98 TB/s read + write): reading the text
+// once at the copy rate takes 0.34 ms. The filter costs ~10 instructions a position
+// (funnel shift, table index, shared load, test, queue): 1e10 instructions, 132 SMs x
+// 4 schedulers x 32 lanes x 1.98 GHz = 33e12 lane-instructions/s: 0.30 ms, so
+// v4 sits at the edge of compute and memory; every candidate adds ~30 more.
+#include <cooperative_groups.h>
+#include <cstring>
+
+#include "check.h"
+#include "device.h"
+#include "pattern_match.h"
+
+namespace cg = cooperative_groups;
+
+// The mask of a word's last packed int: its bytes (1..4) in that int.
+__host__ __device__ static inline uint32_t last_int_mask(int len)
+{
+    int bytes = len - 4 * ((len - 1) / 4);
+    return bytes == 4 ? 0xffffffffu : (1u << (8 * bytes)) - 1u;
+}
+
+// The 4 text bytes from byte offset 8 * shift_bytes of `lo` on: the practical's
+// (lo >> 8k) + (hi << (32 - 8k)), one instruction.
+__device__ __forceinline__ uint32_t window_at(uint32_t lo, uint32_t hi, int offset)
+{
+    return __funnelshift_r(lo, hi, 8 * offset);
+}
+
+// The 4 bytes at text position p.
+__device__ __forceinline__ uint32_t window_of(const uint32_t *text32, size_t p)
+{
+    return window_at(__ldg(&text32[p / 4]), __ldg(&text32[p / 4 + 1]), (int)(p % 4));
+}
+
+// --- the prefix tables of v3 and v4 (built on the host, once a word list) -----------------
+
+// A word of 2 or more bytes: its first packed int (masked to the word), its length and
+// its distinct-word number (a word listed twice is counted once and reported twice).
+struct prefix_entry {
+    uint32_t first;
+    uint16_t distinct;
+    uint8_t len;
+    uint8_t unused;
+};
+
+enum : uint32_t { SINGLE_FLAG = 0x8000u, GROUP_MASK = 0x7fffu, PAIR_SLOTS = 1u << 16 };
+enum { GROUP_START_SLOTS = PM_MAX_WORDS + 8 }; // one past the last group, padded to 16 bytes
+
+struct prefix_tables {
+    // pair[pair_slot(first two bytes)]: SINGLE_FLAG when the first byte alone is a word,
+    // and in the low 15 bits 1 + the group of the longer words that start with those two
+    // bytes (0: none).
+    uint16_t pair[PAIR_SLOTS];
+    uint16_t single[256];                    // the 1-byte word's distinct number
+    uint16_t group_start[GROUP_START_SLOTS]; // group g: entries [start[g], start[g + 1])
+    prefix_entry entries[PM_MAX_WORDS];
+    uint32_t packed[PM_MAX_WORDS][PM_WORD_INTS]; // by distinct number: the ints after the first
+    uint16_t distinct_of[PM_MAX_WORDS];          // word -> distinct number
+    int words, distinct, entries_used;
+};
+
+// Where the two bytes b0 | b1 << 8 live in the pair table. Two entries share a 4-byte
+// bank word, so the bank is bits 1..5 of the slot; XOR-ing b1's low bits into them
+// spreads positions that share a first byte ("th", "to", "ti", ...) over different banks.
+__host__ __device__ static inline uint32_t pair_slot(uint32_t window)
+{
+    uint32_t key = window & 0xffffu;
+    return key ^ ((key >> 7) & 0x3eu);
+}
+
+static void build_prefix_tables(const pm_words *words, prefix_tables *t)
+{
+    memset(t, 0, sizeof *t);
+    t->words = words->count;
+    int first_of_distinct[PM_MAX_WORDS];
+    for (int w = 0; w < words->count; w++) {
+        int d = 0;
+        while (d < t->distinct && !(words->len[first_of_distinct[d]] == words->len[w] &&
+                                    memcmp(words->packed[first_of_distinct[d]], words->packed[w],
+                                           sizeof words->packed[w]) == 0))
+            d++;
+        if (d == t->distinct)
+            first_of_distinct[t->distinct++] = w;
+        t->distinct_of[w] = (uint16_t)d;
+    }
+    // Groups by the first two bytes, numbered in order of first appearance; entries in
+    // group order by a counting sort.
+    static int16_t group_of_key[PAIR_SLOTS];
+    memset(group_of_key, 0xff, sizeof group_of_key);
+    int groups = 0, group_size[PM_MAX_WORDS] = {0}, group_of[PM_MAX_WORDS];
+    for (int d = 0; d < t->distinct; d++) {
+        const int w = first_of_distinct[d];
+        const uint32_t first = words->packed[w][0];
+        if (words->len[w] == 1) {
+            t->single[first & 0xffu] = (uint16_t)d;
+            for (uint32_t b1 = 0; b1 < 256; b1++)
+                t->pair[pair_slot((first & 0xffu) | b1 << 8)] |= SINGLE_FLAG;
+            continue;
+        }
+        const uint32_t key = first & 0xffffu;
+        if (group_of_key[key] < 0)
+            group_of_key[key] = (int16_t)groups++;
+        group_of[d] = group_of_key[key];
+        group_size[group_of[d]]++;
+    }
+    for (int g = 0; g < groups; g++)
+        t->group_start[g + 1] = (uint16_t)(t->group_start[g] + group_size[g]);
+    for (int g = groups + 1; g < GROUP_START_SLOTS; g++)
+        t->group_start[g] = t->group_start[groups];
+    int fill[PM_MAX_WORDS];
+    for (int g = 0; g < groups; g++)
+        fill[g] = t->group_start[g];
+    for (int d = 0; d < t->distinct; d++) {
+        const int w = first_of_distinct[d];
+        memcpy(t->packed[d], words->packed[w], sizeof t->packed[d]);
+        if (words->len[w] == 1)
+            continue;
+        const uint32_t mask = words->len[w] >= 4 ? 0xffffffffu : last_int_mask(words->len[w]);
+        t->entries[fill[group_of[d]]++] = {words->packed[w][0] & mask, (uint16_t)d, words->len[w],
+                                           0};
+        t->entries_used++;
+        const uint32_t slot = pair_slot(words->packed[w][0]);
+        t->pair[slot] = (uint16_t)((t->pair[slot] & SINGLE_FLAG) | (group_of[d] + 1));
+    }
+}
+
+// The tables as a block sees them: the pair table in shared memory (or, where a GPU
+// has too little shared memory for its 128 KB, read from global memory), the rest in
+// shared memory, and the block's counts by distinct word.
+struct tables_view {
+    const uint16_t *pair, *single, *group_start;
+    const prefix_entry *entries;
+    const uint32_t (*packed)[PM_WORD_INTS];
+    uint32_t *count;
+};
+
+enum {
+    SHARED_SMALL_BYTES = 256 * 2 + GROUP_START_SLOTS * 2 + PM_MAX_WORDS * 8 + PM_MAX_WORDS * 4,
+    SHARED_PAIR_BYTES = PAIR_SLOTS * 2,
+};
+
+__device__ static void copy_to_shared(void *dst, const void *src, int bytes)
+{
+    uint4 *d = static_cast<uint4 *>(dst);
+    const uint4 *s = static_cast<const uint4 *>(src);
+    for (int i = threadIdx.x; i < bytes / 16; i += blockDim.x)
+        d[i] = __ldg(&s[i]);
+}
+
+// Copies the tables into shared memory at `shared` (SMEM_PAIRS: the pair table first)
+// and zeroes the counts; returns the view and where the block's own space starts.
+template <bool SMEM_PAIRS>
+__device__ tables_view load_tables(char *shared, const prefix_tables *t, char **rest)
+{
+    tables_view v;
+    if (SMEM_PAIRS) {
+        copy_to_shared(shared, t->pair, SHARED_PAIR_BYTES);
+        v.pair = reinterpret_cast<const uint16_t *>(shared);
+        shared += SHARED_PAIR_BYTES;
+    } else {
+        v.pair = t->pair;
+    }
+    copy_to_shared(shared, t->single, 256 * 2);
+    v.single = reinterpret_cast<const uint16_t *>(shared);
+    shared += 256 * 2;
+    copy_to_shared(shared, t->group_start, GROUP_START_SLOTS * 2);
+    v.group_start = reinterpret_cast<const uint16_t *>(shared);
+    shared += GROUP_START_SLOTS * 2;
+    copy_to_shared(shared, t->entries, (t->entries_used * 8 + 15) / 16 * 16);
+    v.entries = reinterpret_cast<const prefix_entry *>(shared);
+    shared += PM_MAX_WORDS * 8;
+    v.count = reinterpret_cast<uint32_t *>(shared);
+    for (int d = threadIdx.x; d < t->distinct; d += blockDim.x)
+        v.count[d] = 0;
+    shared += PM_MAX_WORDS * 4;
+    v.packed = t->packed; // read only on a first-int match of a word over 4 bytes
+    *rest = shared;
+    __syncthreads();
+    return v;
+}
+
+// The ints of a word of more than 4 bytes after its first, against the text at p.
+__device__ __forceinline__ bool rest_matches(const uint32_t *text32, size_t p,
+                                             const uint32_t *packed, int len)
+{
+    const int ints = (len + 3) / 4;
+    for (int j = 1; j < ints; j++) {
+        uint32_t mask = j == ints - 1 ? last_int_mask(len) : 0xffffffffu;
+        if ((window_of(text32, p + 4 * (size_t)j) & mask) != packed[j])
+            return false;
+    }
+    return true;
+}
+
+// Calls add(distinct word) for every word that occurs at text position p (< n), whose
+// first 4 bytes are `window`, `entry` being the pair table's (non-zero) entry for it.
+template <class Add>
+__device__ __forceinline__ void count_words_at(const tables_view &v, const uint32_t *text32,
+                                               size_t n, size_t p, uint32_t window, uint32_t entry,
+                                               Add add)
+{
+    if (entry & SINGLE_FLAG)
+        add(v.single[window & 0xffu]);
+    const uint32_t group = entry & GROUP_MASK;
+    if (group == 0)
+        return;
+    const size_t room = n - p;
+    for (int i = v.group_start[group - 1]; i < v.group_start[group]; i++) {
+        const prefix_entry e = v.entries[i];
+        const uint32_t mask = e.len >= 4 ? 0xffffffffu : last_int_mask(e.len);
+        if ((window & mask) != e.first || e.len > room)
+            continue;
+        if (e.len > 4 && !rest_matches(text32, p, v.packed[e.distinct], e.len))
+            continue;
+        add(e.distinct);
+    }
+}
+
+// Adds the block's counts to the words' (a word listed twice gets its distinct word's).
+__device__ void flush_counts(const tables_view &v, const prefix_tables *t,
+                             unsigned long long *counts)
+{
+    __syncthreads();
+    for (int w = threadIdx.x; w < t->words; w += blockDim.x) {
+        uint32_t c = v.count[t->distinct_of[w]];
+        if (c)
+            atomicAdd(&counts[w], (unsigned long long)c);
+    }
+}
+
+// --- v1: the course's design ------------------------------------------------------------
+
+// One block; thread w owns word w and keeps its count in a register. Each chunk of 256
+// text ints (and the 8 after it, for a word that starts near the end of the chunk) is
+// staged in shared memory 4 times: s[k][i] = the 4 bytes from byte 4i + k of the chunk.
+// Napkin math: a warp compares 1024 positions a chunk, ~4 instructions each, one SM:
+// about 1 GB/s whatever the GPU: the reference every other version is measured against.
+enum { COURSE_CHUNK_INTS = 256, COURSE_ROW = COURSE_CHUNK_INTS + PM_WORD_INTS };
+
+__global__ void course_kernel(const uint32_t *text32, size_t n, size_t readable_ints,
+                              const pm_words *words, unsigned long long *counts)
+{
+    __shared__ uint32_t chunk[4][COURSE_ROW];
+    const int w = threadIdx.x;
+    const bool mine = w < words->count;
+    uint32_t word[PM_WORD_INTS];
+    int len = 1;
+    if (mine) {
+        len = words->len[w];
+        for (int j = 0; j < PM_WORD_INTS; j++)
+            word[j] = words->packed[w][j];
+    }
+    const int ints = (len + 3) / 4;
+    const uint32_t last_mask = last_int_mask(len);
+    unsigned long long found = 0;
+    for (size_t c = 0; 4 * c < n; c += COURSE_CHUNK_INTS) {
+        for (int i = threadIdx.x; i < COURSE_ROW; i += blockDim.x) {
+            uint32_t a = c + i < readable_ints ? text32[c + i] : 0u;
+            uint32_t b = c + i + 1 < readable_ints ? text32[c + i + 1] : 0u;
+            chunk[0][i] = a;
+            for (int k = 1; k < 4; k++)
+                chunk[k][i] = (a >> (8 * k)) + (b << (32 - 8 * k));
+        }
+        __syncthreads();
+        // Positions 4i + k of this chunk where a word of len bytes ends inside the text.
+        const size_t room = n - 4 * c;
+        const int last = (int)(room < 4 * COURSE_CHUNK_INTS + PM_MAX_WORD_BYTES
+                                   ? room
+                                   : 4 * COURSE_CHUNK_INTS + PM_MAX_WORD_BYTES) -
+                         len;
+        if (mine)
+            for (int i = 0; i < COURSE_CHUNK_INTS && 4 * i <= last; i++)
+                for (int k = 0; k < 4 && 4 * i + k <= last; k++) {
+                    bool hit = true;
+#pragma unroll
+                    for (int j = 0; j < PM_WORD_INTS; j++)
+                        if (j < ints && hit)
+                            hit = (chunk[k][i + j] & (j == ints - 1 ? last_mask : 0xffffffffu)) ==
+                                  word[j];
+                    found += hit;
+                }
+        __syncthreads();
+    }
+    if (mine)
+        counts[w] = found;
+}
+
+// --- v2: a thread a text int, the words in constant memory ----------------------------
+
+// The words as v2 reads them: the first int, its mask and the length a word (one
+// constant-cache line serves the whole warp), the other ints apart.
+struct constant_head {
+    uint32_t first, mask, len;
+};
+__constant__ constant_head c_head[PM_MAX_WORDS];
+__constant__ uint32_t c_packed[PM_MAX_WORDS][PM_WORD_INTS];
+static const pm_device_words *constant_owner; // whose words constant memory holds
+
+enum { CONSTANT_THREADS = 256, CONSTANT_BLOCKS_PER_SM = 8 };
+
+// Napkin math: ~4 instructions a word a position (mask, compare, bound, add): with 32
+// words 128 a position, ~1e11 lane-instructions for 1 GB at 33e12/s: ~4 ms; 1024 words
+// 32x that. The text is read once; the words cost nothing to fetch.
+__global__ void __launch_bounds__(CONSTANT_THREADS)
+    constant_words_kernel(const uint32_t *text32, size_t n, int nwords, unsigned long long *counts)
+{
+    __shared__ uint32_t block_count[PM_MAX_WORDS];
+    for (int w = threadIdx.x; w < nwords; w += blockDim.x)
+        block_count[w] = 0;
+    __syncthreads();
+    const size_t ints = (n + 3) / 4;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < ints;
+         i += (size_t)gridDim.x * blockDim.x) {
+        const uint32_t lo = text32[i], hi = text32[i + 1];
+        uint32_t window[4];
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            window[k] = window_at(lo, hi, k);
+        // Bytes from position 4i to the end of the text (capped: words are <= 32 bytes).
+        const uint32_t room = n - 4 * i < 64 ? (uint32_t)(n - 4 * i) : 64u;
+        for (int w = 0; w < nwords; w++) {
+            const constant_head h = c_head[w];
+            uint32_t hits = 0;
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                bool hit = (window[k] & h.mask) == h.first && h.len + k <= room;
+                if (hit && h.len > 4)
+                    hit = rest_matches(text32, 4 * i + k, c_packed[w], (int)h.len);
+                hits += hit;
+            }
+            if (hits)
+                atomicAdd(&block_count[w], hits);
+        }
+    }
+    __syncthreads();
+    for (int w = threadIdx.x; w < nwords; w += blockDim.x)
+        if (block_count[w])
+            atomicAdd(&counts[w], (unsigned long long)block_count[w]);
+}
+
+// --- v3: the prefix table, a thread a text int ----------------------------------------
+
+enum { PREFIX_THREADS = 1024 };
+
+// Napkin math: ~8 instructions a position without a candidate (funnel shift, slot,
+// shared load, test, loop): 8e9 for 1 GB, 0.25 ms of issue; but a warp runs
+// count_words_at whenever any of its 32 lanes has a candidate, at each of the 4
+// positions, so common words make every lane pay for the busiest one.
+template <bool SMEM_PAIRS>
+__global__ void __launch_bounds__(PREFIX_THREADS, 1)
+    prefix_kernel(const uint32_t *text32, size_t n, const prefix_tables *t,
+                  unsigned long long *counts)
+{
+    extern __shared__ uint4 shared_raw[];
+    char *own;
+    const tables_view v = load_tables<SMEM_PAIRS>(reinterpret_cast<char *>(shared_raw), t, &own);
+    // Equal words found by several lanes at once: one atomic for the group of them.
+    auto add = [&](uint32_t d) {
+        cg::coalesced_group active = cg::coalesced_threads();
+        cg::coalesced_group same = cg::labeled_partition(active, d);
+        if (same.thread_rank() == 0)
+            atomicAdd(&v.count[d], (uint32_t)same.num_threads());
+    };
+    const size_t ints = (n + 3) / 4;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < ints;
+         i += (size_t)gridDim.x * blockDim.x) {
+        const uint32_t lo = text32[i], hi = text32[i + 1];
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            const size_t p = 4 * i + k;
+            const uint32_t window = window_at(lo, hi, k);
+            const uint32_t entry = v.pair[pair_slot(window)];
+            if (entry && p < n)
+                count_words_at(v, text32, n, p, window, entry, add);
+        }
+    }
+    flush_counts(v, t, counts);
+}
+
+// --- v4: the prefix table, candidates queued per warp -----------------------------------
+
+enum {
+    QUEUE_THREADS = 1024,
+    QUEUE_LANE_BYTES = 16,
+    QUEUE_CHUNK = 32 * QUEUE_LANE_BYTES, // bytes a warp filters a step
+    QUEUE_WARP_BYTES = QUEUE_CHUNK * 4,  // its queue: one entry a position at most
+};
+
+// A lane's 16 bytes of chunk c (zero past the text).
+__device__ __forceinline__ uint4 lane_bytes(const uint4 *text128, size_t n, size_t c, int lane)
+{
+    const size_t first = c * QUEUE_CHUNK + (size_t)lane * QUEUE_LANE_BYTES;
+    return first < n ? text128[first / QUEUE_LANE_BYTES] : make_uint4(0, 0, 0, 0);
+}
+
+// Napkin math: per position ~10 instructions (funnel shift, slot, shared load, test,
+// predicated queue store); per candidate ~30 (the window again from L1, the group's
+// entries, a shared atomic), now spread over all 32 lanes. 1 GB with 15% candidates:
+// 1e10 + 4.5e9 lane-instructions, ~0.45 ms of issue at 33e12/s; the text takes 0.34 ms
+// at the copy rate, so compute bounds this kernel on an H100.
+template <bool SMEM_PAIRS>
+__global__ void __launch_bounds__(QUEUE_THREADS, 1)
+    queue_kernel(const uint32_t *text32, size_t n, const prefix_tables *t,
+                 unsigned long long *counts)
+{
+    extern __shared__ uint4 shared_raw[];
+    char *own;
+    const tables_view v = load_tables<SMEM_PAIRS>(reinterpret_cast<char *>(shared_raw), t, &own);
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    uint32_t *queue = reinterpret_cast<uint32_t *>(own) + warp * (QUEUE_WARP_BYTES / 4);
+    auto add = [&](uint32_t d) { atomicAdd(&v.count[d], 1u); };
+
+    const uint4 *text128 = reinterpret_cast<const uint4 *>(text32);
+    const size_t chunks = (n + QUEUE_CHUNK - 1) / QUEUE_CHUNK;
+    const size_t warps = (size_t)gridDim.x * (blockDim.x / 32);
+    size_t c = (size_t)blockIdx.x * (blockDim.x / 32) + warp;
+    uint4 bytes = lane_bytes(text128, n, c, lane);
+    for (; c < chunks; c += warps) {
+        const uint4 next = lane_bytes(text128, n, c + warps, lane); // in flight meanwhile
+        const size_t first = c * QUEUE_CHUNK + (size_t)lane * QUEUE_LANE_BYTES;
+        uint32_t after = __shfl_down_sync(0xffffffffu, bytes.x, 1);
+        if (lane == 31)
+            after = first < n ? text32[first / 4 + 4] : 0u;
+        const uint32_t x[5] = {bytes.x, bytes.y, bytes.z, bytes.w, after};
+        const int room = first < n ? (n - first < QUEUE_LANE_BYTES ? (int)(n - first) : 16) : 0;
+
+        uint32_t entry[QUEUE_LANE_BYTES], candidates = 0;
+#pragma unroll
+        for (int j = 0; j < QUEUE_LANE_BYTES; j++) {
+            entry[j] = v.pair[pair_slot(window_at(x[j / 4], x[j / 4 + 1], j % 4))];
+            candidates |= (entry[j] != 0 && j < room) << j;
+        }
+        // The warp's candidates in lane order: an inclusive scan of the counts.
+        const int mine = __popc(candidates);
+        int end = mine;
+#pragma unroll
+        for (int d = 1; d < 32; d *= 2) {
+            int left = __shfl_up_sync(0xffffffffu, end, d);
+            if (lane >= d)
+                end += left;
+        }
+        const int total = __shfl_sync(0xffffffffu, end, 31);
+        int at = end - mine;
+#pragma unroll
+        for (int j = 0; j < QUEUE_LANE_BYTES; j++)
+            if (candidates >> j & 1u)
+                queue[at++] = (uint32_t)(lane * QUEUE_LANE_BYTES + j) | entry[j] << 16;
+        __syncwarp();
+        for (int q = lane; q < total; q += 32) {
+            const uint32_t item = queue[q];
+            const size_t p = c * QUEUE_CHUNK + (item & 0xffffu);
+            count_words_at(v, text32, n, p, window_of(text32, p), item >> 16, add);
+        }
+        __syncwarp();
+        bytes = next;
+    }
+    flush_counts(v, t, counts);
+}
+
+// --- the device words and the launchers -------------------------------------------------
+
+struct pm_device_words {
+    pm_words *list; // device copy
+    prefix_tables *tables;
+    int count;
+    int distinct_count;
+    constant_head head[PM_MAX_WORDS];
+    pm_words host;
+};
+
+extern "C" pm_device_words *pm_device_words_create(const pm_words *words)
+{
+    pm_device_words *dw = new pm_device_words;
+    dw->count = words->count;
+    dw->host = *words;
+    CL_CUDA_CHECK(cudaMalloc((void **)&dw->list, sizeof *words));
+    CL_CUDA_CHECK(cudaMemcpy(dw->list, words, sizeof *words, cudaMemcpyHostToDevice));
+    prefix_tables *host_tables = new prefix_tables;
+    build_prefix_tables(words, host_tables);
+    dw->distinct_count = host_tables->distinct;
+    CL_CUDA_CHECK(cudaMalloc((void **)&dw->tables, sizeof *host_tables));
+    CL_CUDA_CHECK(cudaMemcpy(dw->tables, host_tables, sizeof *host_tables, cudaMemcpyHostToDevice));
+    delete host_tables;
+    for (int w = 0; w < words->count; w++) {
+        const uint32_t mask = words->len[w] >= 4 ? 0xffffffffu : last_int_mask(words->len[w]);
+        dw->head[w] = {words->packed[w][0] & mask, mask, words->len[w]};
+    }
+    return dw;
+}
+
+extern "C" void pm_device_words_destroy(pm_device_words *dw)
+{
+    if (constant_owner == dw)
+        constant_owner = nullptr;
+    CL_CUDA_CHECK(cudaFree(dw->list));
+    CL_CUDA_CHECK(cudaFree(dw->tables));
+    delete dw;
+}
+
+extern "C" const pm_words *pm_device_words_list(const pm_device_words *dw) { return dw->list; }
+extern "C" int pm_device_words_count(const pm_device_words *dw) { return dw->count; }
+
+static int sm_count(void)
+{
+    static int count;
+    if (!count) {
+        int device;
+        CL_CUDA_CHECK(cudaGetDevice(&device));
+        CL_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+    }
+    return count;
+}
+
+static void launch_v1(const uint8_t *text, size_t n, const pm_device_words *dw,
+                      unsigned long long *counts, cudaStream_t s)
+{
+    const int threads = dw->count < 32 ? 32 : (dw->count + 31) / 32 * 32;
+    course_kernel<<<1, threads, 0, s>>>(reinterpret_cast<const uint32_t *>(text), n,
+                                        pm_text_buffer_bytes(n) / 4, dw->list, counts);
+    CL_LAUNCH_CHECK();
+}
+
+static void launch_v2(const uint8_t *text, size_t n, const pm_device_words *dw,
+                      unsigned long long *counts, cudaStream_t s)
+{
+    if (constant_owner != dw) { // the words this list has, once (not per call)
+        CL_CUDA_CHECK(cudaMemcpyToSymbol(c_head, dw->head, dw->count * sizeof(constant_head)));
+        CL_CUDA_CHECK(
+            cudaMemcpyToSymbol(c_packed, dw->host.packed, dw->count * sizeof dw->host.packed[0]));
+        constant_owner = dw;
+    }
+    CL_CUDA_CHECK(cudaMemsetAsync(counts, 0, dw->count * sizeof *counts, s));
+    const size_t blocks_needed = cl_ceil_div((n + 3) / 4, CONSTANT_THREADS);
+    const size_t grid = (size_t)sm_count() * CONSTANT_BLOCKS_PER_SM;
+    constant_words_kernel<<<(unsigned)(blocks_needed < grid ? blocks_needed : grid),
+                            CONSTANT_THREADS, 0, s>>>(reinterpret_cast<const uint32_t *>(text), n,
+                                                      dw->count, counts);
+    CL_LAUNCH_CHECK();
+}
+
+// v3 and v4 keep the 128 KB pair table in shared memory where the GPU allows it
+// (sm_80 and later: 163 KB or more a block) and read it from global memory otherwise.
+// v4's queues take 2 KB a warp: as many warps as fit beside the tables, up to 32.
+typedef void (*table_kernel)(const uint32_t *, size_t, const prefix_tables *, unsigned long long *);
+struct table_launch {
+    table_kernel kernel;
+    int threads;
+    size_t shared_bytes;
+};
+
+static table_launch table_launch_for(table_kernel in_shared, table_kernel in_global, bool queues)
+{
+    int device, optin;
+    CL_CUDA_CHECK(cudaGetDevice(&device));
+    CL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    table_launch l = {in_shared, 1024, SHARED_PAIR_BYTES + SHARED_SMALL_BYTES};
+    const size_t per_warp = queues ? QUEUE_WARP_BYTES : 0;
+    if ((size_t)optin < l.shared_bytes + 4 * per_warp) {
+        l.kernel = in_global;
+        l.shared_bytes = SHARED_SMALL_BYTES;
+    }
+    if (queues) {
+        size_t warps = ((size_t)optin - l.shared_bytes) / per_warp;
+        warps = warps > 32 ? 32 : warps;
+        l.threads = (int)warps * 32;
+        l.shared_bytes += warps * per_warp;
+    }
+    CL_CUDA_CHECK(cudaFuncSetAttribute(l.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (int)l.shared_bytes));
+    return l;
+}
+
+static void launch_table_kernel(const table_launch &l, size_t work_items, const uint8_t *text,
+                                size_t n, const pm_device_words *dw, unsigned long long *counts,
+                                cudaStream_t s)
+{
+    CL_CUDA_CHECK(cudaMemsetAsync(counts, 0, dw->count * sizeof *counts, s));
+    const size_t grid = (size_t)sm_count();
+    const size_t needed = cl_ceil_div(work_items, (size_t)l.threads);
+    l.kernel<<<(unsigned)(needed < grid ? needed : grid), l.threads, l.shared_bytes, s>>>(
+        reinterpret_cast<const uint32_t *>(text), n, dw->tables, counts);
+    CL_LAUNCH_CHECK();
+}
+
+static void launch_v3(const uint8_t *text, size_t n, const pm_device_words *dw,
+                      unsigned long long *counts, cudaStream_t s)
+{
+    static const table_launch l =
+        table_launch_for(prefix_kernel<true>, prefix_kernel<false>, false);
+    launch_table_kernel(l, (n + 3) / 4, text, n, dw, counts, s);
+}
+
+static void launch_v4(const uint8_t *text, size_t n, const pm_device_words *dw,
+                      unsigned long long *counts, cudaStream_t s)
+{
+    static const table_launch l = table_launch_for(queue_kernel<true>, queue_kernel<false>, true);
+    launch_table_kernel(l, cl_ceil_div(n, QUEUE_CHUNK) * 32, text, n, dw, counts, s);
+}
+
+extern "C" const pattern_match_version pattern_match_versions[] = {
+    {{"v1-course", "the Oxford practical's: one block, a thread a word, text chunks in shared "
+                   "memory with the byte-offset 1/2/3 ints precomputed"},
+     launch_v1},
+    {{"v2-constant", "a thread a text int, every word from constant memory, 4 windows by "
+                     "funnel shift, counts in shared memory"},
+     launch_v2},
+    {{"v3-prefix", "a 2^16-entry table of the first two bytes in shared memory filters each "
+                   "position; candidates compared exactly; warp-aggregated counts"},
+     launch_v3},
+    {{"v4-queue", "v3's filter on 16 bytes a lane, candidates queued per warp and compared "
+                  "by all 32 lanes at once"},
+     launch_v4},
+    {{"yours", pattern_match_yours_idea}, pattern_match_yours},
+};
+extern "C" const int pattern_match_version_count =
+    sizeof pattern_match_versions / sizeof pattern_match_versions[0];
+extern "C" const char pattern_match_fastest_version[] = "v4-queue";

@@ -1,0 +1,73 @@
+# shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
+# pattern_match's integration tests, sourced by tests/run.sh.
+pm=bin/pattern_match
+
+run "$pm" --help
+if [ "$rc" -eq 0 ] && grep -q "v4-queue" "$tmp/out" && grep -q "^  yours " "$tmp/out" &&
+    grep -q -- "--words-file FILE" "$tmp/out"; then pass "pattern_match --help"; else fail "pattern_match --help"; fi
+expect_usage "pattern_match -n 0" "-n 0" "$pm" -n 0
+expect_usage "pattern_match --bogus" "--bogus" "$pm" --bogus
+expect_usage "pattern_match -k 9" "-k 9" "$pm" -k 9
+expect_usage "pattern_match --check -k all" "--check scores one version" "$pm" --check -k all
+expect_usage "pattern_match: an empty word" "word 2 is empty" "$pm" --words "gold,,text"
+expect_usage "pattern_match: a trailing comma" "word 3 is empty" "$pm" --words "gold,text,"
+expect_usage "pattern_match: a word over 32 bytes" "33 bytes long" "$pm" --words "abcdefghijklmnopqrstuvwxyz0123456"
+many=$(printf 'w%d,' $(seq 1 1025)); many=${many%,}
+expect_usage "pattern_match: 1025 words" "more than 1024 words" "$pm" --words "$many"
+expect_usage "pattern_match: a missing --words-file" "cannot read $tmp/none" "$pm" --words-file "$tmp/none"
+printf 'gold\n\ntext\n' >"$tmp/words"
+expect_usage "pattern_match: an empty line in --words-file" "line 2: word 2 is empty" "$pm" --words-file "$tmp/words"
+expect_usage "pattern_match: a missing --text" "cannot read $tmp/none" "$pm" --text "$tmp/none"
+: >"$tmp/empty"
+expect_usage "pattern_match: an empty --text" "is empty: there is no text" "$pm" --text "$tmp/empty"
+expect_usage "pattern_match: two word lists" "use one" "$pm" --words gold --nwords 5
+expect_usage "pattern_match --nwords 1025" "--nwords 1025" "$pm" --nwords 1025
+expect_usage "pattern_match --check --text" "drop --text" "$pm" --check --text "$tmp/words"
+expect_make_line "make check_pattern_match K=yours" "bin/pattern_match --check -k yours" check_pattern_match K=yours
+expect_no_device "pattern_match without a device exits 77" "$pm" -n 100
+
+# Every version against the trie gold: edge sizes (ints, 16-byte lanes, 512-byte warp
+# chunks, the course's 1024-byte chunks), the default words and 1024 vocabulary words
+# of every length 1..32.
+for n in 1 2 3 4 5 15 16 17 31 33 511 512 513 1023 1024 1025 4099 65537 1000007; do
+    expect_gpu "pattern_match -k all -n $n" 0 "$pm" -k all -n "$n" -i 1
+    expect_gpu "pattern_match -k all -n $n --nwords 1024" 0 "$pm" -k all -n "$n" --nwords 1024 -i 1
+done
+expect_gpu "pattern_match -k all -n 1e7 -S 3 --nwords 100" 0 "$pm" -k all -n 1e7 -S 3 --nwords 100 -i 1
+# Overlaps, duplicates, words at the very start and end, words longer than the text.
+printf 'aaaa gold text aaaa' >"$tmp/text"
+expect_gpu "pattern_match: overlaps and duplicates" 0 "$pm" -k all --text "$tmp/text" --words "aa,aa,a,aaaa,aaaaa,gold,text,xt aaaa,aaaa gold text aaaa,aaaa gold text aaaa!" -i 1
+if [ "$rc" -eq 0 ] && ! grep -q "GPU (yours) matches = 6 6 8 2 0 1 1 1 1 0" "$tmp/out"; then fail "pattern_match prints the counts"; fi
+# Bytes >= 128 and a text not a multiple of 4 bytes.
+printf '\xc3\xa9t\xc3\xa9 caf\xc3\xa9\n\xff\xfe\xff' >"$tmp/text"
+printf '\xc3\xa9\n\xff\n\xfe\xff\ncaf\xc3\xa9\n' >"$tmp/words"
+expect_gpu "pattern_match: bytes >= 128" 0 "$pm" -k all --text "$tmp/text" --words-file "$tmp/words" -i 1
+if [ "$rc" -eq 0 ] && ! grep -q "CPU matches = 3 2 1 1" "$tmp/out"; then fail "pattern_match counts bytes >= 128"; fi
+# The practical's run: its four words in its own source (here this exercise's).
+expect_gpu "pattern_match: the practical's words in pattern_match.cu" 0 "$pm" -k all --text pattern_match/pattern_match.cu --words cuti,gold,text,word -i 1
+# A real text: a license the system ships.
+license=
+for f in /usr/share/common-licenses/GPL-3 /usr/share/common-licenses/Apache-2.0 /usr/share/licenses/*/LICENSE*; do
+    if [ -r "$f" ]; then license=$f; break; fi
+done
+if [ -n "$license" ]; then
+    expect_gpu "pattern_match: $license, default words" 0 "$pm" -k all --text "$license" -i 1
+    expect_gpu "pattern_match: $license, 1024 words" 0 "$pm" -k all --text "$license" --nwords 1024 -i 1
+else
+    skip "pattern_match: a license text" "none of /usr/share/common-licenses, /usr/share/licenses here"
+fi
+# 1 GB: every version, both word lists (v1 is one SM: seconds a run).
+expect_gpu "pattern_match -k all -n 1e9" 0 "$pm" -k all -n 1e9 -i 1
+expect_gpu "pattern_match -k all -n 1e9 --nwords 1024" 0 "$pm" -k all -n 1e9 --nwords 1024 -i 1
+expect_gpu "pattern_match reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$pm" -n 1000 -i 2
+expect_json_lines "pattern_match --json -k all" "$pm" --json -k all -n 5000 -i 2
+expect_gpu "pattern_match --dump" 0 "$pm" --text "$tmp/text" --words-file "$tmp/words" -i 2 --dump "$tmp/pm"
+if [ "$rc" -eq 0 ] && command -v python3 >/dev/null && python3 -c 'import numpy' 2>/dev/null; then
+    if python3 -c "import numpy, sys; o = numpy.load(sys.argv[1]); assert list(o) == [3, 2, 1, 1], o" "$tmp/pm_output.npy" 2>>"$tmp/out"; then
+        pass "pattern_match --dump holds the counts"; else fail "pattern_match --dump holds the counts"; fi
+fi
+
+# The learner's slot (see expect_learner_slot in tests/run.sh).
+expect_learner_slot pattern_match "v1-course (reference)" \
+    's/atomicAdd(&counts\[w\], 1ull)/atomicAdd(\&counts[w], 2ull)/' \
+    's/text, n, pm_device_words_list(dw), nwords, counts)/text, n, pm_device_words_list(dw), nwords, (unsigned long long *)nullptr)/'

@@ -1,0 +1,237 @@
+// Unit tests of pattern_match's CPU gold and inputs: the trie gold against a plain
+// memcmp at every position, the word-list and text readers' refusals, and the
+// synthetic text's determinism.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pattern_match.h"
+#include "rng.h"
+#include "unit.h"
+
+// The obvious count: memcmp at every position where the word fits.
+static uint64_t count_by_memcmp(const uint8_t *text, size_t n, const pm_words *words, int w)
+{
+    uint8_t word[PM_MAX_WORD_BYTES];
+    for (int i = 0; i < words->len[w]; i++)
+        word[i] = pm_word_byte(words, w, i);
+    uint64_t count = 0;
+    for (size_t p = 0; p + words->len[w] <= n; p++)
+        count += memcmp(text + p, word, words->len[w]) == 0;
+    return count;
+}
+
+static int gold_agrees(const uint8_t *text, size_t n, const pm_words *words)
+{
+    uint64_t counts[PM_MAX_WORDS];
+    pattern_match_gold(text, n, words, counts);
+    for (int w = 0; w < words->count; w++)
+        if (counts[w] != count_by_memcmp(text, n, words, w)) {
+            printf("  word %d: gold %llu, memcmp %llu\n", w, (unsigned long long)counts[w],
+                   (unsigned long long)count_by_memcmp(text, n, words, w));
+            return 0;
+        }
+    return 1;
+}
+
+static pm_words list(const char *csv)
+{
+    pm_words words;
+    char err[160];
+    if (pm_words_parse_list(csv, &words, err, sizeof err) != 0)
+        printf("  %s: %s\n", csv, err);
+    return words;
+}
+
+static uint64_t count_of(const char *text, const char *word)
+{
+    pm_words words = list(word);
+    uint64_t count;
+    pattern_match_gold((const uint8_t *)text, strlen(text), &words, &count);
+    return count;
+}
+
+static void test_overlaps_and_edges(void)
+{
+    EXPECT(count_of("aaaa", "aa") == 3);
+    EXPECT(count_of("aaaa", "aaaa") == 1);
+    EXPECT(count_of("aaaa", "aaaaa") == 0); // longer than the text
+    EXPECT(count_of("gold at the start and the end: gold", "gold") == 2);
+    EXPECT(count_of("x", "x") == 1);
+    EXPECT(count_of("abcde", "e") == 1); // the last byte; 5 bytes, not a multiple of 4
+    EXPECT(count_of("abababa", "aba") == 3);
+}
+
+static void test_the_practical_words(void)
+{
+    pm_words words = list("cuti,gold,text,word");
+    const char *text = "the gold text: a word, a word, cutil's gold";
+    uint64_t counts[4];
+    pattern_match_gold((const uint8_t *)text, strlen(text), &words, counts);
+    EXPECT(counts[0] == 1 && counts[1] == 2 && counts[2] == 1 && counts[3] == 2);
+}
+
+static void test_duplicates_and_high_bytes(void)
+{
+    pm_words words = list("ab,ab,b");
+    uint8_t high[] = {0xff, 0x80, 0xff, 0x80, 0xff, 'a', 'b'};
+    pm_words_add(&words, (const uint8_t[]){0xff, 0x80}, 2, NULL, 0);
+    pm_words_add(&words, (const uint8_t[]){0x80, 0xff, 0x80, 0xff, 'a'}, 5, NULL, 0);
+    uint64_t counts[5];
+    pattern_match_gold(high, sizeof high, &words, counts);
+    EXPECT(counts[0] == 1 && counts[1] == 1 && counts[2] == 1 && counts[3] == 2 && counts[4] == 1);
+}
+
+// Random texts over a small alphabet (many matches, many overlaps) and words cut from
+// them (lengths 1..32, so some long ones occur): the trie against memcmp.
+static void test_gold_against_memcmp(void)
+{
+    for (uint64_t trial = 0; trial < 20; trial++) {
+        uint64_t key = cl_rng_key(7, trial);
+        size_t n = 1 + cl_rng_below(key, 0, 3000);
+        uint8_t *text = malloc(n);
+        for (size_t i = 0; i < n; i++)
+            text[i] = (uint8_t)("ab\xc3\xa9 "[cl_rng_below(key, 1 + i, 5)]);
+        pm_words words = {0};
+        int nwords = 1 + (int)cl_rng_below(key, 5000, 64);
+        for (int w = 0; w < nwords; w++) {
+            size_t len = 1 + cl_rng_below(key, 6000 + 2 * (uint64_t)w, 32);
+            size_t at = cl_rng_below(key, 6001 + 2 * (uint64_t)w, (uint32_t)n);
+            if (len > n - at)
+                len = n - at;
+            pm_words_add(&words, text + at, len, NULL, 0);
+        }
+        EXPECT(gold_agrees(text, n, &words));
+        free(text);
+    }
+}
+
+static void test_word_list_refusals(void)
+{
+    pm_words words;
+    char err[160] = "";
+    EXPECT(pm_words_parse_list("", &words, err, sizeof err) != 0 && strstr(err, "empty"));
+    EXPECT(pm_words_parse_list("a,,b", &words, err, sizeof err) != 0 && strstr(err, "word 2"));
+    EXPECT(pm_words_parse_list("a,", &words, err, sizeof err) != 0);
+    EXPECT(pm_words_parse_list("abcdefghijklmnopqrstuvwxyz0123456", &words, err, sizeof err) != 0 &&
+           strstr(err, "33 bytes"));
+    EXPECT(pm_words_parse_list("abcdefghijklmnopqrstuvwxyz012345", &words, err, sizeof err) == 0 &&
+           words.count == 1 && words.len[0] == 32);
+    char many[1025 * 2];
+    for (int i = 0; i < 1025; i++) {
+        many[2 * i] = 'a';
+        many[2 * i + 1] = ',';
+    }
+    many[2 * 1025 - 1] = '\0';
+    EXPECT(pm_words_parse_list(many, &words, err, sizeof err) != 0 && strstr(err, "1024"));
+    many[2 * 1024 - 1] = '\0';
+    EXPECT(pm_words_parse_list(many, &words, err, sizeof err) == 0 && words.count == 1024);
+}
+
+static void write_file(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    fwrite(data, 1, len, f);
+    fclose(f);
+}
+
+static void test_files(void)
+{
+    char dir[] = "/tmp/pattern_match_testXXXXXX";
+    if (!mkdtemp(dir)) {
+        EXPECT(!"mkdtemp");
+        return;
+    }
+    char path[64], err[256];
+    snprintf(path, sizeof path, "%s/words", dir);
+    pm_words words;
+    write_file(path, "gold\r\ntext\nw\xc3\xb6rd", 16);
+    EXPECT(pm_words_read_file(path, &words, err, sizeof err) == 0 && words.count == 3 &&
+           words.len[0] == 4 && words.len[1] == 4 && words.len[2] == 5);
+    write_file(path, "gold\n\ntext\n", 11);
+    EXPECT(pm_words_read_file(path, &words, err, sizeof err) != 0 && strstr(err, "line 2") &&
+           strstr(err, "empty"));
+    write_file(path, "", 0);
+    EXPECT(pm_words_read_file(path, &words, err, sizeof err) != 0 && strstr(err, "no words"));
+    snprintf(path, sizeof path, "%s/none", dir);
+    EXPECT(pm_words_read_file(path, &words, err, sizeof err) != 0 && strstr(err, "cannot read"));
+    uint8_t *text;
+    size_t n;
+    EXPECT(pm_text_read_file(path, 100, &text, &n, err, sizeof err) != 0 &&
+           strstr(err, "cannot read"));
+    snprintf(path, sizeof path, "%s/text", dir);
+    write_file(path, "", 0);
+    EXPECT(pm_text_read_file(path, 100, &text, &n, err, sizeof err) != 0 && strstr(err, "empty"));
+    write_file(path, "abc\0def", 7);
+    EXPECT(pm_text_read_file(path, 100, &text, &n, err, sizeof err) == 0 && n == 7 &&
+           text[3] == 0 && text[6] == 'f');
+    if (n == 7)
+        free(text);
+    EXPECT(pm_text_read_file(path, 6, &text, &n, err, sizeof err) != 0 && strstr(err, "over"));
+    remove(path);
+    snprintf(path, sizeof path, "%s/words", dir);
+    remove(path);
+    rmdir(dir);
+}
+
+static void test_default_and_vocabulary_words(void)
+{
+    pm_words words;
+    pm_words_default(&words);
+    EXPECT(words.count == 32);
+    int shortest = 32, longest = 0;
+    for (int w = 0; w < words.count; w++) {
+        shortest = words.len[w] < shortest ? words.len[w] : shortest;
+        longest = words.len[w] > longest ? words.len[w] : longest;
+    }
+    EXPECT(shortest == 1 && longest == 4);
+    EXPECT(words.packed[1][0] == ('g' | 'o' << 8 | 'l' << 16 | (uint32_t)'d' << 24));
+    pm_words_vocabulary(1024, &words);
+    int seen[PM_MAX_WORD_BYTES + 1] = {0};
+    for (int w = 0; w < words.count; w++)
+        seen[words.len[w]] = 1;
+    int lengths = 0;
+    for (int len = 1; len <= PM_MAX_WORD_BYTES; len++)
+        lengths += seen[len];
+    EXPECT(words.count == 1024 && seen[1] && seen[32] && lengths >= 28);
+}
+
+static void test_synthetic_text(void)
+{
+    const size_t n = 300000;
+    uint8_t *a = malloc(n), *b = malloc(n), *c = malloc(n);
+    pm_text_synthetic(a, n, 1);
+    pm_text_synthetic(b, 100001, 1); // a prefix: chunks do not depend on the length
+    pm_text_synthetic(c, n, 2);
+    EXPECT(memcmp(a, b, 100001) == 0);
+    EXPECT(memcmp(a, c, n) != 0);
+    size_t spaces = 0, odd = 0;
+    for (size_t i = 0; i < n; i++) {
+        spaces += a[i] == ' ';
+        odd += !(a[i] == '\n' || (a[i] >= 32 && a[i] < 127));
+    }
+    EXPECT(odd == 0 && spaces > n / 10 && spaces < n / 3);
+    pm_words words;
+    pm_words_default(&words);
+    uint64_t counts[32];
+    pattern_match_gold(a, n, &words, counts);
+    EXPECT(counts[4] > counts[5] && counts[5] > 100); // "the" before "of", both common
+    EXPECT(gold_agrees(a, 20000, &words));
+    free(a);
+    free(b);
+    free(c);
+}
+
+int main(void)
+{
+    RUN_TEST(test_overlaps_and_edges);
+    RUN_TEST(test_the_practical_words);
+    RUN_TEST(test_duplicates_and_high_bytes);
+    RUN_TEST(test_gold_against_memcmp);
+    RUN_TEST(test_word_list_refusals);
+    RUN_TEST(test_files);
+    RUN_TEST(test_default_and_vocabulary_words);
+    RUN_TEST(test_synthetic_text);
+    return UNIT_RESULT();
+}
