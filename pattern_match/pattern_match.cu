@@ -61,8 +61,8 @@ __device__ __forceinline__ uint32_t window_of(const uint32_t *text32, size_t p)
 
 // --- the prefix tables of v3 and v4 (built on the host, once a word list) -----------------
 
-// A word of 2 or more bytes: its first packed int (masked to the word), its length and
-// its distinct-word number (a word listed twice is counted once and reported twice).
+// A word: its first packed int (masked to the word), its length and its distinct-word
+// number (a word listed twice is counted once and reported twice).
 struct prefix_entry {
     uint32_t first;
     uint16_t distinct;
@@ -70,17 +70,28 @@ struct prefix_entry {
     uint8_t unused;
 };
 
-enum : uint32_t { SINGLE_FLAG = 0x8000u, GROUP_MASK = 0x7fffu, PAIR_SLOTS = 1u << 16 };
+// The words of 4 bytes or more that share their first 4 bytes: entries [start, start +
+// count) under that 4-byte key, in an open-addressing hash table (count 0: empty slot).
+struct long_slot {
+    uint32_t key;
+    uint16_t start, count;
+};
+
+enum : uint32_t {
+    SINGLE_FLAG = 0x8000u, // the first byte alone is a word
+    LONG_FLAG = 0x4000u,   // a word of 4 bytes or more starts with these two
+    GROUP_MASK = 0x3fffu,  // 1 + the group of 2- and 3-byte words starting with them
+    PAIR_SLOTS = 1u << 16,
+    LONG_SLOTS = 2048, // twice the most words: probes stay short
+};
 enum { GROUP_START_SLOTS = PM_MAX_WORDS + 8 }; // one past the last group, padded to 16 bytes
 
 struct prefix_tables {
-    // pair[pair_slot(first two bytes)]: SINGLE_FLAG when the first byte alone is a word,
-    // and in the low 15 bits 1 + the group of the longer words that start with those two
-    // bytes (0: none).
-    uint16_t pair[PAIR_SLOTS];
-    uint16_t single[256];                    // the 1-byte word's distinct number
-    uint16_t group_start[GROUP_START_SLOTS]; // group g: entries [start[g], start[g + 1])
-    prefix_entry entries[PM_MAX_WORDS];
+    uint16_t pair[PAIR_SLOTS];                   // by pair_slot(first two bytes)
+    uint16_t single[256];                        // the 1-byte word's distinct number
+    uint16_t group_start[GROUP_START_SLOTS];     // group g: entries [start[g], start[g + 1])
+    prefix_entry entries[PM_MAX_WORDS];          // the groups', then the long words'
+    long_slot long_words[LONG_SLOTS];            // 4-byte key -> its long words' entries
     uint32_t packed[PM_MAX_WORDS][PM_WORD_INTS]; // by distinct number: the ints after the first
     uint16_t distinct_of[PM_MAX_WORDS];          // word -> distinct number
     int words, distinct, entries_used;
@@ -93,6 +104,12 @@ __host__ __device__ static inline uint32_t pair_slot(uint32_t window)
 {
     uint32_t key = window & 0xffffu;
     return key ^ ((key >> 7) & 0x3eu);
+}
+
+// The first slot to probe for a 4-byte key (Knuth's multiplicative hash, top 11 bits).
+__host__ __device__ static inline uint32_t long_slot_of(uint32_t key)
+{
+    return (key * 2654435761u) >> 21;
 }
 
 static void build_prefix_tables(const pm_words *words, prefix_tables *t)
@@ -109,26 +126,42 @@ static void build_prefix_tables(const pm_words *words, prefix_tables *t)
         if (d == t->distinct)
             first_of_distinct[t->distinct++] = w;
         t->distinct_of[w] = (uint16_t)d;
+        memcpy(t->packed[d], words->packed[w], sizeof t->packed[d]);
     }
-    // Groups by the first two bytes, numbered in order of first appearance; entries in
-    // group order by a counting sort.
-    static int16_t group_of_key[PAIR_SLOTS];
-    memset(group_of_key, 0xff, sizeof group_of_key);
+    // Groups: the 2- and 3-byte words by their first two bytes, then the longer words by
+    // their first four; the entries in group order (a counting sort).
+    static int16_t short_group_of_key[PAIR_SLOTS];
+    memset(short_group_of_key, 0xff, sizeof short_group_of_key);
     int groups = 0, group_size[PM_MAX_WORDS] = {0}, group_of[PM_MAX_WORDS];
+    uint32_t group_key[PM_MAX_WORDS];
     for (int d = 0; d < t->distinct; d++) {
-        const int w = first_of_distinct[d];
-        const uint32_t first = words->packed[w][0];
-        if (words->len[w] == 1) {
+        const int len = words->len[first_of_distinct[d]];
+        const uint32_t first = words->packed[first_of_distinct[d]][0];
+        if (len == 1) {
             t->single[first & 0xffu] = (uint16_t)d;
             for (uint32_t b1 = 0; b1 < 256; b1++)
                 t->pair[pair_slot((first & 0xffu) | b1 << 8)] |= SINGLE_FLAG;
-            continue;
+        } else if (len < 4) {
+            if (short_group_of_key[first & 0xffffu] < 0)
+                short_group_of_key[first & 0xffffu] = (int16_t)groups++;
+            group_of[d] = short_group_of_key[first & 0xffffu];
+            group_size[group_of[d]]++;
         }
-        const uint32_t key = first & 0xffffu;
-        if (group_of_key[key] < 0)
-            group_of_key[key] = (int16_t)groups++;
-        group_of[d] = group_of_key[key];
-        group_size[group_of[d]]++;
+    }
+    const int short_groups = groups;
+    for (int d = 0; d < t->distinct; d++) {
+        const int len = words->len[first_of_distinct[d]];
+        const uint32_t first = words->packed[first_of_distinct[d]][0];
+        if (len < 4)
+            continue;
+        int g = short_groups;
+        while (g < groups && group_key[g] != first)
+            g++;
+        if (g == groups)
+            group_key[groups++] = first;
+        group_of[d] = g;
+        group_size[g]++;
+        t->pair[pair_slot(first)] |= LONG_FLAG;
     }
     for (int g = 0; g < groups; g++)
         t->group_start[g + 1] = (uint16_t)(t->group_start[g] + group_size[g]);
@@ -138,16 +171,23 @@ static void build_prefix_tables(const pm_words *words, prefix_tables *t)
     for (int g = 0; g < groups; g++)
         fill[g] = t->group_start[g];
     for (int d = 0; d < t->distinct; d++) {
-        const int w = first_of_distinct[d];
-        memcpy(t->packed[d], words->packed[w], sizeof t->packed[d]);
-        if (words->len[w] == 1)
+        const int len = words->len[first_of_distinct[d]];
+        if (len == 1)
             continue;
-        const uint32_t mask = words->len[w] >= 4 ? 0xffffffffu : last_int_mask(words->len[w]);
-        t->entries[fill[group_of[d]]++] = {words->packed[w][0] & mask, (uint16_t)d, words->len[w],
-                                           0};
+        const uint32_t first = words->packed[first_of_distinct[d]][0];
+        t->entries[fill[group_of[d]]++] = {first & (len >= 4 ? 0xffffffffu : last_int_mask(len)),
+                                           (uint16_t)d, (uint8_t)len, 0};
         t->entries_used++;
-        const uint32_t slot = pair_slot(words->packed[w][0]);
-        t->pair[slot] = (uint16_t)((t->pair[slot] & SINGLE_FLAG) | (group_of[d] + 1));
+        if (len < 4) {
+            const uint32_t slot = pair_slot(first);
+            t->pair[slot] = (uint16_t)((t->pair[slot] & ~GROUP_MASK) | (group_of[d] + 1));
+        }
+    }
+    for (int g = short_groups; g < groups; g++) {
+        uint32_t slot = long_slot_of(group_key[g]);
+        while (t->long_words[slot].count)
+            slot = (slot + 1) % LONG_SLOTS;
+        t->long_words[slot] = {group_key[g], t->group_start[g], (uint16_t)group_size[g]};
     }
 }
 
@@ -157,12 +197,14 @@ static void build_prefix_tables(const pm_words *words, prefix_tables *t)
 struct tables_view {
     const uint16_t *pair, *single, *group_start;
     const prefix_entry *entries;
+    const long_slot *long_words;
     const uint32_t (*packed)[PM_WORD_INTS];
     uint32_t *count;
 };
 
 enum {
-    SHARED_SMALL_BYTES = 256 * 2 + GROUP_START_SLOTS * 2 + PM_MAX_WORDS * 8 + PM_MAX_WORDS * 4,
+    SHARED_SMALL_BYTES =
+        256 * 2 + GROUP_START_SLOTS * 2 + PM_MAX_WORDS * 8 + LONG_SLOTS * 8 + PM_MAX_WORDS * 4,
     SHARED_PAIR_BYTES = PAIR_SLOTS * 2,
 };
 
@@ -196,6 +238,9 @@ __device__ tables_view load_tables(char *shared, const prefix_tables *t, char **
     copy_to_shared(shared, t->entries, (t->entries_used * 8 + 15) / 16 * 16);
     v.entries = reinterpret_cast<const prefix_entry *>(shared);
     shared += PM_MAX_WORDS * 8;
+    copy_to_shared(shared, t->long_words, LONG_SLOTS * 8);
+    v.long_words = reinterpret_cast<const long_slot *>(shared);
+    shared += LONG_SLOTS * 8;
     v.count = reinterpret_cast<uint32_t *>(shared);
     for (int d = threadIdx.x; d < t->distinct; d += blockDim.x)
         v.count[d] = 0;
@@ -228,19 +273,28 @@ __device__ __forceinline__ void count_words_at(const tables_view &v, const uint3
 {
     if (entry & SINGLE_FLAG)
         add(v.single[window & 0xffu]);
-    const uint32_t group = entry & GROUP_MASK;
-    if (group == 0)
-        return;
     const size_t room = n - p;
-    for (int i = v.group_start[group - 1]; i < v.group_start[group]; i++) {
-        const prefix_entry e = v.entries[i];
-        const uint32_t mask = e.len >= 4 ? 0xffffffffu : last_int_mask(e.len);
-        if ((window & mask) != e.first || e.len > room)
-            continue;
-        if (e.len > 4 && !rest_matches(text32, p, v.packed[e.distinct], e.len))
-            continue;
-        add(e.distinct);
-    }
+    const uint32_t group = entry & GROUP_MASK;
+    if (group)
+        for (int i = v.group_start[group - 1]; i < v.group_start[group]; i++) {
+            const prefix_entry e = v.entries[i]; // a 2- or 3-byte word
+            if ((window & (e.len == 2 ? 0xffffu : 0xffffffu)) == e.first && e.len <= room)
+                add(e.distinct);
+        }
+    if ((entry & LONG_FLAG) && room >= 4)
+        for (uint32_t slot = long_slot_of(window); v.long_words[slot].count;
+             slot = (slot + 1) % LONG_SLOTS) {
+            const long_slot found = v.long_words[slot];
+            if (found.key != window)
+                continue;
+            for (int i = found.start; i < found.start + found.count; i++) {
+                const prefix_entry e = v.entries[i]; // its first 4 bytes are the window's
+                if (e.len <= room &&
+                    (e.len == 4 || rest_matches(text32, p, v.packed[e.distinct], e.len)))
+                    add(e.distinct);
+            }
+            break;
+        }
 }
 
 // Adds the block's counts to the words' (a word listed twice gets its distinct word's).
@@ -259,14 +313,50 @@ __device__ void flush_counts(const tables_view &v, const prefix_tables *t,
 
 // One block; thread w owns word w and keeps its count in a register. Each chunk of 256
 // text ints (and the 8 after it, for a word that starts near the end of the chunk) is
-// staged in shared memory 4 times: s[k][i] = the 4 bytes from byte 4i + k of the chunk.
-// Napkin math: a warp compares 1024 positions a chunk, ~4 instructions each, one SM:
-// about 1 GB/s whatever the GPU: the reference every other version is measured against.
-enum { COURSE_CHUNK_INTS = 256, COURSE_ROW = COURSE_CHUNK_INTS + PM_WORD_INTS };
+// staged in shared memory 4 times: chunk[k][i] = the 4 bytes from byte 4i + k. Two
+// things keep one SM busy: the next chunk's ints are loaded into registers while this
+// one is compared, and the first ints of 32 positions are compared before any branch
+// (a bit each), so the shared loads overlap instead of waiting one by one.
+// Napkin math: ~4 instructions a position for a word's thread (a shared load the whole
+// warp shares, mask, compare, set a bit): one warp issues at most one instruction a
+// cycle: ~2 s a gigabyte for up to 32 words; 1024 words are 32 warps on the SM's 4
+// schedulers: ~20 s. One SM does everything: the reference the others are measured by.
+enum {
+    COURSE_CHUNK_INTS = 256,
+    COURSE_ROW = COURSE_CHUNK_INTS + PM_WORD_INTS,
+    COURSE_MIN_THREADS = 32,
+    COURSE_LOADS = (COURSE_ROW + 1 + COURSE_MIN_THREADS - 1) / COURSE_MIN_THREADS,
+};
 
-__global__ void course_kernel(const uint32_t *text32, size_t n, size_t readable_ints,
-                              const pm_words *words, unsigned long long *counts)
+// Does the word (ints packed ints, the last masked) start at chunk[k][i]?
+__device__ __forceinline__ bool course_match(const uint32_t (*chunk)[COURSE_ROW], int i, int k,
+                                             const uint32_t (&word)[PM_WORD_INTS], int ints,
+                                             uint32_t last_mask)
 {
+    bool hit = true;
+#pragma unroll
+    for (int j = 0; j < PM_WORD_INTS; j++)
+        if (j < ints && hit)
+            hit = (chunk[k][i + j] & (j == ints - 1 ? last_mask : 0xffffffffu)) == word[j];
+    return hit;
+}
+
+// This thread's share of the COURSE_ROW + 1 ints from int c on (0 past the buffer).
+__device__ __forceinline__ void course_load(const uint32_t *text32, size_t c, size_t readable_ints,
+                                            uint32_t (&ints)[COURSE_LOADS])
+{
+#pragma unroll
+    for (int r = 0; r < COURSE_LOADS; r++) {
+        const size_t i = threadIdx.x + (size_t)r * blockDim.x;
+        ints[r] = i <= COURSE_ROW && c + i < readable_ints ? text32[c + i] : 0u;
+    }
+}
+
+__global__ void __launch_bounds__(PM_MAX_WORDS)
+    course_kernel(const uint32_t *text32, size_t n, size_t readable_ints, const pm_words *words,
+                  unsigned long long *counts)
+{
+    __shared__ uint32_t raw[COURSE_ROW + 1];
     __shared__ uint32_t chunk[4][COURSE_ROW];
     const int w = threadIdx.x;
     const bool mine = w < words->count;
@@ -279,33 +369,53 @@ __global__ void course_kernel(const uint32_t *text32, size_t n, size_t readable_
     }
     const int ints = (len + 3) / 4;
     const uint32_t last_mask = last_int_mask(len);
+    const uint32_t first_mask = ints == 1 ? last_mask : 0xffffffffu;
     unsigned long long found = 0;
+    uint32_t next[COURSE_LOADS];
+    course_load(text32, 0, readable_ints, next);
     for (size_t c = 0; 4 * c < n; c += COURSE_CHUNK_INTS) {
+#pragma unroll
+        for (int r = 0; r < COURSE_LOADS; r++)
+            if (threadIdx.x + r * blockDim.x <= COURSE_ROW)
+                raw[threadIdx.x + r * blockDim.x] = next[r];
+        __syncthreads();
+        course_load(text32, c + COURSE_CHUNK_INTS, readable_ints, next); // in flight meanwhile
         for (int i = threadIdx.x; i < COURSE_ROW; i += blockDim.x) {
-            uint32_t a = c + i < readable_ints ? text32[c + i] : 0u;
-            uint32_t b = c + i + 1 < readable_ints ? text32[c + i + 1] : 0u;
+            const uint32_t a = raw[i], b = raw[i + 1];
             chunk[0][i] = a;
             for (int k = 1; k < 4; k++)
                 chunk[k][i] = (a >> (8 * k)) + (b << (32 - 8 * k));
         }
         __syncthreads();
-        // Positions 4i + k of this chunk where a word of len bytes ends inside the text.
-        const size_t room = n - 4 * c;
-        const int last = (int)(room < 4 * COURSE_CHUNK_INTS + PM_MAX_WORD_BYTES
-                                   ? room
-                                   : 4 * COURSE_CHUNK_INTS + PM_MAX_WORD_BYTES) -
-                         len;
-        if (mine)
-            for (int i = 0; i < COURSE_CHUNK_INTS && 4 * i <= last; i++)
-                for (int k = 0; k < 4 && 4 * i + k <= last; k++) {
-                    bool hit = true;
+        const size_t room = n - 4 * c; // text bytes from the chunk's first on
+        uint32_t hits = 0;
+        if (mine && room >= 4 * COURSE_CHUNK_INTS + PM_MAX_WORD_BYTES) {
+            // A whole chunk: every word that starts in it ends inside the text.
+            for (int i = 0; i < COURSE_CHUNK_INTS; i += 8) {
+                // first[k] bit ii: the first int matches at chunk[k][i + ii]; four
+                // independent chains, so one warp is not waiting on each compare.
+                uint32_t first[4] = {0, 0, 0, 0};
 #pragma unroll
-                    for (int j = 0; j < PM_WORD_INTS; j++)
-                        if (j < ints && hit)
-                            hit = (chunk[k][i + j] & (j == ints - 1 ? last_mask : 0xffffffffu)) ==
-                                  word[j];
-                    found += hit;
+                for (int ii = 0; ii < 8; ii++)
+#pragma unroll
+                    for (int k = 0; k < 4; k++)
+                        first[k] |= (uint32_t)((chunk[k][i + ii] & first_mask) == word[0]) << ii;
+#pragma unroll
+                for (int k = 0; k < 4; k++) {
+                    if (ints == 1)
+                        hits += __popc(first[k]);
+                    else
+                        for (uint32_t m = first[k]; m; m &= m - 1)
+                            hits += course_match(chunk, i + __ffs(m) - 1, k, word, ints, last_mask);
                 }
+            }
+        } else if (mine) {
+            // The text's last chunk: positions p with p + len <= n.
+            const int last = (int)room - len;
+            for (int p = 0; p < 4 * COURSE_CHUNK_INTS && p <= last; p++)
+                hits += course_match(chunk, p / 4, p % 4, word, ints, last_mask);
+        }
+        found += hits;
         __syncthreads();
     }
     if (mine)
