@@ -30,6 +30,9 @@
 // (funnel shift, table index, shared load, test, queue): 1e10 instructions, 132 SMs x
 // 4 schedulers x 32 lanes x 1.98 GHz = 33e12 lane-instructions/s: 0.30 ms, so
 // v4 sits at the edge of compute and memory; every candidate adds ~30 more.
+// Measured (H100, 1 GB, the default 32 words, 22% of positions candidates): v4 1.94 ms,
+// 514 GB/s, 17% of the copy rate; ncu: issue-bound (a scheduler issues in 71% of
+// cycles, 1.9 warp instructions a byte, 20 of 32 lanes active, DRAM 8% busy).
 #include <cooperative_groups.h>
 #include <cstring>
 
