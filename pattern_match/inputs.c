@@ -48,8 +48,9 @@ int pm_words_parse_list(const char *list, pm_words *words, char *err, size_t err
     }
 }
 
-// Reads a whole file into a malloc'd buffer (at least one byte): returns 0, or -1 with
-// the reason in err (missing, unreadable, over max_bytes); *n = 0 for an empty file.
+// Reads a whole file into a malloc'd buffer of pm_text_buffer_bytes(*n) bytes, zero
+// past the file's (so a text needs no second, padded copy): returns 0, or -1 with the
+// reason in err (missing, unreadable, over max_bytes); *n = 0 for an empty file.
 static int read_whole_file(const char *path, size_t max_bytes, uint8_t **data, size_t *n, char *err,
                            size_t errlen)
 {
@@ -71,8 +72,9 @@ static int read_whole_file(const char *path, size_t max_bytes, uint8_t **data, s
         fclose(f);
         return -1;
     }
-    uint8_t *buf = cl_host_alloc((size_t)size + 1, path);
+    uint8_t *buf = cl_host_alloc(pm_text_buffer_bytes((size_t)size), path);
     size_t got = fread(buf, 1, (size_t)size, f);
+    memset(buf + got, 0, pm_text_buffer_bytes((size_t)size) - got);
     fclose(f);
     if (got != (size_t)size) {
         snprintf(err, errlen, "cannot read %s: %zu of %ld bytes read", path, got, size);

@@ -54,7 +54,7 @@ static uint8_t *padded_text(size_t n)
 // The inputs a run needs before the device opens, so a bad one exits 2 at once.
 typedef struct {
     pm_words words;
-    uint8_t *file_text; // --text: the file's bytes (NULL: the synthetic text)
+    uint8_t *file_text; // --text: the file's bytes, padded (NULL: the synthetic text)
     size_t file_bytes;
 } inputs;
 
@@ -68,14 +68,15 @@ static void read_inputs(const options *opt, inputs *in)
         cl_die(CL_EXIT_USAGE, "--text: %s", err);
 }
 
-// The text (the file, or the synthetic text of n bytes under -S) and its gold counts.
-static problem make_problem(const options *opt, const inputs *in, size_t n)
+// The text (the file, which the problem then owns, or the synthetic text of n bytes
+// under -S) and its gold counts.
+static problem make_problem(const options *opt, inputs *in, size_t n)
 {
     problem p = {.n = n, .text_name = "synthetic English-like text", .words = in->words};
     if (in->file_text) {
         p.n = in->file_bytes;
-        p.text = padded_text(p.n);
-        memcpy(p.text, in->file_text, p.n);
+        p.text = in->file_text;
+        in->file_text = NULL;
         p.text_name = opt->text_path;
     } else {
         cl_require_host_memory(2 * n, 2);
@@ -201,7 +202,7 @@ static bool run_versions(const problem *p, const options *opt)
 
 typedef struct {
     const options *opt;
-    const inputs *in;
+    inputs *in;
 } check_context;
 
 static cl_check_point measure_size(void *ctx, size_t n, int k)
@@ -216,7 +217,7 @@ static cl_check_point measure_size(void *ctx, size_t n, int k)
     return point;
 }
 
-static bool run_check_table(const options *opt, const inputs *in)
+static bool run_check_table(const options *opt, inputs *in)
 {
     static const size_t sizes[] = {1000000, 10000000, 100000000, 1000000000};
     check_context check = {opt, in};

@@ -39,6 +39,7 @@
 #include "check.h"
 #include "device.h"
 #include "pattern_match.h"
+#include "scan.cuh"
 
 namespace cg = cooperative_groups;
 
@@ -47,6 +48,12 @@ __host__ __device__ static inline uint32_t last_int_mask(int len)
 {
     int bytes = len - 4 * ((len - 1) / 4);
     return bytes == 4 ? 0xffffffffu : (1u << (8 * bytes)) - 1u;
+}
+
+// The mask of a word's first packed int: all 4 bytes, or the word's 1..3.
+__host__ __device__ static inline uint32_t first_int_mask(int len)
+{
+    return len >= 4 ? 0xffffffffu : last_int_mask(len);
 }
 
 // The 4 text bytes from byte offset 8 * shift_bytes of `lo` on: the practical's
@@ -126,10 +133,11 @@ static void build_prefix_tables(const pm_words *words, prefix_tables *t)
                                     memcmp(words->packed[first_of_distinct[d]], words->packed[w],
                                            sizeof words->packed[w]) == 0))
             d++;
-        if (d == t->distinct)
+        if (d == t->distinct) {
             first_of_distinct[t->distinct++] = w;
+            memcpy(t->packed[d], words->packed[w], sizeof t->packed[d]);
+        }
         t->distinct_of[w] = (uint16_t)d;
-        memcpy(t->packed[d], words->packed[w], sizeof t->packed[d]);
     }
     // Groups: the 2- and 3-byte words by their first two bytes, then the longer words by
     // their first four; the entries in group order (a counting sort).
@@ -178,8 +186,8 @@ static void build_prefix_tables(const pm_words *words, prefix_tables *t)
         if (len == 1)
             continue;
         const uint32_t first = words->packed[first_of_distinct[d]][0];
-        t->entries[fill[group_of[d]]++] = {first & (len >= 4 ? 0xffffffffu : last_int_mask(len)),
-                                           (uint16_t)d, (uint8_t)len, 0};
+        t->entries[fill[group_of[d]]++] = {first & first_int_mask(len), (uint16_t)d, (uint8_t)len,
+                                           0};
         t->entries_used++;
         if (len < 4) {
             const uint32_t slot = pair_slot(first);
@@ -574,13 +582,7 @@ __global__ void __launch_bounds__(QUEUE_THREADS, 1)
         }
         // The warp's candidates in lane order: an inclusive scan of the counts.
         const int mine = __popc(candidates);
-        int end = mine;
-#pragma unroll
-        for (int d = 1; d < 32; d *= 2) {
-            int left = __shfl_up_sync(0xffffffffu, end, d);
-            if (lane >= d)
-                end += left;
-        }
+        const int end = warp_inclusive_scan(mine);
         const int total = __shfl_sync(0xffffffffu, end, 31);
         int at = end - mine;
 #pragma unroll
@@ -624,7 +626,7 @@ extern "C" pm_device_words *pm_device_words_create(const pm_words *words)
     CL_CUDA_CHECK(cudaMemcpy(dw->tables, host_tables, sizeof *host_tables, cudaMemcpyHostToDevice));
     delete host_tables;
     for (int w = 0; w < words->count; w++) {
-        const uint32_t mask = words->len[w] >= 4 ? 0xffffffffu : last_int_mask(words->len[w]);
+        const uint32_t mask = first_int_mask(words->len[w]);
         dw->head[w] = {words->packed[w][0] & mask, mask, words->len[w]};
     }
     return dw;
@@ -641,17 +643,6 @@ extern "C" void pm_device_words_destroy(pm_device_words *dw)
 
 extern "C" const pm_words *pm_device_words_list(const pm_device_words *dw) { return dw->list; }
 extern "C" int pm_device_words_count(const pm_device_words *dw) { return dw->count; }
-
-static int sm_count(void)
-{
-    static int count;
-    if (!count) {
-        int device;
-        CL_CUDA_CHECK(cudaGetDevice(&device));
-        CL_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-    }
-    return count;
-}
 
 static void launch_v1(const uint8_t *text, size_t n, const pm_device_words *dw,
                       unsigned long long *counts, cudaStream_t s)
@@ -673,7 +664,7 @@ static void launch_v2(const uint8_t *text, size_t n, const pm_device_words *dw,
     }
     CL_CUDA_CHECK(cudaMemsetAsync(counts, 0, dw->count * sizeof *counts, s));
     const size_t blocks_needed = cl_ceil_div((n + 3) / 4, CONSTANT_THREADS);
-    const size_t grid = (size_t)sm_count() * CONSTANT_BLOCKS_PER_SM;
+    const size_t grid = (size_t)cl_device_current()->sm_count * CONSTANT_BLOCKS_PER_SM;
     constant_words_kernel<<<(unsigned)(blocks_needed < grid ? blocks_needed : grid),
                             CONSTANT_THREADS, 0, s>>>(reinterpret_cast<const uint32_t *>(text), n,
                                                       dw->count, counts);
@@ -717,7 +708,7 @@ static void launch_table_kernel(const table_launch &l, size_t work_items, const 
                                 cudaStream_t s)
 {
     CL_CUDA_CHECK(cudaMemsetAsync(counts, 0, dw->count * sizeof *counts, s));
-    const size_t grid = (size_t)sm_count();
+    const size_t grid = (size_t)cl_device_current()->sm_count;
     const size_t needed = cl_ceil_div(work_items, (size_t)l.threads);
     l.kernel<<<(unsigned)(needed < grid ? needed : grid), l.threads, l.shared_bytes, s>>>(
         reinterpret_cast<const uint32_t *>(text), n, dw->tables, counts);

@@ -73,7 +73,8 @@ void pm_text_synthetic(uint8_t *text, size_t n, uint64_t seed);
 // Vocabulary word `rank` (0 = the most common): its bytes, returns its length.
 int pm_vocabulary_word(int rank, char out[PM_MAX_WORD_BYTES + 1]);
 
-// Reads a whole file (--text) into a malloc'd buffer; refuses an empty file or one over
+// Reads a whole file (--text) into a malloc'd buffer of pm_text_buffer_bytes(*n) bytes,
+// zero past the text as the device copy is; refuses an empty file or one over
 // max_bytes. Returns 0, or -1 with the reason in err.
 int pm_text_read_file(const char *path, size_t max_bytes, uint8_t **text, size_t *n, char *err,
                       size_t errlen);
