@@ -44,6 +44,12 @@ extern const laplace_version laplace_versions[];
 extern const int laplace_version_count;
 extern const char laplace_fastest_version[]; // the default version's name
 
+// v6's iterations a pass (--tblock: 2, 4 or 8; 0 = the default, the fastest measured)
+// and the stencil evaluations a pass of t does over the useful ones (0: no interior).
+extern const int laplace_default_time_block;
+void laplace_set_time_block(int t);
+double laplace_temporal_work(grid_shape g, int t);
+
 // yours.cu: the learner's version, listed last as "yours"; its idea for --help.
 extern const char laplace_yours_idea[];
 void laplace_yours(float **in, float **out, grid_shape g, int iterations, block_shape block,
