@@ -173,7 +173,7 @@ template <int VEC> __device__ __forceinline__ void store_floats(float *p, const 
 // DRAM bytes in flight needed to cover ~0.7 us at 3 TB/s are ~2 MB, 16 KB an SM:
 // 1024 threads x 16 B x 2 planes ahead is 32 KB. NX % 4 != 0 runs VEC = 1 (a float a
 // lane, the same scheme).
-enum { V5_BY = 8, V5_AHEAD = 2 };
+enum { V5_BY = 4, V5_AHEAD = 2 };
 template <int VEC>
 __global__ void __launch_bounds__(32 * V5_BY)
     jacobi_zmarch_vec(const float *__restrict__ in, float *__restrict__ out, grid_shape g,
@@ -484,9 +484,9 @@ static void launch_v5(float **in, float **out, grid_shape g, int iterations, blo
 template <int T> struct tile_of;
 template <> struct tile_of<2> : temporal_tile<2, 68, 9, 4> {
 };
-template <> struct tile_of<4> : temporal_tile<4, 72, 12, 4> {
+template <> struct tile_of<4> : temporal_tile<4, 72, 14, 4> {
 };
-template <> struct tile_of<8> : temporal_tile<8, 48, 12, 4> {
+template <> struct tile_of<8> : temporal_tile<8, 48, 8, 6> {
 };
 
 template <int T, int TILE_X, int ROWS, int RY>

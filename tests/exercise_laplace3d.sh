@@ -3,7 +3,7 @@
 lp=bin/laplace3d
 
 run "$lp" --help
-if [ "$rc" -eq 0 ] && grep -q "v4-temporal" "$tmp/out" && grep -q "^  yours " "$tmp/out" &&
+if [ "$rc" -eq 0 ] && grep -q "v6-temporal-t" "$tmp/out" && grep -q -- "--tblock" "$tmp/out" && grep -q "^  yours " "$tmp/out" &&
     grep -q -- "--sweep" "$tmp/out"; then pass "laplace3d --help"; else fail "laplace3d --help"; fi
 expect_usage "laplace3d -n 0" "-n 0" "$lp" -n 0
 expect_usage "laplace3d --nx 0" "--nx 0" "$lp" --nx 0
@@ -15,6 +15,8 @@ expect_usage "laplace3d --block 64x32 (too many threads)" "at most 1024 threads"
 expect_usage "laplace3d --block 0x4x4" "--block 0x4x4" "$lp" --block 0x4x4 -k 2
 expect_usage "laplace3d --block junk" "--block junk" "$lp" --block junk -k 2
 expect_usage "laplace3d --block with -k 3" "applies to -k v1" "$lp" --block 16x8 -k 3
+expect_usage "laplace3d --tblock 3" "2, 4 or 8" "$lp" --tblock 3
+expect_usage "laplace3d --tblock 16" "--tblock 16" "$lp" --tblock 16
 expect_usage "laplace3d --check -k all" "--check scores one version" "$lp" --check -k all
 expect_make_line "make check_laplace3d K=yours" "bin/laplace3d --check -k yours" check_laplace3d K=yours
 expect_no_device "laplace3d without a device exits 77" "$lp" -n 16
@@ -35,6 +37,18 @@ for shape in "3 3 3" "1 1 1" "100 77 33" "129 130 131" "512 512 512"; do
     set -- $shape
     for repeat in 1 3 7 10; do
         expect_gpu "laplace3d -k all --nx $1 --ny $2 --nz $3 --repeat $repeat --input random" 0 "$lp" -k all --nx "$1" --ny "$2" --nz "$3" --repeat "$repeat" --input random -S 7 -i 2
+    done
+done
+# v6 at each T (the -k all runs above take the default): passes of T, then the rest in
+# passes of 4, 2 and 1; z chunks (several at 300 planes), tiles cut by the grid's edge,
+# NX not a multiple of 4 (v5's float-a-lane form).
+for t in 2 4 8; do
+    for shape in "3 3 3" "1 1 1" "2 5 3" "4 4 4" "100 77 33" "129 130 131" "31 33 35" "200 150 300" "512 512 512"; do
+        # shellcheck disable=SC2086 # the shape is words
+        set -- $shape
+        for repeat in 1 3 7 10 17; do
+            expect_gpu "laplace3d -k v6 --tblock $t --nx $1 --ny $2 --nz $3 --repeat $repeat --input random" 0 "$lp" -k 6 --tblock "$t" --nx "$1" --ny "$2" --nz "$3" --repeat "$repeat" --input random -S 5 -i 1
+        done
     done
 done
 for repeat in 1 3 7 10; do
