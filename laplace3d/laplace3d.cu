@@ -1,5 +1,5 @@
 // laplace3d: Jacobi iteration for the 3D Laplace equation (the Oxford CUDA course's
-// practical 3), from threads marching in z to a kernel that does two iterations in
+// practical 3), from threads marching in z to kernels that do 2, 4 or 8 iterations in
 // one pass over memory.
 //
 // Versions:
@@ -11,6 +11,10 @@
 //   v4-temporal      two iterations a pass: a block loads a tile with a 2-point halo,
 //                    plane by plane in z, computes the first iteration on the tile
 //                    less 1 point and the second on the tile less 2, writes only that
+//   v5-zmarch-vec    v3 with 16 bytes a lane, x neighbours by shuffles and the loads
+//                    issued a step or two before their use (one iteration a pass)
+//   v6-temporal-t    T = 2, 4 or 8 iterations a pass: an xy tile with a T-point halo
+//                    streamed through z, every level a plane behind the one before
 //   yours            yours.cu: the learner's slot
 //
 // Napkin math: an iteration reads each point and writes it once (8 bytes a point, if
@@ -170,8 +174,10 @@ template <int VEC> __device__ __forceinline__ void store_floats(float *p, const 
 // full memory latency each plane). Blocks march a chunk of planes (launch_v5 picks it
 // so the grid fills the GPU several times over), re-reading 2 planes a chunk.
 // Napkin: 8 bytes a point; 512^3 = 1.07 GB at ~3 TB/s is 0.36 ms an iteration; the
-// DRAM bytes in flight needed to cover ~0.7 us at 3 TB/s are ~2 MB, 16 KB an SM:
-// 1024 threads x 16 B x 2 planes ahead is 32 KB. NX % 4 != 0 runs VEC = 1 (a float a
+// DRAM bytes in flight needed to cover ~0.7 us at 3 TB/s are ~2 MB, 16 KB an SM: at
+// 72 registers 7 blocks of 128 threads fit an SM, 896 x 16 B x 2 planes ahead = 28 KB.
+// Measured (H100, README.md): 88% of copy at 512^3, 86% at 1024^3; ncu: latency-bound
+// (long-scoreboard stalls) at that occupancy. NX % 4 != 0 runs VEC = 1 (a float a
 // lane, the same scheme).
 enum { V5_BY = 4, V5_AHEAD = 2 };
 template <int VEC>
@@ -257,9 +263,15 @@ __global__ void __launch_bounds__(32 * V5_BY)
 // Ghost zone: a tile loads TILE_X x TILE_Y columns for (TILE_X - 2T) x (TILE_Y - 2T)
 // outputs, and each level is computed on the whole tile; a chunk of Z planes takes
 // Z + 2T steps. laplace_temporal_work() counts the stencil evaluations of a pass
-// against the useful ones (README.md: the measured fractions). Values outside the
-// grid are 0 and never reach an in-grid value (an interior point's neighbours are in
-// the grid); boundary points keep their values at every level.
+// against the useful ones: T = 4 (72 x 56 tile) 1.43 at 512^3, so 30% redundant.
+// Napkin (T = 4, 512^3): a pass reads ~1.3 grids and writes 1 (1.23 GB, 0.41 ms at
+// the copy rate) for 4 iterations, so memory allows ~350% of copy an iteration; but
+// an evaluation is ~20 instructions (2-3 shared loads, a store, 6 flops, a select,
+// register moves): 1.43 x 4 x 134M evaluations x 20 / 32 lanes = 0.48 G warp
+// instructions (ncu: 0.55 G), ~0.6 ms at the H100's issue rate (132 SMs x 4 x 1.755
+// GHz = 0.93 G a ms): issue-bound (ncu: issue active 84%, DRAM 41%), 229% of copy. Values outside
+// the grid are 0 and never reach an in-grid value (an interior point's neighbours are in the grid);
+// boundary points keep their values at every level.
 template <int T, int TILE_X, int ROWS, int RY> struct temporal_tile {
     static constexpr int tile_x = TILE_X, tile_y = ROWS * RY, out_x = TILE_X - 2 * T,
                          out_y = tile_y - 2 * T, threads = TILE_X * ROWS;

@@ -9,7 +9,8 @@
 // Things to try (the ladder in README.md):
 //  - 2D blocks marching in z (v1), and keep the column's z neighbours in registers (v3);
 //  - two iterations a pass with the planes in shared memory (v4): the grid is read
-//    and written half as often.
+//    and written half as often;
+//  - 16-byte loads with the next planes in flight (v5), and T iterations a pass (v6).
 #include "check.h"
 #include "laplace3d.h"
 
