@@ -263,7 +263,8 @@ __global__ void __launch_bounds__(32 * V5_BY)
 // Ghost zone: a tile loads TILE_X x TILE_Y columns for (TILE_X - 2T) x (TILE_Y - 2T)
 // outputs, and each level is computed on the whole tile; a chunk of Z planes takes
 // Z + 2T steps. laplace_temporal_work() counts the stencil evaluations of a pass
-// against the useful ones: T = 4 (72 x 56 tile) 1.43 at 512^3, so 30% redundant.
+// against the useful ones, at 512^3: T = 2 (68 x 36 tile) 1.23, T = 4 (72 x 56) 1.43,
+// T = 8 (48 x 48) 2.34, so 18%, 30% and 57% of the work is redundant.
 // Napkin (T = 4, 512^3): a pass reads ~1.3 grids and writes 1 (1.23 GB, 0.41 ms at
 // the copy rate) for 4 iterations, so memory allows ~350% of copy an iteration; but
 // an evaluation is ~20 instructions (2-3 shared loads, a store, 6 flops, a select,
