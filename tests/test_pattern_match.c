@@ -13,7 +13,7 @@
 // The obvious count: memcmp at every position where the word fits.
 static uint64_t count_by_memcmp(const uint8_t *text, size_t n, const pm_words *words, int w)
 {
-    uint8_t word[PM_MAX_WORD_BYTES];
+    uint8_t word[PM_MAX_WORD_BYTES] = {0};
     for (int i = 0; i < words->len[w]; i++)
         word[i] = pm_word_byte(words, w, i);
     uint64_t count = 0;
