@@ -158,9 +158,13 @@ static void format_marks(double v, char *buf, size_t len)
         *end = '\0';
 }
 
-static void rule(void)
+// The table is 73 columns wide with a 15-column first column; a longer size header or
+// label widens the first column and the rules with it.
+static void rule(int first_width)
 {
-    puts("-------------------------------------------------------------------------");
+    for (int c = 0; c < first_width + 58; c++)
+        putchar('-');
+    putchar('\n');
 }
 
 void cl_score_table_print(const char *your_name, const char *ref_name, const char *size_header,
@@ -211,26 +215,30 @@ void cl_score_table_print(const char *your_name, const char *ref_name, const cha
         puts("}");
         return;
     }
+    int w = (int)strlen(size_header) > 15 ? (int)strlen(size_header) : 15;
+    for (int r = 0; r < nrows; r++)
+        if ((int)strlen(rows[r].label) > w)
+            w = (int)strlen(rows[r].label);
     char title[160];
     snprintf(title, sizeof title, "Your = %s, Ref = %s (median ms)", your_name, ref_name);
-    rule();
-    printf("| %-69s |\n", title);
-    rule();
-    printf("| %-15s | %-15s | %-15s | %-15s |\n", size_header, "Ref Time", "Your Time", "Score");
-    rule();
+    rule(w);
+    printf("| %-*s |\n", w + 54, title);
+    rule(w);
+    printf("| %-*s | %-15s | %-15s | %-15s |\n", w, size_header, "Ref Time", "Your Time", "Score");
+    rule(w);
     for (int r = 0; r < nrows; r++) {
         char score[48];
         format_marks(rows[r].score, a, sizeof a);
         snprintf(score, sizeof score, "%s%s", a, rows[r].correct ? "" : " (F)");
-        printf("| %-15s | %-15.4f | %-15.4f | %-15s |\n", rows[r].label, rows[r].ref_ms,
+        printf("| %-*s | %-15.4f | %-15.4f | %-15s |\n", w, rows[r].label, rows[r].ref_ms,
                rows[r].your_ms, score);
     }
-    rule();
+    rule(w);
     format_marks(total, a, sizeof a);
     format_marks(max_total, b, sizeof b);
     char total_text[72];
     snprintf(total_text, sizeof total_text, "%s/%s", a, b);
-    printf("| %-33s | %-15s | %-15s |\n", "", "Total score:", total_text);
-    rule();
+    printf("| %-*s | %-15s | %-15s |\n", w + 18, "", "Total score:", total_text);
+    rule(w);
     fflush(stdout);
 }

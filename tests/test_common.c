@@ -294,6 +294,36 @@ static void test_score_table_layout(void)
                   "-------------------------------------------------------------------------\n"));
 }
 
+static void print_wide_score_table(void)
+{
+    cl_score_row rows[1] = {{.label = "rgb",
+                             .size = 1,
+                             .ref_ms = 1.0,
+                             .your_ms = 0.5,
+                             .correct = true,
+                             .score = 12,
+                             .marks = 12}};
+    cl_score_table_print("v3", "ref", "Scene (1024x1024, frames 0:4)", rows, 1);
+}
+
+// A size header longer than 15 characters widens the first column, and every line of
+// the table (rules included) keeps one width.
+static void test_score_table_wide_header(void)
+{
+    cl_report_set_json(false, "t");
+    const char *text = capture_stdout(print_wide_score_table);
+    EXPECT(strstr(text, "| Scene (1024x1024, frames 0:4) | Ref Time        |"));
+    EXPECT(strstr(text, "| rgb                           | 1.0000          |"));
+    size_t width = strcspn(text, "\n"), lines = 0;
+    EXPECT(width == strlen("Scene (1024x1024, frames 0:4)") + 58);
+    for (const char *line = text; *line; line += strcspn(line, "\n") + 1, lines++) {
+        EXPECT(strcspn(line, "\n") == width);
+        if (!line[strcspn(line, "\n")])
+            break;
+    }
+    EXPECT(lines == 9);
+}
+
 static void test_score_table_json(void)
 {
     cl_report_set_json(true, "t");
@@ -631,6 +661,7 @@ int main(void)
     RUN_TEST(test_parse_help);
     RUN_TEST(test_score_formula);
     RUN_TEST(test_score_table_layout);
+    RUN_TEST(test_score_table_wide_header);
     RUN_TEST(test_score_table_json);
     RUN_TEST(test_table_text_and_json);
     RUN_TEST(test_median_and_bytes);
