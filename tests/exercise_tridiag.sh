@@ -16,6 +16,8 @@ expect_usage "tridiag v4 at NX 33 names its limit" "v4-pcr-warp solves NX = 1..3
 expect_usage "tridiag v2 at NX 1025 names its limit" "v2-pcr-dynamic solves NX = 1..1024" "$td" -k 2 --nx 1025
 expect_usage "tridiag --check -k 1 (one NX only)" "the table needs NX = 32, 128 and 1024" "$td" --check -k 1
 expect_usage "tridiag --check -k all" "--check scores one version" "$td" --check -k all
+# yours.cu sets its own NX limit (tridiag_yours_max_nx), the program refuses past it.
+expect_usage "tridiag -k yours --nx 2000 (yours.cu's limit)" "yours solves NX = 1..1024" bin/tridiag -k yours --nx 2000 -n 10
 expect_make_line "make check_tridiag K=yours" "bin/tridiag --check -k yours" check_tridiag K=yours
 expect_no_device "tridiag without a device exits 77" "$td" -n 10
 

@@ -837,7 +837,7 @@ extern "C" const tridiag_version tridiag_versions[] = {
      launch_v8,
      2,
      TRIDIAG_MAX_NX},
-    {{"yours", tridiag_yours_idea}, tridiag_yours, 1, 1024},
+    {{"yours", tridiag_yours_idea}, tridiag_yours, 1, tridiag_yours_max_nx},
 };
 extern "C" const int tridiag_version_count = sizeof tridiag_versions / sizeof tridiag_versions[0];
 extern "C" const char tridiag_fastest_version[] = "v7-batched";

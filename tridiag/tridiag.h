@@ -46,6 +46,7 @@ extern const char tridiag_fastest_version[]; // the default version's name
 
 // yours.cu: the learner's version, listed last as "yours"; its idea for --help.
 extern const char tridiag_yours_idea[];
+extern const int tridiag_yours_max_nx; // the largest NX yours solves; -k yours refuses more
 void tridiag_yours(const float *a, const float *b, const float *c, const float *d, float *x,
                    tridiag_shape shape, tridiag_workspace *ws, cudaStream_t stream);
 

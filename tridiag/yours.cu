@@ -18,7 +18,10 @@
 extern "C" const char tridiag_yours_idea[] =
     "your kernel (tridiag/yours.cu): Thomas a thread, on global memory";
 
+// YOURS_MAX_NX bounds the local array c_prime; -k yours refuses a larger --nx. A
+// version without the array (c' in shared memory, or not stored) can raise it.
 enum { YOURS_MAX_NX = 1024, YOURS_THREADS = 128 };
+extern "C" const int tridiag_yours_max_nx = YOURS_MAX_NX;
 
 __global__ void tridiag_yours_kernel(const float *a, const float *b, const float *c, const float *d,
                                      float *x, tridiag_shape shape)
