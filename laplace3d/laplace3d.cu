@@ -462,17 +462,20 @@ static long resident_blocks(const void *kernel, int threads, size_t smem)
     return (long)(per_sm > 0 ? per_sm : 1) * cl_device_current()->sm_count;
 }
 
+// Below 3 points in any direction every point is boundary: nothing to launch.
+static bool has_interior(grid_shape g) { return g.nx >= 3 && g.ny >= 3 && g.nz >= 3; }
+
 template <int VEC>
 static void launch_zmarch_vec(const float *in, float *out, grid_shape g, cudaStream_t s)
 {
-    if (g.nx < 3 || g.ny < 3 || g.nz < 3)
-        return; // no interior point
+    if (!has_interior(g))
+        return;
+    static const long resident =
+        resident_blocks((const void *)jacobi_zmarch_vec<VEC>, 32 * V5_BY, 0);
     const dim3 threads(32, V5_BY);
-    const long tiles = (long)cl_ceil_div(g.nx, 32 * VEC) * cl_ceil_div(g.ny, V5_BY);
-    const int zchunk = pick_zchunk(
-        g.nz - 2, tiles, resident_blocks((const void *)jacobi_zmarch_vec<VEC>, 32 * V5_BY, 0), 2);
-    const dim3 blocks(cl_ceil_div(g.nx, 32 * VEC), cl_ceil_div(g.ny, V5_BY),
-                      cl_ceil_div(g.nz - 2, zchunk));
+    dim3 blocks(cl_ceil_div(g.nx, 32 * VEC), cl_ceil_div(g.ny, V5_BY));
+    const int zchunk = pick_zchunk(g.nz - 2, (long)blocks.x * blocks.y, resident, 2);
+    blocks.z = cl_ceil_div(g.nz - 2, zchunk);
     jacobi_zmarch_vec<VEC><<<blocks, threads, 0, s>>>(in, out, g, zchunk);
     CL_LAUNCH_CHECK();
 }
@@ -516,19 +519,17 @@ struct temporal_launch {
 template <int T> static temporal_launch temporal_geometry(grid_shape g)
 {
     using tile = tile_of<T>;
-    const void *kernel = temporal_kernel(tile{});
-    static bool attribute_set = false;
-    if (!attribute_set) {
+    // Once a kernel: its shared-memory allowance, then how many blocks run at once.
+    static const long resident = [] {
+        const void *kernel = temporal_kernel(tile{});
         CL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            (int)tile::smem_bytes));
-        attribute_set = true;
-    }
-    const long tiles = (long)cl_ceil_div(g.nx, tile::out_x) * cl_ceil_div(g.ny, tile::out_y);
-    const int zchunk = pick_zchunk(g.nz - 1, tiles,
-                                   resident_blocks(kernel, tile::threads, tile::smem_bytes), 2 * T);
-    return {dim3(cl_ceil_div(g.nx, tile::out_x), cl_ceil_div(g.ny, tile::out_y),
-                 cl_ceil_div(g.nz - 1, zchunk)),
-            zchunk};
+        return resident_blocks(kernel, tile::threads, tile::smem_bytes);
+    }();
+    dim3 blocks(cl_ceil_div(g.nx, tile::out_x), cl_ceil_div(g.ny, tile::out_y));
+    const int zchunk = pick_zchunk(g.nz - 1, (long)blocks.x * blocks.y, resident, 2 * T);
+    blocks.z = cl_ceil_div(g.nz - 1, zchunk);
+    return {blocks, zchunk};
 }
 
 template <int T, int TILE_X, int ROWS, int RY>
@@ -557,8 +558,8 @@ static void launch_v6(float **in, float **out, grid_shape g, int iterations, blo
         t = 1;
         while (t < t_max && 2 * t <= left)
             t *= 2;
-        if (g.nx < 3 || g.ny < 3 || g.nz < 3)
-            t = 1; // no interior point: v5 launches nothing
+        if (!has_interior(g))
+            t = 1; // v5 launches nothing
         if (t == 8)
             launch_tile(tile_of<8>{}, *in, *out, g, s);
         else if (t == 4)
@@ -586,7 +587,7 @@ template <int T> static double temporal_work(grid_shape g)
 
 extern "C" double laplace_temporal_work(grid_shape g, int t)
 {
-    if (g.nx < 3 || g.ny < 3 || g.nz < 3)
+    if (!has_interior(g))
         return 0.0;
     return t == 8 ? temporal_work<8>(g) : t == 4 ? temporal_work<4>(g) : temporal_work<2>(g);
 }
