@@ -67,6 +67,21 @@ $(info note: no libpng found through pkg-config: images are written as PPM only 
 endif
 endif
 
+# NCCL, for laplace3d --gpus: NCCL_HOME, else the CUDA install, else the nvidia-nccl-cu13
+# Python package (PyTorch's: include/nccl.h and lib/libnccl.so.2 in its directory).
+# Without it laplace3d builds without --gpus N > 1.
+ifdef NEED_TOOLKIT
+NCCL_PIP_DIR = $(shell python3 -c 'import importlib.metadata as m; print(next(f.locate().parent.parent for f in m.files("nvidia-nccl-cu13") if f.name == "nccl.h"))' 2>/dev/null)
+NCCL_DIR := $(or $(NCCL_HOME),$(if $(wildcard $(CUDA_HOME)/include/nccl.h),$(CUDA_HOME),$(NCCL_PIP_DIR)))
+NCCL_LIB := $(firstword $(wildcard $(addprefix $(NCCL_DIR)/,lib64/libnccl.so lib/libnccl.so lib64/libnccl.so.2 lib/libnccl.so.2)))
+ifneq ($(and $(wildcard $(NCCL_DIR)/include/nccl.h),$(NCCL_LIB)),)
+NCCL_CFLAGS := -DCL_HAVE_NCCL -isystem $(NCCL_DIR)/include
+NCCL_LIBS := $(NCCL_LIB) -Xlinker -rpath=$(dir $(NCCL_LIB))
+else
+$(info note: no NCCL found (NCCL_HOME, $(CUDA_HOME)/include/nccl.h, pip's nvidia-nccl-cu13): laplace3d builds without --gpus)
+endif
+endif
+
 CC := gcc
 C_OPT ?= -O2
 CFLAGS := $(C_OPT) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -fopenmp -Icommon \
@@ -79,7 +94,7 @@ LDLIBS := -Xcompiler -fopenmp $(PNG_LIBS) -lm -Xlinker -rpath=$(CUDA_HOME)/lib64
 # Objects depend on this stamp, rewritten only when the flags change (e.g. ARCH),
 # so a rebuild with nothing changed does nothing.
 FLAGS_STAMP := build/flags.stamp
-FLAGS_LINE := $(CC) $(CFLAGS) | $(NVCC) $(NVCCFLAGS) | $(LDLIBS)
+FLAGS_LINE := $(CC) $(CFLAGS) | $(NVCC) $(NVCCFLAGS) | $(LDLIBS) | $(NCCL_CFLAGS) $(NCCL_LIBS)
 ifdef NEED_TOOLKIT
 $(shell mkdir -p build && (echo '$(FLAGS_LINE)' | cmp -s - $(FLAGS_STAMP) || echo '$(FLAGS_LINE)' > $(FLAGS_STAMP)))
 endif

@@ -1,21 +1,6 @@
 #include "rng.h"
 
-static const uint64_t golden_gamma = 0x9E3779B97F4A7C15ull;
-
-uint64_t cl_rng_u64(uint64_t key, uint64_t index)
-{
-    uint64_t z = key + (index + 1) * golden_gamma;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 uint64_t cl_rng_key(uint64_t seed, uint64_t stream) { return cl_rng_u64(seed, stream); }
-
-float cl_rng_uniform_f32(uint64_t key, uint64_t index)
-{
-    return (float)(cl_rng_u64(key, index) >> 40) * 0x1.0p-24f;
-}
 
 double cl_rng_uniform_f64(uint64_t key, uint64_t index)
 {

@@ -18,13 +18,29 @@
 extern "C" {
 #endif
 
-uint64_t cl_rng_u64(uint64_t key, uint64_t index);
+// Inline and callable from device code too (a kernel that fills its own slab of a
+// grid gives the same values as the host), so one definition serves both.
+#ifdef __CUDACC__
+#define CL_RNG_FN static inline __host__ __device__
+#else
+#define CL_RNG_FN static inline
+#endif
+CL_RNG_FN uint64_t cl_rng_u64(uint64_t key, uint64_t index)
+{
+    uint64_t z = key + (index + 1) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
 
 // The key of stream `stream` under `seed`: independent sequences for x and y, etc.
 uint64_t cl_rng_key(uint64_t seed, uint64_t stream);
 
 // Uniform in [0, 1): the top 24 bits scaled by 2^-24 (every value exact in float).
-float cl_rng_uniform_f32(uint64_t key, uint64_t index);
+CL_RNG_FN float cl_rng_uniform_f32(uint64_t key, uint64_t index)
+{
+    return (float)(cl_rng_u64(key, index) >> 40) * 0x1.0p-24f;
+}
 
 // Uniform in [0, 1): the top 53 bits scaled by 2^-53.
 double cl_rng_uniform_f64(uint64_t key, uint64_t index);

@@ -24,6 +24,7 @@
 #include "check.h"
 #include "device.h"
 #include "laplace3d.h"
+#include "rng.h"
 
 __device__ __forceinline__ float jacobi(float xm, float xp, float ym, float yp, float zm, float zp)
 {
@@ -493,6 +494,92 @@ static void launch_v5(float **in, float **out, grid_shape g, int iterations, blo
 {
     for (int it = 0; it < iterations; it++, swap(in, out))
         zmarch_once(*in, *out, g, s);
+}
+
+// --- the pieces --gpus uses (multi_gpu.c) -------------------------------------------------
+
+// One iteration on planes [k_lo, k_hi) only: v5 on the view of planes k_lo - 1 .. k_hi,
+// whose first and last planes it reads and never writes, as it does a grid's boundary.
+// A slab's two edge planes and its inside are separate launches this way, with the
+// arithmetic of a whole-grid launch, so the results are the same bits.
+extern "C" void laplace_step_planes(const float *in, float *out, grid_shape g, int k_lo, int k_hi,
+                                    cudaStream_t s)
+{
+    if (k_hi <= k_lo)
+        return;
+    const size_t skip = (size_t)(k_lo - 1) * g.nx * g.ny;
+    zmarch_once(in + skip, out + skip, grid_shape{g.nx, g.ny, k_hi - k_lo + 2}, s);
+}
+
+__device__ __forceinline__ size_t global_index(grid_shape g, size_t local, int k_first, int *i,
+                                               int *j, int *k)
+{
+    const size_t plane = (size_t)g.nx * g.ny;
+    *i = (int)(local % g.nx);
+    *j = (int)(local / g.nx % g.ny);
+    *k = k_first + (int)(local / plane);
+    return local + plane * k_first;
+}
+
+// Blocks of 256 for a grid-stride loop over n points: 8 an SM, fewer for small n.
+static unsigned grid_stride_blocks(size_t n)
+{
+    return (unsigned)min((size_t)cl_device_current()->sm_count * 8, (size_t)cl_ceil_div(n, 256));
+}
+
+// Planes [k_first, k_first + planes) of the start grid, computed where they live: 1 on
+// the boundary, inside 0 or the suite's generator at the point's index in the whole
+// grid (the host's laplace_start_value, bit for bit), so no GPU needs a host copy.
+__global__ void fill_planes(float *slab, grid_shape g, int k_first, int planes, bool random,
+                            uint64_t key)
+{
+    const size_t n = (size_t)g.nx * g.ny * planes;
+    for (size_t p = blockIdx.x * (size_t)blockDim.x + threadIdx.x; p < n;
+         p += (size_t)gridDim.x * blockDim.x) {
+        int i, j, k;
+        const size_t at = global_index(g, p, k_first, &i, &j, &k);
+        slab[p] = !interior(i, j, k, g) ? 1.0f : random ? cl_rng_uniform_f32(key, at) : 0.0f;
+    }
+}
+
+extern "C" void laplace_fill_planes(float *slab, grid_shape g, int k_first, int planes, bool random,
+                                    uint64_t key, cudaStream_t s)
+{
+    const size_t n = (size_t)g.nx * g.ny * planes;
+    if (n == 0)
+        return;
+    fill_planes<<<grid_stride_blocks(n), 256, 0, s>>>(slab, g, k_first, planes, random, key);
+    CL_LAUNCH_CHECK();
+}
+
+// A fingerprint of planes [k_first, k_first + planes): the sum, mod 2^64, of a mix of
+// each point's index in the whole grid and its bits. A sum does not depend on who adds
+// what, so slabs on any number of GPUs (or processes) add up to the whole grid's value.
+__global__ void checksum_planes(const float *slab, grid_shape g, int k_first, int planes,
+                                unsigned long long *sum)
+{
+    const size_t n = (size_t)g.nx * g.ny * planes;
+    unsigned long long mine = 0;
+    for (size_t p = blockIdx.x * (size_t)blockDim.x + threadIdx.x; p < n;
+         p += (size_t)gridDim.x * blockDim.x) {
+        int i, j, k;
+        const size_t at = global_index(g, p, k_first, &i, &j, &k);
+        mine += cl_rng_u64(__float_as_uint(slab[p]), at);
+    }
+    for (int offset = 16; offset > 0; offset /= 2)
+        mine += __shfl_down_sync(0xffffffffu, mine, offset);
+    if (threadIdx.x % 32 == 0)
+        atomicAdd(sum, mine);
+}
+
+extern "C" void laplace_checksum_planes(const float *slab, grid_shape g, int k_first, int planes,
+                                        unsigned long long *sum, cudaStream_t s)
+{
+    const size_t n = (size_t)g.nx * g.ny * planes;
+    if (n == 0)
+        return;
+    checksum_planes<<<grid_stride_blocks(n), 256, 0, s>>>(slab, g, k_first, planes, sum);
+    CL_LAUNCH_CHECK();
 }
 
 // The tile of each T (README.md: the sweep that chose them). Output tiles 64 wide, so

@@ -3,7 +3,9 @@
 #ifndef LAPLACE3D_H
 #define LAPLACE3D_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <cuda_runtime_api.h>
 
 #include "cli.h"
@@ -54,6 +56,34 @@ double laplace_temporal_work(grid_shape g, int t);
 extern const char laplace_yours_idea[];
 void laplace_yours(float **in, float **out, grid_shape g, int iterations, block_shape block,
                    cudaStream_t stream);
+
+// The start grid's value at (i, j, k): 1 on the boundary; inside 0 (the practical's) or,
+// `random`, the suite's generator under `key` at the point's index in the grid.
+float laplace_start_value(grid_shape g, int i, int j, int k, bool random, uint64_t key);
+
+// A box of points: its lowest corner and its extent.
+typedef struct {
+    int x, y, z, nx, ny, nz;
+} grid_box;
+
+// gold.c: the box's values after `iterations` from the start, computed from the start
+// alone (the light cone: a point after R iterations depends only on the points within R
+// of it), so a box of a grid no host could hold is checked exactly: the box grown by R
+// on every side (clipped to the grid) iterated with laplace_gold, whose fixed edges
+// spoil only the outer R points, then cut out. out: box points, x fastest.
+void laplace_gold_box(grid_shape g, grid_box box, int iterations, bool random, uint64_t key,
+                      float *out);
+
+// laplace3d.cu, for --gpus (multi_gpu.c): one iteration of planes [k_lo, k_hi) only (v5,
+// the same bits as a whole-grid launch); the start values of planes [k_first, k_first +
+// planes) of grid g into `planes_out`, computed on the device; a fingerprint of such
+// planes added to *sum (device memory): a sum over points of a mix of index and bits.
+void laplace_step_planes(const float *in, float *out, grid_shape g, int k_lo, int k_hi,
+                         cudaStream_t stream);
+void laplace_fill_planes(float *planes_out, grid_shape g, int k_first, int planes, bool random,
+                         uint64_t key, cudaStream_t stream);
+void laplace_checksum_planes(const float *planes_in, grid_shape g, int k_first, int planes,
+                             unsigned long long *sum, cudaStream_t stream);
 
 // gold.c: the same iterations on the CPU (OpenMP over z planes); u holds the start
 // and, on return, the result; scratch is a second grid.

@@ -7,7 +7,8 @@
 // device; each selected version (or all) run REPEAT iterations from the start, compared
 // point by point with the gold, and timed, version 2 (3D blocks) as the reference; the
 // copy back. --sweep times block shapes for versions 1 and 2; --check prints the score
-// table over 256^3, 512^3 and 1024^3 instead.
+// table over 256^3, 512^3 and 1024^3 instead; --gpus N cuts the grid into N slabs, one a
+// GPU, and runs the exchange ladder of multi_gpu.c instead.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,12 +16,13 @@
 
 #include "cudalab.h"
 #include "laplace3d.h"
+#include "multi_gpu.h"
 
 typedef struct {
     cl_common_args common;
-    long nx, ny, nz, repeat, tblock;
-    int input;
-    const char *block;
+    long nx, ny, nz, repeat, tblock, gpus;
+    int input, exchange;
+    const char *block, *nccl_id_file;
     bool sweep;
     block_shape parsed_block;
 } options;
@@ -55,14 +57,9 @@ static problem make_problem(grid_shape g, int repeat, int input, uint64_t seed)
 #pragma omp parallel for schedule(static)
     for (int k = 0; k < g.nz; k++)
         for (int j = 0; j < g.ny; j++)
-            for (int i = 0; i < g.nx; i++) {
-                bool boundary =
-                    i == 0 || i == g.nx - 1 || j == 0 || j == g.ny - 1 || k == 0 || k == g.nz - 1;
-                size_t at = i + (size_t)g.nx * (j + (size_t)g.ny * k);
-                p.start[at] = boundary                ? 1.0f
-                              : input == INPUT_RANDOM ? cl_rng_uniform_f32(key, at)
-                                                      : 0.0f;
-            }
+            for (int i = 0; i < g.nx; i++)
+                p.start[i + (size_t)g.nx * (j + (size_t)g.ny * k)] =
+                    laplace_start_value(g, i, j, k, input == INPUT_RANDOM, key);
     memcpy(p.gold, p.start, n * sizeof(float));
     double t0 = cl_wall_ms();
     laplace_gold(p.gold, scratch, g, repeat);
@@ -283,9 +280,64 @@ static void parse_block(options *opt)
     opt->parsed_block = b;
 }
 
+// --gpus N > 1: the options that apply, then multi_gpu.c's ladder. Under a launcher
+// that starts one process a GPU (its variables set), N must be its process count.
+static int run_gpus(const options *opt, grid_shape g)
+{
+    laplace_launch launch = laplace_launch_from_env();
+    if (!laplace_have_nccl)
+        cl_die(CL_EXIT_USAGE, "--gpus: this laplace3d was built without NCCL (install it, or set "
+                              "NCCL_HOME to where it is, and rebuild)");
+    if (opt->common.kernel || opt->common.check || opt->sweep || opt->common.dump || opt->block ||
+        opt->tblock || opt->common.device)
+        cl_die(CL_EXIT_USAGE,
+               "--gpus runs v5-zmarch-vec on GPUs 0..N-1 and prints its own table: "
+               "-k, -d, --check, --sweep, --dump, --block and --tblock do not apply");
+    if (opt->repeat > 100)
+        cl_die(CL_EXIT_USAGE,
+               "--gpus: --repeat %ld: at most 100 (the check iterates boxes grown "
+               "by REPEAT on each side on the CPU)",
+               opt->repeat);
+    if (g.nz < opt->gpus + 2)
+        cl_die(CL_EXIT_USAGE,
+               "--gpus %ld: the grid's %d inside z planes cannot give each GPU one "
+               "(NZ >= %ld)",
+               opt->gpus, g.nz - 2 > 0 ? g.nz - 2 : 0, opt->gpus + 2);
+    if (opt->common.iters > 64)
+        cl_die(CL_EXIT_USAGE, "--gpus: -i %ld: at most 64 timed runs", opt->common.iters);
+    if (launch.world > 1) {
+        if (launch.world != opt->gpus)
+            cl_die(CL_EXIT_USAGE, "--gpus %ld, but %s says this is one of %d processes", opt->gpus,
+                   launch.source, launch.world);
+        if (opt->exchange >= 0 && opt->exchange != EXCHANGE_NCCL)
+            cl_die(CL_EXIT_USAGE,
+                   "--exchange %s: one process a GPU exchanges through NCCL only "
+                   "(m3-nccl)",
+                   laplace_exchange_names[opt->exchange]);
+        if (!opt->nccl_id_file)
+            cl_die(CL_EXIT_USAGE,
+                   "one process a GPU (%s is set): --nccl-id-file FILE names where "
+                   "rank 0 leaves NCCL's id for the others (a shared path)",
+                   launch.source);
+    } else {
+        launch = (laplace_launch){0, 1, -1, NULL};
+    }
+    const laplace_gpus_options o = {
+        .g = g,
+        .gpus = (int)opt->gpus,
+        .repeat = (int)opt->repeat,
+        .exchange = opt->exchange >= 0 ? opt->exchange : EXCHANGE_NCCL,
+        .reps = opt->common.iters ? (int)opt->common.iters : 10,
+        .random = opt->input == INPUT_RANDOM,
+        .seed = (uint64_t)opt->common.seed,
+        .id_file = opt->nccl_id_file,
+    };
+    return laplace_run_gpus(&o, launch);
+}
+
 int main(int argc, char **argv)
 {
-    options opt = {.repeat = 10};
+    options opt = {.repeat = 10, .gpus = 1, .exchange = -1};
     const cl_option own[] = {
         {0, "nx", CL_ARG_INT, &opt.nx, "NX", "grid points in x (default: -n)", 1, 4096, NULL},
         {0, "ny", CL_ARG_INT, &opt.ny, "NY", "grid points in y (default: -n)", 1, 4096, NULL},
@@ -302,6 +354,18 @@ int main(int argc, char **argv)
          "thread-block shape of -k v1 (2D) or -k v2 (3D)", 0, 0, NULL},
         {0, "sweep", CL_ARG_FLAG, &opt.sweep, NULL,
          "time block shapes for v1 and v2 (the practical's tuning table)", 0, 0, NULL},
+        {0, "gpus", CL_ARG_INT, &opt.gpus, "N",
+         "cut the grid into N slabs along z, one a GPU, halo planes exchanged each iteration "
+         "(needs NCCL; see README.md)",
+         1, LAPLACE_MAX_GPUS, NULL},
+        {0, "exchange", CL_ARG_CHOICE, &opt.exchange, "HOW",
+         "with --gpus: m1-host, m2-peer, m3-nccl (overlapped with the slab's inside) or all "
+         "(default: m3-nccl)",
+         0, 0, laplace_exchange_names},
+        {0, "nccl-id-file", CL_ARG_STRING, &opt.nccl_id_file, "FILE",
+         "with --gpus under mpirun/srun/torchrun (one process a GPU): a new file on a path all "
+         "ranks see, where rank 0 leaves NCCL's id",
+         0, 0, NULL},
         {0},
     };
     const cl_program prog = {
@@ -322,13 +386,17 @@ int main(int argc, char **argv)
     if (opt.tblock && opt.tblock != 2 && opt.tblock != 4 && opt.tblock != 8)
         cl_die(CL_EXIT_USAGE, "--tblock %ld: v6 does 2, 4 or 8 iterations a pass", opt.tblock);
     laplace_set_time_block((int)opt.tblock);
+    grid_shape g = {opt.nx ? (int)opt.nx : (int)opt.common.n,
+                    opt.ny ? (int)opt.ny : (int)opt.common.n,
+                    opt.nz ? (int)opt.nz : (int)opt.common.n};
+    if (opt.gpus > 1)
+        return run_gpus(&opt, g);
+    if (opt.exchange >= 0 || opt.nccl_id_file)
+        cl_die(CL_EXIT_USAGE, "--exchange and --nccl-id-file apply with --gpus N, N >= 2");
     cl_device_open((int)opt.common.device);
     if (opt.common.check)
         return run_check_table(&opt) ? CL_EXIT_OK : CL_EXIT_WRONG;
 
-    grid_shape g = {opt.nx ? (int)opt.nx : (int)opt.common.n,
-                    opt.ny ? (int)opt.ny : (int)opt.common.n,
-                    opt.nz ? (int)opt.nz : (int)opt.common.n};
     size_t bytes = points(g) * sizeof(float);
     cl_require_host_memory(4 * bytes, 0);
     cl_require_device_memory(3 * bytes, 0);

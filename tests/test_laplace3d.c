@@ -1,8 +1,11 @@
-// Unit tests of laplace3d's CPU gold.
+// Unit tests of laplace3d's CPU gold, its light-cone boxes and the arithmetic of --gpus'
+// cut into slabs.
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "laplace3d.h"
+#include "multi_gpu.h"
 #include "unit.h"
 
 static float *start_grid(grid_shape g)
@@ -75,10 +78,129 @@ static void test_result_in_u(void)
     free(scratch);
 }
 
+// Slabs for N = 1..8 and grids from the fewest planes up: every inside plane owned by
+// exactly one slab, in order, sizes differing by at most one (the larger first), the
+// neighbours chained, and laplace_slab_holding agreeing, the boundary planes included.
+static void test_slabs_cover_the_grid(void)
+{
+    for (int n = 1; n <= 8; n++)
+        for (int nz = n + 2; nz <= n + 40; nz += 3) {
+            int next = 1;
+            for (int s = 0; s < n; s++) {
+                const laplace_slab slab = laplace_slab_of(nz, n, s);
+                EXPECT(slab.first == next);
+                EXPECT(slab.planes == (nz - 2) / n || slab.planes == (nz - 2) / n + 1);
+                EXPECT(s == 0 || slab.planes <= laplace_slab_of(nz, n, s - 1).planes);
+                EXPECT(slab.below == (s == 0 ? -1 : s - 1));
+                EXPECT(slab.above == (s == n - 1 ? -1 : s + 1));
+                for (int k = slab.first; k < slab.first + slab.planes; k++)
+                    EXPECT(laplace_slab_holding(nz, n, k) == s);
+                next += slab.planes;
+            }
+            EXPECT(next == nz - 1);
+            EXPECT(laplace_slab_holding(nz, n, 0) == 0);
+            EXPECT(laplace_slab_holding(nz, n, nz - 1) == n - 1);
+        }
+    // 1022 inside planes in 3: 341, 341, 340.
+    EXPECT(laplace_slab_of(1024, 3, 0).planes == 341 && laplace_slab_of(1024, 3, 2).planes == 340);
+    EXPECT(laplace_slab_of(1024, 3, 2).first == 683);
+}
+
+// The checked boxes lie inside the grid, touch its faces, and one straddles each slab
+// boundary; small grids give boxes as large as the grid.
+static void test_check_boxes(void)
+{
+    grid_box boxes[LAPLACE_MAX_CHECK_BOXES];
+    const grid_shape g = {100, 90, 200};
+    for (int n = 1; n <= 8; n++) {
+        const int count = laplace_check_boxes(g, n, 42, boxes);
+        EXPECT(count == 7 + n - 1);
+        bool x0 = false, far_corner = false;
+        for (int b = 0; b < count; b++) {
+            const grid_box box = boxes[b];
+            EXPECT(box.x >= 0 && box.y >= 0 && box.z >= 0 && box.nx == 32 && box.ny == 32 &&
+                   box.nz == 32 && box.x + box.nx <= g.nx && box.y + box.ny <= g.ny &&
+                   box.z + box.nz <= g.nz);
+            x0 = x0 || box.x == 0;
+            far_corner = far_corner || (box.x + box.nx == g.nx && box.y + box.ny == g.ny &&
+                                        box.z + box.nz == g.nz);
+        }
+        EXPECT(x0 && far_corner);
+        for (int s = 1; s < n; s++) {
+            const int k = laplace_slab_of(g.nz, n, s).first;
+            EXPECT(boxes[4 + s].z < k && boxes[4 + s].z + boxes[4 + s].nz > k);
+        }
+    }
+    const int count = laplace_check_boxes((grid_shape){5, 4, 3}, 1, 1, boxes);
+    for (int b = 0; b < count; b++)
+        EXPECT(boxes[b].x == 0 && boxes[b].nx == 5 && boxes[b].ny == 4 && boxes[b].nz == 3);
+}
+
+// A box's light cone equals the same box of the whole grid's gold, bit for bit: in the
+// middle, at a corner and at a face, for both inputs.
+static void test_light_cone(void)
+{
+    const grid_shape g = {40, 37, 45};
+    const size_t n = (size_t)g.nx * g.ny * g.nz;
+    float *u = malloc(n * sizeof *u), *scratch = malloc(n * sizeof *scratch);
+    float *box_values = malloc(12 * 12 * 12 * sizeof *box_values);
+    const grid_box boxes[] = {{14, 13, 16, 12, 12, 12},
+                              {0, 0, 0, 12, 12, 12},
+                              {28, 25, 33, 12, 12, 12},
+                              {0, 10, 20, 12, 12, 12}};
+    for (int random = 0; random < 2; random++) {
+        for (int k = 0; k < g.nz; k++)
+            for (int j = 0; j < g.ny; j++)
+                for (int i = 0; i < g.nx; i++)
+                    u[i + g.nx * (j + g.ny * k)] = laplace_start_value(g, i, j, k, random, 99);
+        laplace_gold(u, scratch, g, 7);
+        for (int b = 0; b < 4; b++) {
+            const grid_box box = boxes[b];
+            laplace_gold_box(g, box, 7, random, 99, box_values);
+            bool same = true;
+            for (int k = 0; k < box.nz; k++)
+                for (int j = 0; j < box.ny; j++)
+                    same = same && memcmp(box_values + box.nx * (j + box.ny * k),
+                                          u + box.x + g.nx * (box.y + j + g.ny * (box.z + k)),
+                                          box.nx * sizeof(float)) == 0;
+            EXPECT(same);
+        }
+    }
+    free(u);
+    free(scratch);
+    free(box_values);
+}
+
+// The launchers' variables: none set is one process; mpirun's, srun's and torchrun's.
+static void test_launch_from_env(void)
+{
+    laplace_launch l = laplace_launch_from_env();
+    EXPECT(l.world == 1 && l.rank == 0);
+    setenv("SLURM_PROCID", "3", 1);
+    setenv("SLURM_NTASKS", "4", 1);
+    setenv("SLURM_LOCALID", "1", 1);
+    l = laplace_launch_from_env();
+    EXPECT(l.rank == 3 && l.world == 4 && l.local_rank == 1 &&
+           strcmp(l.source, "SLURM_PROCID") == 0);
+    setenv("OMPI_COMM_WORLD_RANK", "0", 1);
+    setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
+    l = laplace_launch_from_env();
+    EXPECT(l.rank == 0 && l.world == 2 && l.local_rank == -1);
+    unsetenv("OMPI_COMM_WORLD_RANK");
+    unsetenv("OMPI_COMM_WORLD_SIZE");
+    unsetenv("SLURM_PROCID");
+    unsetenv("SLURM_NTASKS");
+    unsetenv("SLURM_LOCALID");
+}
+
 int main(void)
 {
     RUN_TEST(test_cube_3);
     RUN_TEST(test_box_by_hand);
     RUN_TEST(test_result_in_u);
+    RUN_TEST(test_slabs_cover_the_grid);
+    RUN_TEST(test_check_boxes);
+    RUN_TEST(test_light_cone);
+    RUN_TEST(test_launch_from_env);
     return UNIT_RESULT();
 }
