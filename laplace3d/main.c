@@ -20,7 +20,7 @@
 
 typedef struct {
     cl_common_args common;
-    long nx, ny, nz, repeat, tblock, gpus;
+    long nx, ny, nz, repeat, tblock, gpus, watchdog;
     int input, exchange;
     const char *block, *nccl_id_file;
     bool sweep;
@@ -285,9 +285,6 @@ static void parse_block(options *opt)
 static int run_gpus(const options *opt, grid_shape g)
 {
     laplace_launch launch = laplace_launch_from_env();
-    if (!laplace_have_nccl)
-        cl_die(CL_EXIT_USAGE, "--gpus: this laplace3d was built without NCCL (install it, or set "
-                              "NCCL_HOME to where it is, and rebuild)");
     if (opt->common.kernel || opt->common.check || opt->sweep || opt->common.dump || opt->block ||
         opt->tblock || opt->common.device)
         cl_die(CL_EXIT_USAGE,
@@ -322,6 +319,10 @@ static int run_gpus(const options *opt, grid_shape g)
     } else {
         launch = (laplace_launch){0, 1, -1, NULL};
     }
+    if (!laplace_have_nccl)
+        cl_die(CL_EXIT_USAGE, "--gpus: this laplace3d was built without NCCL (install it, or set "
+                              "NCCL_HOME to where it is, and rebuild)");
+
     const laplace_gpus_options o = {
         .g = g,
         .gpus = (int)opt->gpus,
@@ -331,13 +332,14 @@ static int run_gpus(const options *opt, grid_shape g)
         .random = opt->input == INPUT_RANDOM,
         .seed = (uint64_t)opt->common.seed,
         .id_file = opt->nccl_id_file,
+        .watchdog_s = (int)opt->watchdog,
     };
     return laplace_run_gpus(&o, launch);
 }
 
 int main(int argc, char **argv)
 {
-    options opt = {.repeat = 10, .gpus = 1, .exchange = -1};
+    options opt = {.repeat = 10, .gpus = 1, .exchange = -1, .watchdog = 120};
     const cl_option own[] = {
         {0, "nx", CL_ARG_INT, &opt.nx, "NX", "grid points in x (default: -n)", 1, 4096, NULL},
         {0, "ny", CL_ARG_INT, &opt.ny, "NY", "grid points in y (default: -n)", 1, 4096, NULL},
@@ -366,6 +368,9 @@ int main(int argc, char **argv)
          "with --gpus under mpirun/srun/torchrun (one process a GPU): a new file on a path all "
          "ranks see, where rank 0 leaves NCCL's id",
          0, 0, NULL},
+        {0, "watchdog", CL_ARG_INT, &opt.watchdog, "S",
+         "with --gpus: a GPU or rank that has not finished in S seconds ends the run (exit 3)", 1,
+         3600, NULL},
         {0},
     };
     const cl_program prog = {

@@ -42,6 +42,7 @@ extern const char *const laplace_exchange_names[]; // "m1-host", ..., "all", NUL
 typedef struct {
     grid_shape g;
     int gpus, repeat, exchange, reps;
+    int watchdog_s; // a GPU or rank silent this long ends the run (exit 3)
     bool random;
     uint64_t seed;
     const char *id_file; // --nccl-id-file: how the processes of a one-process-a-GPU run meet

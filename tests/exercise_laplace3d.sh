@@ -66,6 +66,60 @@ if [ "$rc" -eq 0 ] && [ -s "$tmp/lp_output.npy" ] && cmp -s "$tmp/lp_output.npy"
     pass "laplace3d --dump output equals gold"
 elif [ "$rc" -eq 0 ]; then fail "laplace3d --dump output equals gold"; fi
 
+# --gpus N: the grid in slabs, one a GPU (laplace3d/multi_gpu.c). Options first (no GPU
+# needed), then runs that need two GPUs (exit 77, counted as skipped, on one).
+expect_usage "laplace3d --exchange without --gpus" "apply with --gpus" "$lp" --exchange all
+expect_usage "laplace3d --gpus 2 -k 5" "do not apply" "$lp" --gpus 2 -k 5
+expect_usage "laplace3d --gpus 2 --check" "do not apply" "$lp" --gpus 2 --check
+expect_usage "laplace3d --gpus 8 -n 8 (a plane a GPU at least)" "NZ >= 10" "$lp" --gpus 8 -n 8
+expect_usage "laplace3d --gpus 2 --repeat 101" "at most 100" "$lp" --gpus 2 --repeat 101
+expect_usage "laplace3d --gpus 65" "--gpus 65" "$lp" --gpus 65
+expect_usage "one process a GPU without --nccl-id-file" "--nccl-id-file FILE" env RANK=1 WORLD_SIZE=2 "$lp" --gpus 2
+expect_usage "one process a GPU: --gpus is not the process count" "one of 3 processes" env RANK=0 WORLD_SIZE=3 "$lp" --gpus 2 --nccl-id-file "$tmp/id"
+expect_usage "one process a GPU: --exchange m2-peer" "NCCL only" env RANK=0 WORLD_SIZE=2 "$lp" --gpus 2 --exchange m2-peer --nccl-id-file "$tmp/id"
+expect_usage "a malformed RANK" "RANK=x" env RANK=x WORLD_SIZE=2 "$lp" --gpus 2
+# Every exchange against one GPU (bit for bit) and the light cones: 1-plane slabs, uneven
+# splits, NX not a multiple of 4, both inputs.
+for shape in "3 3 4" "64 64 5" "33 17 65" "100 77 33" "129 130 131"; do
+    # shellcheck disable=SC2086 # the shape is words
+    set -- $shape
+    for repeat in 1 3 10; do
+        for input in practical random; do
+            expect_gpu "laplace3d --gpus 2 --exchange all --nx $1 --ny $2 --nz $3 --repeat $repeat --input $input" 0 "$lp" --gpus 2 --exchange all --nx "$1" --ny "$2" --nz "$3" --repeat "$repeat" --input "$input" -i 1
+        done
+    done
+done
+expect_gpu "laplace3d --gpus 2 --exchange all -n 512 --input random" 0 "$lp" --gpus 2 --exchange all -n 512 --input random -i 2
+expect_gpu "laplace3d --gpus 2 reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$lp" --gpus 2 -n 20 -i 1
+expect_gpu "laplace3d --gpus 2 -n 4096 (memory guard)" 3 "$lp" --gpus 2 -n 4096
+expect_json_lines "laplace3d --gpus 2 --json" "$lp" --gpus 2 --exchange all --json -n 40 -i 1
+# One process a GPU, as mpirun, srun or torchrun start them: the same checksum as one
+# process driving both; a rank that never comes ends the run (exit 3), never a hang.
+if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')" -ge 2 ]; then
+    run "$lp" --gpus 2 -n 100 --input random -i 1
+    one_process=$(grep "^m3-nccl: checksum" "$tmp/out")
+    rm -f "$tmp/nccl_id"
+    RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 "$lp" --gpus 2 -n 100 --input random -i 1 --watchdog 60 \
+        --nccl-id-file "$tmp/nccl_id" >"$tmp/rank1" 2>&1 &
+    rank1=$!
+    run env RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 "$lp" --gpus 2 -n 100 --input random -i 1 --watchdog 60 \
+        --nccl-id-file "$tmp/nccl_id"
+    wait "$rank1"; rank1_rc=$?
+    if [ "$rc" -eq 0 ] && [ "$rank1_rc" -eq 0 ] && [ -n "$one_process" ] &&
+        [ "$(grep "^m3-nccl: checksum" "$tmp/out")" = "$one_process" ] && ! grep -q checksum "$tmp/rank1"; then
+        pass "laplace3d --gpus 2, one process a GPU: the one-process checksum"
+    else
+        echo "    ranks exited $rc and $rank1_rc; one process: '$one_process'" >>"$tmp/out"
+        fail "laplace3d --gpus 2, one process a GPU: the one-process checksum"
+    fi
+    rm -f "$tmp/nccl_id"
+    expect_gpu "laplace3d one process a GPU, rank 1 never starts (exit 3)" 3 env RANK=0 WORLD_SIZE=2 "$lp" --gpus 2 -n 40 -i 1 --watchdog 5 --nccl-id-file "$tmp/nccl_id"
+    rm -f "$tmp/nccl_id"
+    expect_gpu "laplace3d one process a GPU, rank 0 never starts (exit 3)" 3 env RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 "$lp" --gpus 2 -n 40 -i 1 --watchdog 5 --nccl-id-file "$tmp/nccl_id"
+else
+    skip "laplace3d --gpus 2, one process a GPU" "fewer than 2 GPUs"
+fi
+
 # The learner's slot (see expect_learner_slot in tests/run.sh).
 expect_learner_slot laplace3d "v2-3d-blocks (reference)" \
     's/in\[p + plane\]) [*]/in[p + plane] + 1e-3f) */' \
