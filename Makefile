@@ -76,7 +76,7 @@ NCCL_DIR := $(or $(NCCL_HOME),$(if $(wildcard $(CUDA_HOME)/include/nccl.h),$(CUD
 NCCL_LIB := $(firstword $(wildcard $(addprefix $(NCCL_DIR)/,lib64/libnccl.so lib/libnccl.so lib64/libnccl.so.2 lib/libnccl.so.2)))
 ifneq ($(and $(wildcard $(NCCL_DIR)/include/nccl.h),$(NCCL_LIB)),)
 NCCL_CFLAGS := -DCL_HAVE_NCCL -isystem $(NCCL_DIR)/include
-NCCL_LIBS := $(NCCL_LIB) -Xlinker -rpath=$(dir $(NCCL_LIB))
+NCCL_LIBS := -Xlinker $(NCCL_LIB) -Xlinker -rpath=$(dir $(NCCL_LIB))
 else
 $(info note: no NCCL found (NCCL_HOME, $(CUDA_HOME)/include/nccl.h, pip's nvidia-nccl-cu13): laplace3d builds without --gpus)
 endif
