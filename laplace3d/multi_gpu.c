@@ -624,19 +624,57 @@ static const cl_table gpus_table = {"gpus", gpus_columns, 10};
 
 typedef struct {
     const laplace_gpus_options *opt;
-    double one_gpu_ms, one_slab_ms; // the strong and weak baselines (NAN: not run)
+    double one_gpu_ms, one_slab_ms;         // the strong and weak baselines (NAN: not run)
+    char verdicts[2 + EXCHANGE_COUNT][256]; // a line a verified row, printed under the table
+    int nverdicts;
 } ladder;
 
-static void print_row(const ladder *lad, const char *name, int gpus, double ms, double exchange_ms,
-                      double hidden_pct, cl_cell verified)
+// A row; `whole_grid` false for the weak baseline, whose rate and speedup would be of
+// another grid.
+static void print_row(const ladder *lad, const char *name, int gpus, bool whole_grid, double ms,
+                      double exchange_ms, double hidden_pct, cl_cell verified)
 {
     const laplace_gpus_options *o = lad->opt;
     const double points = (double)o->g.nx * o->g.ny * o->g.nz;
     cl_table_row(&gpus_table,
                  (cl_cell[]){CL_STR(name), CL_INT(gpus), CL_NUM(ms), CL_NUM(ms / o->repeat),
-                             CL_NUM(8.0 * points * o->repeat / (ms * 1e6)),
-                             CL_NUM(lad->one_gpu_ms / ms), CL_NUM(lad->one_slab_ms / ms),
-                             CL_NUM(exchange_ms), CL_NUM(hidden_pct), verified});
+                             CL_NUM(whole_grid ? 8.0 * points * o->repeat / (ms * 1e6) : NAN),
+                             CL_NUM(whole_grid ? lad->one_gpu_ms / ms : NAN),
+                             CL_NUM(lad->one_slab_ms / ms), CL_NUM(exchange_ms), CL_NUM(hidden_pct),
+                             verified});
+}
+
+// How this run is laid out: GPUs, processes, whether neighbouring GPUs reach each
+// other's memory (peer access: NVLink or PCIe), NCCL's version.
+static void print_setup(int gpus, bool multi_process)
+{
+    static const cl_column columns[] = {
+        {"gpus", "GPUs", 4, NULL},
+        {"processes", "processes", 9, NULL},
+        {"peer_access", "peer access", 11, NULL},
+        {"nccl", "NCCL", 8, NULL},
+    };
+    static const cl_table table = {"setup", columns, 4};
+    char version[32] = "none";
+#ifdef CL_HAVE_NCCL
+    int v = 0;
+    ncclGetVersion(&v);
+    snprintf(version, sizeof version, "%d.%d.%d", v / 10000, v / 100 % 100, v % 100);
+#endif
+    int peer = 1;
+    for (int d = 0; d + 1 < gpus && !multi_process; d++) {
+        int can = 0;
+        CL_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, d, d + 1));
+        peer = peer && can;
+    }
+    cl_note("%s", "");
+    cl_table_header(&table);
+    cl_table_row(&table, (cl_cell[]){CL_INT(gpus), CL_INT(multi_process ? gpus : 1),
+                                     CL_STR(multi_process ? "-"
+                                            : peer        ? "yes"
+                                                          : "no"),
+                                     CL_STR(version)});
+    cl_note("%s", "");
 }
 
 static bool fits_free_memory(int device, size_t bytes)
@@ -647,33 +685,34 @@ static bool fits_free_memory(int device, size_t bytes)
     return bytes <= free_bytes / 100 * 95;
 }
 
-static bool report_verdict(const char *name, tally v, bool reference)
+// The row's check, kept for the lines under the table.
+static bool record_verdict(ladder *lad, const char *name, tally v, bool reference)
 {
-    const bool ok = v.wrong == 0 && v.checked > 0;
-    cl_note("%s: checksum %016llx; %llu points checked (%s), %llu wrong", name, v.checksum,
-            v.checked,
-            reference ? "all against one GPU, boxes against their light cones"
-                      : "boxes against their light cones",
-            v.wrong);
-    return ok;
+    snprintf(lad->verdicts[lad->nverdicts++], sizeof lad->verdicts[0],
+             "%s: checksum %016llx; %llu points checked (%s), %llu wrong", name, v.checksum,
+             v.checked,
+             reference ? "all against one GPU, boxes against their light cones"
+                       : "boxes against their light cones",
+             v.wrong);
+    return v.wrong == 0 && v.checked > 0;
 }
 
 // A team of one slab on `device`: the whole grid (the strong-scaling baseline and the
 // reference), or a grid of one slab's planes (the weak-scaling baseline). Times it,
 // checks its boxes, prints its row, and keeps it when `keep` (the reference).
-static bool one_gpu(ladder *lad, const char *name, grid_shape g, int device, uint64_t key,
-                    double *ms, team *keep)
+static bool one_gpu(ladder *lad, const char *name, grid_shape g, bool whole_grid, int device,
+                    uint64_t key, double *ms, team *keep)
 {
     const laplace_gpus_options *o = lad->opt;
     team t = team_open(g, 1, 0, 1, &device, false, o->random, key);
     *ms = team_time(&t, EXCHANGE_PEER, PART_COMPUTE, o->repeat, o->reps);
     const tally v = team_verify(&t, NULL, o->repeat, o->seed);
-    print_row(lad, name, 1, *ms, NAN, NAN, CL_BOOL(v.wrong == 0 && v.checked > 0));
+    print_row(lad, name, 1, whole_grid, *ms, NAN, NAN, CL_BOOL(v.wrong == 0 && v.checked > 0));
     if (keep)
         *keep = t;
     else
         team_close(&t);
-    return report_verdict(name, v, false);
+    return record_verdict(lad, name, v, false);
 }
 
 int laplace_run_gpus(const laplace_gpus_options *o, laplace_launch launch)
@@ -708,34 +747,29 @@ int laplace_run_gpus(const laplace_gpus_options *o, laplace_launch launch)
     const size_t plane_bytes = plane_floats(g) * sizeof(float);
     const size_t grid_bytes = plane_bytes * g.nz, slab_bytes = plane_bytes * (widest.planes + 2);
 
-    int nccl_version = 0;
-#ifdef CL_HAVE_NCCL
-    ncclGetVersion(&nccl_version);
-#endif
-    cl_note(
-        "\n%d x %d x %d grid, %d iterations, input %s, cut in %d slabs of %d-%d planes along z, "
-        "%s; NCCL %d.%d.%d",
-        g.nx, g.ny, g.nz, o->repeat, o->random ? "random" : "practical", nslabs,
-        laplace_slab_of(g.nz, nslabs, nslabs - 1).planes, widest.planes,
-        multi_process ? "one process a GPU" : "one process for all GPUs", nccl_version / 10000,
-        nccl_version / 100 % 100, nccl_version % 100);
+    cl_note("\n%d x %d x %d grid, %d iterations, input %s, cut along z in %d slabs of %d-%d "
+            "planes",
+            g.nx, g.ny, g.nz, o->repeat, o->random ? "random" : "practical", nslabs,
+            laplace_slab_of(g.nz, nslabs, nslabs - 1).planes, widest.planes);
 
     // The baselines on this process's first GPU: the whole grid (kept as the reference
     // when the slab beside it fits too) and one slab's worth of planes.
     ladder lad = {.opt = o, .one_gpu_ms = NAN, .one_slab_ms = NAN};
     team ref = {0};
     bool have_ref = false, ok = true;
+    print_setup(nslabs, multi_process);
     cl_table_header(&gpus_table);
     if (fits_free_memory(device0, 2 * grid_bytes)) {
         have_ref = fits_free_memory(device0, 2 * grid_bytes + 2 * slab_bytes);
-        ok = one_gpu(&lad, "1 GPU", g, device0, key, &lad.one_gpu_ms, have_ref ? &ref : NULL);
+        ok = one_gpu(&lad, "1 GPU", g, true, device0, key, &lad.one_gpu_ms, have_ref ? &ref : NULL);
     } else {
         char need[32];
         cl_note("1 GPU: the whole grid needs %s, more than GPU %d has free: no one-GPU row",
                 cl_format_bytes(2.0 * grid_bytes, need, sizeof need), device0);
     }
     const grid_shape one_slab = {g.nx, g.ny, widest.planes + 2};
-    ok = one_gpu(&lad, "1 GPU, a slab", one_slab, device0, key, &lad.one_slab_ms, NULL) && ok;
+    ok =
+        one_gpu(&lad, "1 GPU, a slab", one_slab, false, device0, key, &lad.one_slab_ms, NULL) && ok;
 
     team t = team_open(g, nslabs, first, nlocal, devices, multi_process, o->random, key);
     if (!multi_process)
@@ -745,18 +779,23 @@ int laplace_run_gpus(const laplace_gpus_options *o, laplace_launch launch)
         nccl_open(&t, launch, o->id_file);
 #endif
     const double compute_ms = team_time(&t, EXCHANGE_PEER, PART_COMPUTE, o->repeat, o->reps);
-    print_row(&lad, "compute alone", nslabs, compute_ms, NAN, NAN, CL_STR("-"));
+    print_row(&lad, "compute alone", nslabs, true, compute_ms, NAN, NAN, CL_STR("-"));
     for (int e = 0; e < EXCHANGE_COUNT; e++) {
         if (o->exchange != EXCHANGE_ALL && o->exchange != e)
             continue;
         const double exchange_ms = team_time(&t, e, PART_EXCHANGE, o->repeat, o->reps);
         const double ms = team_time(&t, e, PART_ALL, o->repeat, o->reps);
         const tally v = team_verify(&t, have_ref ? &ref : NULL, o->repeat, o->seed);
-        print_row(&lad, laplace_exchange_names[e], nslabs, ms, exchange_ms / o->repeat,
+        print_row(&lad, laplace_exchange_names[e], nslabs, true, ms, exchange_ms / o->repeat,
                   100.0 * (compute_ms + exchange_ms - ms) / exchange_ms,
                   CL_BOOL(v.wrong == 0 && v.checked > 0));
-        ok = report_verdict(laplace_exchange_names[e], v, have_ref) && ok;
+        ok = record_verdict(&lad, laplace_exchange_names[e], v, have_ref) && ok;
     }
+    cl_note("\ncompute alone: the slabs' iterations with no exchange (not a solution); exchange "
+            "ms: the exchange alone, an iteration; %% hidden: (compute alone + exchange alone - "
+            "run) / exchange alone; weak eff.: 1 GPU, a slab (the same work a GPU) / run");
+    for (int v = 0; v < lad.nverdicts; v++)
+        cl_note("%s", lad.verdicts[v]);
     if (have_ref)
         team_close(&ref);
     team_close(&t);
