@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "io.h"
 #include "report.h"
 
 const cl_kernel_info *cl_kernel_at(cl_kernel_list list, int i)
@@ -448,4 +449,6 @@ void cl_parse_args_or_exit(const cl_program *prog, int argc, char **argv, cl_com
         break;
     }
     cl_report_set_json(out->json, prog->name);
+    if (out->dump) // an output that cannot be written is said now, not after the work
+        cl_require_writable_dir("--dump", out->dump);
 }

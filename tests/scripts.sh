@@ -87,3 +87,10 @@ expect_usage "bench-all: unknown exercise" "no exercise named nope" scripts/benc
 expect_usage "profile: unknown exercise" "no exercise named nope" scripts/profile nope
 expect_usage "profile: ncu missing" "ncu (Nsight Compute) not found" env NCU=/nonexistent scripts/profile scan
 expect_make_line "make plots runs scripts/plot on the newest results" "scripts/plot $results" plots
+
+# --dump names an output like -o: a directory that cannot be written is refused before
+# any work, by every binary (exit 2, one line, nothing on stdout).
+for b in bin/*; do
+    if [ ! -f "$b" ] || [ ! -x "$b" ]; then continue; fi
+    expect_usage "$(basename "$b") --dump into a missing directory" "--dump $tmp/missing/x: directory" "$b" --dump "$tmp/missing/x"
+done
