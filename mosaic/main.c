@@ -348,13 +348,19 @@ static bool run_check_table(const options *opt)
 
 // --- main -------------------------------------------------------------------------------------
 
-// -o is checked before anything runs: a known extension, an existing directory.
+// -o is checked before anything runs: a known extension this build can write, an
+// existing directory.
 static void check_output(const char *path)
 {
     const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
     if (!dot || (slash && dot < slash) ||
         (strcasecmp(dot, ".png") != 0 && strcasecmp(dot, ".ppm") != 0))
         cl_die(CL_EXIT_USAGE, "-o %s: unknown extension (use .png or .ppm)", path);
+    if (strcasecmp(dot, ".png") == 0 && strcmp(cl_image_extension(), "png") != 0)
+        cl_die(CL_EXIT_USAGE,
+               "-o %s: this build has no libpng (install pkg-config and libpng-dev, then make "
+               "clean all), or write .ppm",
+               path);
     cl_require_writable_dir("-o", path);
 }
 
