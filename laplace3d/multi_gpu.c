@@ -646,7 +646,7 @@ static void print_row(const ladder *lad, const char *name, int gpus, bool whole_
 
 // How this run is laid out: GPUs, processes, whether neighbouring GPUs reach each
 // other's memory (peer access: NVLink or PCIe), NCCL's version.
-static void print_setup(int gpus, bool multi_process)
+static void print_setup(int gpus, bool multi_process, const int *devices)
 {
     static const cl_column columns[] = {
         {"gpus", "GPUs", 4, NULL},
@@ -662,9 +662,10 @@ static void print_setup(int gpus, bool multi_process)
     snprintf(version, sizeof version, "%d.%d.%d", v / 10000, v / 100 % 100, v % 100);
 #endif
     int peer = 1;
-    for (int d = 0; d + 1 < gpus && !multi_process; d++) {
-        int can = 0;
-        CL_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, d, d + 1));
+    for (int l = 0; l + 1 < gpus && !multi_process; l++) {
+        int can = devices[l] == devices[l + 1];
+        if (!can)
+            CL_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, devices[l], devices[l + 1]));
         peer = peer && can;
     }
     cl_note("%s", "");
@@ -757,7 +758,7 @@ int laplace_run_gpus(const laplace_gpus_options *o, laplace_launch launch)
     ladder lad = {.opt = o, .one_gpu_ms = NAN, .one_slab_ms = NAN};
     team ref = {0};
     bool have_ref = false, ok = true;
-    print_setup(nslabs, multi_process);
+    print_setup(nslabs, multi_process, devices);
     cl_table_header(&gpus_table);
     if (fits_free_memory(device0, 2 * grid_bytes)) {
         have_ref = fits_free_memory(device0, 2 * grid_bytes + 2 * slab_bytes);
