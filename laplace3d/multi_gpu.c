@@ -668,14 +668,12 @@ static void print_setup(int gpus, bool multi_process, const int *devices)
             CL_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, devices[l], devices[l + 1]));
         peer = peer && can;
     }
-    cl_note("%s", "");
     cl_table_header(&table);
     cl_table_row(&table, (cl_cell[]){CL_INT(gpus), CL_INT(multi_process ? gpus : 1),
                                      CL_STR(multi_process ? "-"
                                             : peer        ? "yes"
                                                           : "no"),
                                      CL_STR(version)});
-    cl_note("%s", "");
 }
 
 static bool fits_free_memory(int device, size_t bytes)
