@@ -292,8 +292,16 @@ static void team_close(team *t)
         slab_gpu *s = &t->local[l];
         CL_CUDA_CHECK(cudaSetDevice(s->device));
 #ifdef CL_HAVE_NCCL
-        if (s->nccl)
-            NCCL_CALL(t, s->nccl, ncclCommDestroy(s->nccl));
+        // A nonblocking communicator finishes its work first (ncclCommFinalize returns at
+        // once and is polled); destroying then frees it, after which it is not touched.
+        if (s->nccl && t->multi_process)
+            NCCL_CALL(t, s->nccl, ncclCommFinalize(s->nccl));
+        if (s->nccl) {
+            const ncclResult_t r = ncclCommDestroy(s->nccl);
+            s->nccl = NULL;
+            if (r != ncclSuccess)
+                cl_die(CL_EXIT_CUDA, "ncclCommDestroy: %s", ncclGetErrorString(r));
+        }
 #endif
         CL_CUDA_CHECK(cudaFree(s->in));
         CL_CUDA_CHECK(cudaFree(s->out));
