@@ -58,7 +58,7 @@ typedef struct {
     int nslabs;   // slabs in the whole run (the NCCL world)
     int nlocal;   // slabs this process drives: all of them, or its rank's one
     slab_gpu *local;
-    bool multi_process, nccl;
+    bool multi_process;
     bool random;
     uint64_t key;
 } team;
@@ -72,13 +72,20 @@ static grid_shape slab_grid(const team *t, const slab_gpu *s)
 
 // --- NCCL: calls, waits and the two ways to create the communicators ----------------------
 
-#ifdef CL_HAVE_NCCL
+// Before exiting on a failure: the communicators aborted, so no NCCL kernel is left
+// waiting on a peer that will not come.
 static void abort_team(team *t)
 {
+#ifdef CL_HAVE_NCCL
     for (int l = 0; l < t->nlocal; l++)
         if (t->local[l].nccl)
             ncclCommAbort(t->local[l].nccl);
+#else
+    (void)t;
+#endif
 }
+
+#ifdef CL_HAVE_NCCL
 
 // A nonblocking communicator (one process a GPU) returns ncclInProgress until the call
 // is done; anything else but success ends the run.
@@ -115,9 +122,7 @@ static void team_wait(team *t)
                 if (e == cudaErrorNotReady)
                     done = false;
                 else if (e != cudaSuccess) {
-#ifdef CL_HAVE_NCCL
                     abort_team(t);
-#endif
                     cl_die(CL_EXIT_CUDA, "GPU %d (slab %d): %s", t->local[l].device,
                            t->local[l].index, cudaGetErrorString(e));
                 }
@@ -134,9 +139,7 @@ static void team_wait(team *t)
         if (done)
             return;
         if (cl_wall_ms() - start > watchdog_ms) {
-#ifdef CL_HAVE_NCCL
             abort_team(t);
-#endif
             cl_die(CL_EXIT_CUDA, "a GPU has not finished in %.0f s (a GPU or a process stopped?)",
                    watchdog_ms / 1e3);
         }
@@ -160,6 +163,8 @@ static void team_sum(team *t, const unsigned long long *mine, unsigned long long
         team_wait(t);
         CL_CUDA_CHECK(cudaMemcpy(sums, s->tally, n * sizeof *sums, cudaMemcpyDeviceToHost));
     }
+#else
+    (void)t;
 #endif
 }
 
@@ -208,8 +213,9 @@ static void nccl_join(team *t, laplace_launch launch, const char *id_file)
     config.blocking = 0;
     slab_gpu *s = &t->local[0];
     CL_CUDA_CHECK(cudaSetDevice(s->device));
-    ncclResult_t r = ncclCommInitRankConfig(&s->nccl, t->nslabs, id, launch.rank, &config);
-    NCCL_CALL(t, s->nccl, r);
+    // Its own statement: the settling polls s->nccl, which the call sets.
+    const ncclResult_t r = ncclCommInitRankConfig(&s->nccl, t->nslabs, id, launch.rank, &config);
+    nccl_settle(t, s->nccl, r, "ncclCommInitRankConfig");
     if (launch.rank == 0)
         unlink(id_file);
 }
@@ -227,7 +233,6 @@ static void nccl_open(team *t, laplace_launch launch, const char *id_file)
         for (int l = 0; l < t->nlocal; l++)
             t->local[l].nccl = comms[l];
     }
-    t->nccl = true;
 }
 #endif
 
@@ -338,10 +343,17 @@ static void step_slab(team *t, slab_gpu *s, int p_lo, int p_hi)
     laplace_step_planes(s->in, s->out, slab_grid(t, s), p_lo, p_hi, s->compute);
 }
 
-// m1: both edge planes to the host, wait, on to the neighbours' ghost planes, wait.
-static void exchange_host(team *t)
+// m1: the slabs' iterations; both edge planes to the host, wait, on to the neighbours'
+// ghost planes, wait.
+static void iteration_host(team *t, run_part part)
 {
     const size_t bytes = plane_floats(t->g) * sizeof(float), n = plane_floats(t->g);
+    for (int l = 0; l < t->nlocal && part != PART_EXCHANGE; l++) {
+        CL_CUDA_CHECK(cudaSetDevice(t->local[l].device));
+        step_slab(t, &t->local[l], 1, t->local[l].slab.planes + 1);
+    }
+    if (part == PART_COMPUTE)
+        return;
     for (int l = 0; l < t->nlocal; l++) {
         slab_gpu *s = &t->local[l];
         CL_CUDA_CHECK(cudaSetDevice(s->device));
@@ -412,13 +424,14 @@ static void iteration_nccl(team *t, run_part part)
         const int planes = s->slab.planes;
         CL_CUDA_CHECK(cudaSetDevice(s->device));
         CL_CUDA_CHECK(cudaStreamWaitEvent(s->compute, s->exchanged, 0));
-        if (part != PART_EXCHANGE && planes >= 3) {
-            step_slab(t, s, 1, 2);
+        // Below 3 planes a slab is all edge: one launch, before the event.
+        const bool compute = part != PART_EXCHANGE, split = planes >= 3;
+        if (compute)
+            step_slab(t, s, 1, split ? 2 : planes + 1);
+        if (compute && split)
             step_slab(t, s, planes, planes + 1);
-        } else if (part != PART_EXCHANGE)
-            step_slab(t, s, 1, planes + 1);
         CL_CUDA_CHECK(cudaEventRecord(s->edges_done, s->compute));
-        if (part != PART_EXCHANGE && planes >= 3)
+        if (compute && split)
             step_slab(t, s, 2, planes);
         CL_CUDA_CHECK(cudaStreamWaitEvent(s->comm, s->edges_done, 0));
     }
@@ -451,12 +464,7 @@ static void team_iterate(team *t, int exchange, run_part part, int iterations)
 {
     for (int it = 0; it < iterations; it++) {
         if (exchange == EXCHANGE_HOST) {
-            for (int l = 0; l < t->nlocal && part != PART_EXCHANGE; l++) {
-                CL_CUDA_CHECK(cudaSetDevice(t->local[l].device));
-                step_slab(t, &t->local[l], 1, t->local[l].slab.planes + 1);
-            }
-            if (part != PART_COMPUTE)
-                exchange_host(t);
+            iteration_host(t, part);
         } else if (exchange == EXCHANGE_PEER) {
             iteration_peer(t, part);
         } else {
@@ -692,7 +700,7 @@ static bool fits_free_memory(int device, size_t bytes)
     return bytes <= free_bytes / 100 * 95;
 }
 
-// The row's check, kept for the lines under the table.
+// The row's check, kept for the line under the table; whether it passed.
 static bool record_verdict(ladder *lad, const char *name, tally v, bool reference)
 {
     snprintf(lad->verdicts[lad->nverdicts++], sizeof lad->verdicts[0],
@@ -713,13 +721,14 @@ static bool one_gpu(ladder *lad, const char *name, grid_shape g, bool whole_grid
     const laplace_gpus_options *o = lad->opt;
     team t = team_open(g, 1, 0, 1, &device, false, o->random, key);
     *ms = team_time(&t, EXCHANGE_PEER, PART_COMPUTE, o->repeat, o->reps);
-    const tally v = team_verify(&t, NULL, o->repeat, o->seed);
-    print_row(lad, name, 1, whole_grid, *ms, NAN, NAN, CL_BOOL(v.wrong == 0 && v.checked > 0));
+    const bool verified =
+        record_verdict(lad, name, team_verify(&t, NULL, o->repeat, o->seed), false);
+    print_row(lad, name, 1, whole_grid, *ms, NAN, NAN, CL_BOOL(verified));
     if (keep)
         *keep = t;
     else
         team_close(&t);
-    return record_verdict(lad, name, v, false);
+    return verified;
 }
 
 int laplace_run_gpus(const laplace_gpus_options *o, laplace_launch launch)
@@ -792,11 +801,12 @@ int laplace_run_gpus(const laplace_gpus_options *o, laplace_launch launch)
             continue;
         const double exchange_ms = team_time(&t, e, PART_EXCHANGE, o->repeat, o->reps);
         const double ms = team_time(&t, e, PART_ALL, o->repeat, o->reps);
-        const tally v = team_verify(&t, have_ref ? &ref : NULL, o->repeat, o->seed);
+        const bool verified =
+            record_verdict(&lad, laplace_exchange_names[e],
+                           team_verify(&t, have_ref ? &ref : NULL, o->repeat, o->seed), have_ref);
         print_row(&lad, laplace_exchange_names[e], nslabs, true, ms, exchange_ms / o->repeat,
-                  100.0 * (compute_ms + exchange_ms - ms) / exchange_ms,
-                  CL_BOOL(v.wrong == 0 && v.checked > 0));
-        ok = record_verdict(&lad, laplace_exchange_names[e], v, have_ref) && ok;
+                  100.0 * (compute_ms + exchange_ms - ms) / exchange_ms, CL_BOOL(verified));
+        ok = verified && ok;
     }
     cl_note("\ncompute alone: the slabs' iterations with no exchange (not a solution); exchange "
             "ms: the exchange alone, an iteration; %% hidden: (compute alone + exchange alone - "
