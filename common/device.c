@@ -82,22 +82,29 @@ void cl_no_device_reason(int driver_version, int runtime_version, int no_device,
         snprintf(out, len, "CUDA could not start: %s", error_text);
 }
 
-const cl_device_info *cl_device_open(int index)
+int cl_device_count_or_reason(char *why, size_t len)
 {
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
     // No driver, an old driver (both cudaErrorInsufficientDriver), no GPU
     // (cudaErrorNoDevice) or any other failure to start CUDA: no usable device. The
     // count is unset on error.
-    if (err != cudaSuccess || count <= 0) {
-        int driver_version = 0, runtime_version = 0;
-        cudaDriverGetVersion(&driver_version); // 0 when no driver is installed
-        cudaRuntimeGetVersion(&runtime_version);
-        char reason[512];
-        cl_no_device_reason(driver_version, runtime_version,
-                            err == cudaErrorNoDevice || (err == cudaSuccess && count <= 0),
-                            getenv("CUDA_VISIBLE_DEVICES"), cudaGetErrorString(err), reason,
-                            sizeof reason);
+    if (err == cudaSuccess && count > 0)
+        return count;
+    int driver_version = 0, runtime_version = 0;
+    cudaDriverGetVersion(&driver_version); // 0 when no driver is installed
+    cudaRuntimeGetVersion(&runtime_version);
+    cl_no_device_reason(driver_version, runtime_version,
+                        err == cudaErrorNoDevice || (err == cudaSuccess && count <= 0),
+                        getenv("CUDA_VISIBLE_DEVICES"), cudaGetErrorString(err), why, len);
+    return 0;
+}
+
+const cl_device_info *cl_device_open(int index)
+{
+    char reason[512];
+    const int count = cl_device_count_or_reason(reason, sizeof reason);
+    if (count == 0) {
         fprintf(stderr, "%s: no usable CUDA device: %s\n", cl_progname, reason);
         exit(CL_EXIT_NO_DEVICE);
     }

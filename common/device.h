@@ -29,6 +29,10 @@ typedef struct {
 void cl_no_device_reason(int driver_version, int runtime_version, int no_device,
                          const char *visible, const char *error_text, char *out, size_t len);
 
+// The number of CUDA devices; 0 when there is no usable one, with why in `why`
+// (cl_no_device_reason's words). For a binary that runs its CPU parts first.
+int cl_device_count_or_reason(char *why, size_t len);
+
 // Selects device `index`. No usable device (no driver, no GPU, CUDA_VISIBLE_DEVICES
 // hiding all): one line saying which and what to do, and exit 77. An index out of range: exit 2.
 // Measures the copy bandwidth once and prints the summary line (a JSON object with --json).

@@ -396,15 +396,16 @@ int main(int argc, char **argv)
         {0, "streams", CL_ARG_INT, &opt.streams, "K",
          "the streamed whole job: bands of cell rows over K streams", 1, 32, NULL},
         {0, "mode", CL_ARG_CHOICE, &opt.mode, "MODE",
-         "cpu (serial), openmp, cuda, or all of them, each timed with its average colour", 0, 0,
-         mode_names},
+         "cpu (serial), openmp, cuda, or all of them, each timed with its average colour "
+         "(all without a GPU: the CPU parts, then exit 77)",
+         0, 0, mode_names},
         {0},
     };
     const cl_program prog = {
         .name = "mosaic",
         .summary = "The photo-mosaic filter: each c x c cell becomes its average colour; CPU "
                    "serial, OpenMP and the GPU ladder.",
-        .example = "mosaic --image photo.png --cell 32 -o mosaic.png",
+        .example = "mosaic --image mosaic/images/before.png --cell 16 -o after.png",
         .n_default = 2048,
         .n_min = 1,
         .n_max = CL_IMAGE_MAX_SIDE,
@@ -415,14 +416,20 @@ int main(int argc, char **argv)
     cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
     if (opt.output)
         check_output(opt.output);
-    const bool gpu = opt.common.check || opt.mode == MODE_CUDA || opt.mode == MODE_ALL;
+    bool gpu = opt.common.check || opt.mode == MODE_CUDA || opt.mode == MODE_ALL;
     if (!gpu && opt.common.kernel)
         cl_die(CL_EXIT_USAGE, "-k %s: -k picks a GPU version, for --mode cuda or all",
                opt.common.kernel);
     if (!gpu && opt.common.json)
         cl_die(CL_EXIT_USAGE, "--json reports the GPU runs' tables: use --mode cuda or all");
+    // --mode all without a GPU runs its CPU and OpenMP parts, then says the GPU ones
+    // did not run (exit 77); every other GPU run stops here before anything runs.
+    char no_gpu[512] = "";
+    if (opt.mode == MODE_ALL && !opt.common.check && !opt.common.json &&
+        cl_device_count_or_reason(no_gpu, sizeof no_gpu) == 0)
+        gpu = false;
     if (gpu)
-        cl_device_open((int)opt.common.device); // no GPU: exit 77 before anything runs
+        cl_device_open((int)opt.common.device);
     if (opt.common.check)
         return run_check_table(&opt) ? CL_EXIT_OK : CL_EXIT_WRONG;
     mosaic_shape s = {.cell = (int)opt.cell};
@@ -452,7 +459,7 @@ int main(int argc, char **argv)
         result = openmp_out;
     }
     timed_call call = {0};
-    if (opt.mode == MODE_CUDA || opt.mode == MODE_ALL) {
+    if (gpu) {
         call = device_setup(&p, (int)opt.common.iters);
         cl_note("GPU versions timed over %d rotating copies of the image", call.in.copies);
         ok = cl_run_ladder(&opt.common, versions(), peer_name, (size_t)s.width * s.height,
@@ -477,5 +484,12 @@ int main(int argc, char **argv)
         device_free(&call);
     free(openmp_out);
     free_problem(&p);
-    return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
+    if (!ok)
+        return CL_EXIT_WRONG;
+    if (no_gpu[0]) {
+        fprintf(stderr, "mosaic: the CPU and OpenMP parts ran; the GPU versions did not: %s\n",
+                no_gpu);
+        return CL_EXIT_NO_DEVICE;
+    }
+    return CL_EXIT_OK;
 }

@@ -27,6 +27,14 @@ if pkg-config --exists libpng 2>/dev/null; then
     expect_cpu "mosaic -o PNG, then --image PNG" 0 sh -c "$mo --mode cpu -n 257 --cell 16 -o $tmp/m.png && $mo --mode cpu --image $tmp/m.png --cell 16 -o $tmp/m3.ppm"
 fi
 
+# --mode all without a GPU (hidden here): the CPU and OpenMP parts run and write the
+# mosaic, then one line says the GPU versions did not run, exit 77.
+CUDA_VISIBLE_DEVICES=-1 "$mo" --mode all -n 300 --cell 20 -o "$tmp/all.ppm" >"$tmp/stdout" 2>"$tmp/out"; rc=$?
+if [ "$rc" -eq 77 ] && grep -q "^cpu " "$tmp/stdout" && grep -q "^openmp " "$tmp/stdout" &&
+    grep -q "the CPU and OpenMP parts ran; the GPU versions did not: " "$tmp/out" &&
+    cmp -s "$tmp/all.ppm" "$tmp/m.ppm"; then pass "mosaic --mode all without a GPU: CPU parts, then exit 77"
+else echo "    exit $rc, wanted 77" >>"$tmp/out"; fail "mosaic --mode all without a GPU: CPU parts, then exit 77"; fi
+
 # Bad input: exit 2 naming the file and the problem, nothing written.
 printf 'P6\n3 2\n255\nabc' >"$tmp/short.ppm"
 printf 'P5\n3 2\n255\n' >"$tmp/magic.ppm"

@@ -65,8 +65,22 @@ if command -v python3 >/dev/null; then
     else fail "scripts/plot without matplotlib: one line, exit 1"; fi
 fi
 
-# On a GPU: the gallery draws every picture its index shows; the profiler reports a kernel.
-expect_gpu "scripts/gallery" 0 scripts/gallery "$tmp/gallery"
+# Without a GPU (hidden here) the gallery draws what the CPU can: 17 pictures, no heat.
+CUDA_VISIBLE_DEVICES=-1 scripts/gallery "$tmp/gallery_cpu" >"$tmp/out" 2>&1; rc=$?
+pictures=$(grep -o '<img src="[^"]*"' "$tmp/gallery_cpu/index.html" 2>/dev/null | cut -d'"' -f2)
+absent=""
+for f in $pictures; do [ -s "$tmp/gallery_cpu/$f" ] || absent+=" $f"; done
+if [ "$rc" -eq 0 ] && [ "$(echo "$pictures" | wc -l)" -eq 17 ] && [ -z "$absent" ] &&
+    grep -q "heat left out" "$tmp/out" && grep -q "drawn on the CPU" "$tmp/gallery_cpu/index.html"; then
+    pass "scripts/gallery without a GPU: 17 pictures (cpuref, CPU mosaic), heat left out"
+else echo "    exit $rc; pictures missing:$absent" >>"$tmp/out"; fail "scripts/gallery without a GPU: 17 pictures (cpuref, CPU mosaic), heat left out"; fi
+
+# On a GPU (the gallery's own probe: the smallest renderer run): the gallery draws every
+# picture its index shows; the profiler reports a kernel.
+expect_gpu "the renderer on the GPU (the gallery's probe)" 0 bin/renderer -s 16 -i 1 rgb
+if [ "$rc" -eq 0 ]; then
+    expect_gpu "scripts/gallery" 0 scripts/gallery "$tmp/gallery"
+fi
 if [ "$rc" -eq 0 ]; then
     pictures=$(grep -o '<img src="[^"]*"' "$tmp/gallery/index.html" | cut -d'"' -f2)
     absent=""
