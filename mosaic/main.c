@@ -487,8 +487,8 @@ int main(int argc, char **argv)
     if (!ok)
         return CL_EXIT_WRONG;
     if (no_gpu[0]) {
-        fprintf(stderr, "mosaic: the CPU and OpenMP parts ran; the GPU versions did not: %s\n",
-                no_gpu);
+        fprintf(stderr, "%s: the CPU and OpenMP parts ran; the GPU versions did not: %s\n",
+                cl_progname, no_gpu);
         return CL_EXIT_NO_DEVICE;
     }
     return CL_EXIT_OK;
