@@ -65,12 +65,19 @@ if command -v python3 >/dev/null; then
     else fail "scripts/plot without matplotlib: one line, exit 1"; fi
 fi
 
+# gallery_drawn DIR N: DIR/index.html shows N pictures and every one was drawn (not
+# empty); sets `absent` to those missing.
+gallery_drawn() {
+    local pictures
+    pictures=$(grep -o '<img src="[^"]*"' "$1/index.html" 2>/dev/null | cut -d'"' -f2)
+    absent=""
+    for f in $pictures; do [ -s "$1/$f" ] || absent+=" $f"; done
+    [ "$(echo "$pictures" | wc -l)" -eq "$2" ] && [ -z "$absent" ]
+}
+
 # Without a GPU (hidden here) the gallery draws what the CPU can: 17 pictures, no heat.
 CUDA_VISIBLE_DEVICES=-1 scripts/gallery "$tmp/gallery_cpu" >"$tmp/out" 2>&1; rc=$?
-pictures=$(grep -o '<img src="[^"]*"' "$tmp/gallery_cpu/index.html" 2>/dev/null | cut -d'"' -f2)
-absent=""
-for f in $pictures; do [ -s "$tmp/gallery_cpu/$f" ] || absent+=" $f"; done
-if [ "$rc" -eq 0 ] && [ "$(echo "$pictures" | wc -l)" -eq 17 ] && [ -z "$absent" ] &&
+if [ "$rc" -eq 0 ] && gallery_drawn "$tmp/gallery_cpu" 17 &&
     grep -q "heat left out" "$tmp/out" && grep -q "drawn on the CPU" "$tmp/gallery_cpu/index.html"; then
     pass "scripts/gallery without a GPU: 17 pictures (cpuref, CPU mosaic), heat left out"
 else echo "    exit $rc; pictures missing:$absent" >>"$tmp/out"; fail "scripts/gallery without a GPU: 17 pictures (cpuref, CPU mosaic), heat left out"; fi
@@ -82,10 +89,7 @@ if [ "$rc" -eq 0 ]; then
     expect_gpu "scripts/gallery" 0 scripts/gallery "$tmp/gallery"
 fi
 if [ "$rc" -eq 0 ]; then
-    pictures=$(grep -o '<img src="[^"]*"' "$tmp/gallery/index.html" | cut -d'"' -f2)
-    absent=""
-    for f in $pictures; do [ -s "$tmp/gallery/$f" ] || absent+=" $f"; done
-    if [ "$(echo "$pictures" | wc -l)" -eq 18 ] && [ -z "$absent" ]; then pass "scripts/gallery: index.html shows 18 pictures, all drawn"
+    if gallery_drawn "$tmp/gallery" 18; then pass "scripts/gallery: index.html shows 18 pictures, all drawn"
     else echo "    pictures missing:$absent" >>"$tmp/out"; fail "scripts/gallery: index.html shows 18 pictures, all drawn"; fi
 fi
 if command -v ncu >/dev/null || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/ncu" ]; then
