@@ -33,6 +33,7 @@
 // Measured (H100, 1 GB, the default 32 words, 22% of positions candidates): v4 1.94 ms,
 // 514 GB/s, 17% of the copy rate; ncu: issue-bound (a scheduler issues in 71% of
 // cycles, 1.9 warp instructions a byte, 20 of 32 lanes active, DRAM 8% busy).
+#include <algorithm>
 #include <cooperative_groups.h>
 #include <cstring>
 
@@ -601,11 +602,400 @@ __global__ void __launch_bounds__(QUEUE_THREADS, 1)
     flush_counts(v, t, counts);
 }
 
+// --- v5: the longest word at each position, from one byte ------------------------------
+
+// At a text position the words that occur are prefixes of one another ("a", "an", "and"
+// at "and so"), so counting only the longest of them is enough: every shorter one is a
+// prefix of it, and the block adds a word's count to each of its prefixes when it
+// flushes. That makes one position one count, and for most positions the first two
+// bytes settle it: a 64 KB table of bytes, indexed by them, holds 0 (no word starts
+// here), 2 + the rank of the longest word of 1 or 2 bytes (no word of 3 bytes or more
+// starts with these two: counted at once), or 1 (one might: queued). A queued position
+// walks the word trie by hashed nodes of depth 4, 3, 2, 1 (the deepest node on the
+// text's path knows the longest word within it), then, at depth 4, the words of 5 bytes
+// or more that start there, longest first.
+enum : uint32_t {
+    PAIR_NONE = 0,
+    PAIR_QUEUE = 1,
+    PAIR_RANK0 = 2, // entry 2 + r: the longest word is rank r, counted in the filter
+    NODE_SLOTS_MAX = 8192, // twice the most nodes (4 depths x 1024 words)
+    NODE_OCCUPIED = 1u << 31,
+    NODE_DEPTH_SHIFT = 29, // bits 29, 30: depth - 1
+    NODE_RANK_MASK = 0x7ffu, // bits 0..10: 1 + the longest word's rank, 0: none
+    NODE_GROUP_SHIFT = 11,   // bits 11..21: 1 + the node's group of longer words, 0: none
+};
+enum {
+    FAST_RANKS = 254, // ranks 0..253 fit in a byte entry
+    LONGEST_DESCENDANTS_MAX = PM_MAX_WORDS * PM_MAX_WORD_BYTES,
+};
+
+struct longest_tables {
+    uint8_t pair[PAIR_SLOTS];                     // by pair_index(first two bytes)
+    uint2 nodes[NODE_SLOTS_MAX];                  // {key, info}, node_slots of them used
+    uint32_t groups[PM_MAX_WORDS];                // start | count << 16 into group_words
+    uint32_t group_words[PM_MAX_WORDS];           // rank | len << 16, longest first
+    uint32_t packed[PM_MAX_WORDS][PM_WORD_INTS];  // by rank
+    uint16_t rank_of[PM_MAX_WORDS];               // word -> rank
+    uint16_t descendants_start[PM_MAX_WORDS + 1]; // rank r: the ranks r is a prefix of
+    uint16_t descendants[LONGEST_DESCENDANTS_MAX];
+    int words, ranks, node_slots, node_shift, groups_used, group_words_used;
+};
+
+// The pair table's index of the two bytes b0 | b1 << 8. Entries are bytes, so the bank
+// is bits 2..6, which are b0's alone: English letters would crowd 8 banks. XOR-ing b1's
+// low 5 bits into them spreads the lanes of a warp over all 32.
+__host__ __device__ static inline uint32_t pair_index(uint32_t key)
+{
+    return key ^ ((key >> 6) & 0x7cu);
+}
+
+// A trie node's first slot: a multiplicative hash of its bytes and depth.
+__host__ __device__ static inline uint32_t node_slot_of(uint32_t key, int depth, int shift)
+{
+    return (key * 2654435761u + (uint32_t)depth * 0x9e3779b9u) >> shift;
+}
+
+static uint32_t *node_insert(longest_tables *t, uint32_t key, int depth)
+{
+    const uint32_t tag = NODE_OCCUPIED | (uint32_t)(depth - 1) << NODE_DEPTH_SHIFT;
+    uint32_t s = node_slot_of(key, depth, t->node_shift);
+    while (t->nodes[s].y && !(t->nodes[s].x == key && (t->nodes[s].y & ~0x1fffffffu) == tag))
+        s = (s + 1) & (uint32_t)(t->node_slots - 1);
+    if (!t->nodes[s].y)
+        t->nodes[s] = make_uint2(key, tag);
+    return &t->nodes[s].y;
+}
+
+// Does word a (la bytes) start with word b (lb bytes)?
+static bool starts_with(const uint32_t *a, int la, const uint32_t *b, int lb)
+{
+    if (lb > la)
+        return false;
+    for (int i = 0; i < lb; i++)
+        if ((a[i / 4] >> 8 * (i % 4) & 0xffu) != (b[i / 4] >> 8 * (i % 4) & 0xffu))
+            return false;
+    return true;
+}
+
+static void build_longest_tables(const pm_words *words, longest_tables *t)
+{
+    memset(t, 0, sizeof *t);
+    t->words = words->count;
+    // Ranks: the distinct words, those of 1 or 2 bytes first (their ranks go in the
+    // pair table's byte while there are at most 254 of them).
+    int len[PM_MAX_WORDS];
+    for (int pass = 0; pass < 2; pass++)
+        for (int w = 0; w < words->count; w++) {
+            if ((words->len[w] <= 2) != (pass == 0))
+                continue;
+            int r = 0;
+            while (r < t->ranks && !(len[r] == words->len[w] &&
+                                     memcmp(t->packed[r], words->packed[w], sizeof t->packed[r]) == 0))
+                r++;
+            if (r == t->ranks) {
+                len[t->ranks] = words->len[w];
+                memcpy(t->packed[t->ranks++], words->packed[w], sizeof t->packed[r]);
+            }
+            t->rank_of[w] = (uint16_t)r;
+        }
+    // Trie nodes of depth 1..4 on every word's path; each knows its longest word.
+    int nodes = 0;
+    for (int r = 0; r < t->ranks; r++)
+        nodes += len[r] < 4 ? len[r] : 4;
+    t->node_slots = 64;
+    while (t->node_slots < 2 * nodes)
+        t->node_slots *= 2;
+    t->node_shift = 32 - __builtin_ctz((unsigned)t->node_slots);
+    for (int r = 0; r < t->ranks; r++)
+        for (int d = 1; d <= len[r] && d <= 4; d++) {
+            uint32_t *info = node_insert(t, t->packed[r][0] & first_int_mask(d), d);
+            if (d == len[r])
+                *info |= (uint32_t)r + 1; // a node is one string: one rank ends there
+        }
+    // A node's longest word: its own, or the longest ending at a shallower node on its path.
+    for (int s = 0; s < t->node_slots; s++) {
+        const uint32_t info = t->nodes[s].y;
+        if (!info || (info & NODE_RANK_MASK))
+            continue;
+        const int depth = (int)(info >> NODE_DEPTH_SHIFT & 3u) + 1;
+        int best = -1;
+        for (int r = 0; r < t->ranks; r++)
+            if (len[r] < depth && (len[r] > (best < 0 ? 0 : len[best])) &&
+                starts_with(&t->nodes[s].x, depth, t->packed[r], len[r]))
+                best = r;
+        t->nodes[s].y |= (uint32_t)(best + 1);
+    }
+    // Words of 5 bytes or more, grouped by their depth-4 node, longest first.
+    int long_ranks[PM_MAX_WORDS], group_of[PM_MAX_WORDS], longs = 0;
+    for (int r = 0; r < t->ranks; r++) {
+        if (len[r] < 5)
+            continue;
+        uint32_t *info = node_insert(t, t->packed[r][0], 4);
+        if (!(*info >> NODE_GROUP_SHIFT & 0x7ffu))
+            *info |= (uint32_t)++t->groups_used << NODE_GROUP_SHIFT;
+        group_of[r] = (int)(*info >> NODE_GROUP_SHIFT & 0x7ffu) - 1;
+        long_ranks[longs++] = r;
+    }
+    std::sort(long_ranks, long_ranks + longs, [&](int a, int b) {
+        return group_of[a] != group_of[b] ? group_of[a] < group_of[b] : len[a] > len[b];
+    });
+    for (int i = 0; i < longs; i++) {
+        const int r = long_ranks[i], g = group_of[r];
+        if (i == 0 || group_of[long_ranks[i - 1]] != g)
+            t->groups[g] = (uint32_t)i;
+        t->groups[g] += 1u << 16;
+        t->group_words[i] = (uint32_t)r | (uint32_t)len[r] << 16;
+    }
+    t->group_words_used = longs;
+    // The pair table: queue where a word of 3 bytes or more starts with the pair (or the
+    // longest short word has no byte rank), else the longest word of 1 or 2 bytes.
+    static uint8_t pair_queue[PAIR_SLOTS];
+    static int16_t pair_best[PAIR_SLOTS];
+    memset(pair_queue, 0, sizeof pair_queue);
+    memset(pair_best, 0xff, sizeof pair_best);
+    for (int r = 0; r < t->ranks; r++) {
+        const uint32_t first = t->packed[r][0];
+        if (len[r] >= 3)
+            pair_queue[first & 0xffffu] = 1;
+        else if (len[r] == 2)
+            pair_best[first & 0xffffu] = (int16_t)r;
+    }
+    for (int r = 0; r < t->ranks; r++)
+        if (len[r] == 1)
+            for (uint32_t b1 = 0; b1 < 256; b1++) {
+                const uint32_t key = (t->packed[r][0] & 0xffu) | b1 << 8;
+                if (pair_best[key] < 0)
+                    pair_best[key] = (int16_t)r;
+            }
+    for (uint32_t key = 0; key < PAIR_SLOTS; key++) {
+        uint8_t e = PAIR_NONE;
+        if (pair_queue[key] || pair_best[key] >= FAST_RANKS)
+            e = PAIR_QUEUE;
+        else if (pair_best[key] >= 0)
+            e = (uint8_t)(PAIR_RANK0 + pair_best[key]);
+        t->pair[pair_index(key)] = e;
+    }
+    // Each rank's descendants: the ranks it is a prefix of, itself included.
+    int used = 0;
+    for (int r = 0; r < t->ranks; r++) {
+        t->descendants_start[r] = (uint16_t)used;
+        for (int s = 0; s < t->ranks; s++)
+            if (starts_with(t->packed[s], len[s], t->packed[r], len[r]))
+                t->descendants[used++] = (uint16_t)s;
+    }
+    t->descendants_start[t->ranks] = (uint16_t)used;
+}
+
+// The v5 tables as a block sees them.
+struct longest_view {
+    const uint8_t *pair;
+    const uint2 *nodes;
+    const uint32_t *groups, *group_words;
+    const uint32_t (*packed)[PM_WORD_INTS];
+    uint32_t *rank_count; // the block's counts by rank (longest words only)
+    uint32_t node_mask;
+    int node_shift;
+};
+
+// The info of the trie node of depth `depth` whose bytes are `key`, 0 where there is none.
+__device__ __forceinline__ uint32_t find_node(const longest_view &v, uint32_t key, int depth)
+{
+    const uint32_t tag = NODE_OCCUPIED | (uint32_t)(depth - 1) << NODE_DEPTH_SHIFT;
+    for (uint32_t s = node_slot_of(key, depth, v.node_shift);; s = (s + 1) & v.node_mask) {
+        const uint2 node = v.nodes[s];
+        if (!node.y)
+            return 0;
+        if (node.x == key && (node.y & ~0x1fffffffu) == tag)
+            return node.y;
+    }
+}
+
+// 1 + the rank of the longest word at text position p (< n), 0 where none starts there.
+__device__ uint32_t longest_word_at(const longest_view &v, const uint32_t *text32, size_t n,
+                                    size_t p)
+{
+    const int room = n - p < PM_MAX_WORD_BYTES ? (int)(n - p) : PM_MAX_WORD_BYTES;
+    const uint32_t window = window_of(text32, p);
+    uint32_t info = 0;
+#pragma unroll
+    for (int depth = 4; depth >= 1; depth--) // the deepest node on the text's path
+        if (!info && depth <= room)
+            info = find_node(v, window & first_int_mask(depth), depth);
+    uint32_t best = info & NODE_RANK_MASK;
+    const uint32_t group = info >> NODE_GROUP_SHIFT & 0x7ffu;
+    if (group) { // the words of 5 bytes or more under this depth-4 node, longest first
+        const uint32_t g = v.groups[group - 1];
+        for (uint32_t i = g & 0xffffu; i < (g & 0xffffu) + (g >> 16); i++) {
+            const uint32_t word = v.group_words[i];
+            const int len = (int)(word >> 16);
+            if (len <= room && rest_matches(text32, p, v.packed[word & 0xffffu], len)) {
+                best = (word & 0xffffu) + 1;
+                break;
+            }
+        }
+    }
+    return best;
+}
+
+// The pair-table index of the two bytes at byte j of the lane's ints x[] (j known at
+// compile time): one byte permute, two more where the pair straddles two ints.
+__device__ __forceinline__ uint32_t pair_index_at(const uint32_t *x, int j)
+{
+    const int k = j % 4;
+    const uint32_t key = k < 3 ? __byte_perm(x[j / 4], 0u, 0x4400u | (k + 1) << 4 | k)
+                               : __byte_perm(x[j / 4], x[j / 4 + 1], 0x0043u) & 0xffffu;
+    return pair_index(key);
+}
+
+// The int after chunk c (the bytes lane 31's last windows reach), 0 past the text.
+__device__ __forceinline__ uint32_t int_after_chunk(const uint32_t *text32, size_t n, size_t c)
+{
+    const size_t next = (c + 1) * QUEUE_CHUNK;
+    return next < n ? __ldg(&text32[next / 4]) : 0u;
+}
+
+enum {
+    LONGEST_THREADS = 1024,
+    LANE_COUNT_BYTES = 256 * 32 * 4, // a counter an entry value a lane
+    LONGEST_QUEUE_BYTES = QUEUE_CHUNK * 2,
+    LONGEST_SHARED_MAX = PAIR_SLOTS + LANE_COUNT_BYTES + PM_MAX_WORDS * 4 + NODE_SLOTS_MAX * 8 +
+                         2 * PM_MAX_WORDS * 4 + 32 * LONGEST_QUEUE_BYTES,
+};
+
+// Napkin math (1 GB, the default words, H100): a position costs ~9 instructions (byte
+// permute, swizzle, a shared byte load, two tests, a predicated shared atomic on the
+// lane's own counter, so no two lanes collide): 9e9 lane-instructions, 0.27 ms at
+// 33e12/s. A queued position (~8% of them here) ~40 more: 0.1 ms. Shared memory: one
+// random byte load a position, ~3.5 wavefronts a warp (32 lanes over 32 banks): 1e9/32
+// x 3.5 / (132 SMs x 1.75 GHz) = 0.47 ms: the floor of any one-lookup-a-position filter,
+// above the 0.34 ms the text takes to read at the copy rate.
+template <bool SMEM_TABLES>
+__global__ void __launch_bounds__(LONGEST_THREADS, 1)
+    longest_kernel(const uint32_t *text32, size_t n, const longest_tables *t,
+                   unsigned long long *counts)
+{
+    extern __shared__ uint4 shared_raw[];
+    char *shared = reinterpret_cast<char *>(shared_raw);
+    longest_view v;
+    v.pair = t->pair;
+    if (SMEM_TABLES) {
+        copy_to_shared(shared, t->pair, PAIR_SLOTS);
+        v.pair = reinterpret_cast<const uint8_t *>(shared);
+        shared += PAIR_SLOTS;
+    }
+    uint32_t *lane_counts = reinterpret_cast<uint32_t *>(shared); // [entry value][lane]
+    for (int i = threadIdx.x; i < LANE_COUNT_BYTES / 4; i += blockDim.x)
+        lane_counts[i] = 0;
+    shared += LANE_COUNT_BYTES;
+    v.rank_count = reinterpret_cast<uint32_t *>(shared);
+    for (int r = threadIdx.x; r < t->ranks; r += blockDim.x)
+        v.rank_count[r] = 0;
+    shared += PM_MAX_WORDS * 4;
+    v.node_mask = (uint32_t)t->node_slots - 1;
+    v.node_shift = t->node_shift;
+    v.nodes = t->nodes;
+    if (SMEM_TABLES) {
+        copy_to_shared(shared, t->nodes, t->node_slots * 8);
+        v.nodes = reinterpret_cast<const uint2 *>(shared);
+        shared += t->node_slots * 8;
+    }
+    const int groups_bytes = (t->groups_used * 4 + 15) / 16 * 16;
+    copy_to_shared(shared, t->groups, groups_bytes);
+    v.groups = reinterpret_cast<const uint32_t *>(shared);
+    shared += groups_bytes;
+    const int group_words_bytes = (t->group_words_used * 4 + 15) / 16 * 16;
+    copy_to_shared(shared, t->group_words, group_words_bytes);
+    v.group_words = reinterpret_cast<const uint32_t *>(shared);
+    shared += group_words_bytes;
+    v.packed = t->packed; // read only for words of 5 bytes or more
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    uint16_t *queue = reinterpret_cast<uint16_t *>(shared + warp * LONGEST_QUEUE_BYTES);
+    uint32_t *my_counts = lane_counts + lane;
+    auto count_rank = [&](uint32_t r) {
+        if (r < FAST_RANKS)
+            atomicAdd(&my_counts[(r + PAIR_RANK0) * 32], 1u);
+        else
+            atomicAdd(&v.rank_count[r], 1u);
+    };
+    __syncthreads();
+
+    const uint4 *text128 = reinterpret_cast<const uint4 *>(text32);
+    const size_t chunks = (n + QUEUE_CHUNK - 1) / QUEUE_CHUNK;
+    const size_t warps = (size_t)gridDim.x * (blockDim.x / 32);
+    size_t c = (size_t)blockIdx.x * (blockDim.x / 32) + warp;
+    // Two chunks' loads in flight while one is filtered.
+    uint4 bytes = lane_bytes(text128, n, c, lane), next = lane_bytes(text128, n, c + warps, lane);
+    uint32_t after = lane == 31 ? int_after_chunk(text32, n, c) : 0u;
+    uint32_t next_after = lane == 31 ? int_after_chunk(text32, n, c + warps) : 0u;
+    for (; c < chunks; c += warps) {
+        const uint4 later = lane_bytes(text128, n, c + 2 * warps, lane);
+        const uint32_t later_after = lane == 31 ? int_after_chunk(text32, n, c + 2 * warps) : 0u;
+        const uint32_t from_right = __shfl_down_sync(0xffffffffu, bytes.x, 1);
+        const uint32_t x[5] = {bytes.x, bytes.y, bytes.z, bytes.w, lane == 31 ? after : from_right};
+        uint32_t queued = 0;
+        if ((c + 1) * QUEUE_CHUNK < n) { // every position has a byte after it
+#pragma unroll
+            for (int j = 0; j < QUEUE_LANE_BYTES; j++) {
+                const uint32_t e = v.pair[pair_index_at(x, j)];
+                if (e >= PAIR_RANK0)
+                    atomicAdd(&my_counts[e * 32], 1u);
+                queued |= (uint32_t)(e == PAIR_QUEUE) << j;
+            }
+        } else { // the text's last chunk: every possible start queued, lengths checked there
+            const size_t first = c * QUEUE_CHUNK + (size_t)lane * QUEUE_LANE_BYTES;
+            const int room = first < n ? (n - first < QUEUE_LANE_BYTES ? (int)(n - first) : 16) : 0;
+#pragma unroll
+            for (int j = 0; j < QUEUE_LANE_BYTES; j++)
+                queued |= (uint32_t)(v.pair[pair_index_at(x, j)] != PAIR_NONE && j < room) << j;
+        }
+        // The warp's queued positions in lane order, then one a lane.
+        const int mine = __popc(queued);
+        const int end = warp_inclusive_scan(mine);
+        const int total = __shfl_sync(0xffffffffu, end, 31);
+        int at = end - mine;
+        for (; queued; queued &= queued - 1)
+            queue[at++] = (uint16_t)(lane * QUEUE_LANE_BYTES + __ffs(queued) - 1);
+        __syncwarp();
+        for (int q = lane; q < total; q += 32) {
+            const uint32_t best = longest_word_at(v, text32, n, c * QUEUE_CHUNK + queue[q]);
+            if (best)
+                count_rank(best - 1);
+        }
+        __syncwarp();
+        bytes = next;
+        next = later;
+        after = next_after;
+        next_after = later_after;
+    }
+
+    // The block's longest-word counts by rank, then each word's: the sum over the ranks
+    // it is a prefix of.
+    __syncthreads();
+    for (int r = threadIdx.x; r < t->ranks; r += blockDim.x) {
+        uint32_t sum = v.rank_count[r];
+        if (r < FAST_RANKS)
+            for (int i = 0; i < 32; i++) // lane-rotated: a warp's threads read 32 banks
+                sum += lane_counts[(r + PAIR_RANK0) * 32 + (i + r) % 32];
+        v.rank_count[r] = sum;
+    }
+    __syncthreads();
+    for (int w = threadIdx.x; w < t->words; w += blockDim.x) {
+        const int r = t->rank_of[w];
+        unsigned long long total = 0;
+        for (int i = t->descendants_start[r]; i < t->descendants_start[r + 1]; i++)
+            total += v.rank_count[t->descendants[i]];
+        if (total)
+            atomicAdd(&counts[w], total);
+    }
+}
+
 // --- the device words and the launchers -------------------------------------------------
 
 struct pm_device_words {
     pm_words *list; // device copy
     prefix_tables *tables;
+    longest_tables *longest;
+    int longest_node_bytes, longest_group_bytes; // the v5 tables' sizes for this list
     int count;
     int distinct_count;
     constant_head head[PM_MAX_WORDS];
@@ -625,6 +1015,15 @@ extern "C" pm_device_words *pm_device_words_create(const pm_words *words)
     CL_CUDA_CHECK(cudaMalloc((void **)&dw->tables, sizeof *host_tables));
     CL_CUDA_CHECK(cudaMemcpy(dw->tables, host_tables, sizeof *host_tables, cudaMemcpyHostToDevice));
     delete host_tables;
+    longest_tables *host_longest = new longest_tables;
+    build_longest_tables(words, host_longest);
+    dw->longest_node_bytes = host_longest->node_slots * 8;
+    dw->longest_group_bytes = (host_longest->groups_used * 4 + 15) / 16 * 16 +
+                              (host_longest->group_words_used * 4 + 15) / 16 * 16;
+    CL_CUDA_CHECK(cudaMalloc((void **)&dw->longest, sizeof *host_longest));
+    CL_CUDA_CHECK(
+        cudaMemcpy(dw->longest, host_longest, sizeof *host_longest, cudaMemcpyHostToDevice));
+    delete host_longest;
     for (int w = 0; w < words->count; w++) {
         const uint32_t mask = first_int_mask(words->len[w]);
         dw->head[w] = {words->packed[w][0] & mask, mask, words->len[w]};
@@ -638,6 +1037,7 @@ extern "C" void pm_device_words_destroy(pm_device_words *dw)
         constant_owner = nullptr;
     CL_CUDA_CHECK(cudaFree(dw->list));
     CL_CUDA_CHECK(cudaFree(dw->tables));
+    CL_CUDA_CHECK(cudaFree(dw->longest));
     delete dw;
 }
 
@@ -730,6 +1130,50 @@ static void launch_v4(const uint8_t *text, size_t n, const pm_device_words *dw,
     launch_table_kernel(l, cl_ceil_div(n, QUEUE_CHUNK) * 32, text, n, dw, counts, s);
 }
 
+// v5 keeps its pair and node tables in shared memory where a block may have 204 KB
+// (sm_90), and reads them from global memory otherwise (the counters and queues stay).
+typedef void (*longest_kernel_fn)(const uint32_t *, size_t, const longest_tables *,
+                                  unsigned long long *);
+struct longest_launch {
+    longest_kernel_fn kernel;
+    bool shared_tables;
+    int warps;
+};
+
+static longest_launch longest_launch_for()
+{
+    int device, optin;
+    CL_CUDA_CHECK(cudaGetDevice(&device));
+    CL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    longest_launch l = {longest_kernel<true>, true, 32};
+    size_t fixed = LANE_COUNT_BYTES + PM_MAX_WORDS * 4 + 2 * PM_MAX_WORDS * 4;
+    if (optin >= LONGEST_SHARED_MAX) {
+        fixed += PAIR_SLOTS + NODE_SLOTS_MAX * 8;
+    } else {
+        l = {longest_kernel<false>, false, (int)(((size_t)optin - fixed) / LONGEST_QUEUE_BYTES)};
+        l.warps = l.warps > 32 ? 32 : l.warps;
+    }
+    CL_CUDA_CHECK(cudaFuncSetAttribute(l.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (int)(fixed + l.warps * LONGEST_QUEUE_BYTES)));
+    return l;
+}
+
+static void launch_v5(const uint8_t *text, size_t n, const pm_device_words *dw,
+                      unsigned long long *counts, cudaStream_t s)
+{
+    static const longest_launch l = longest_launch_for();
+    CL_CUDA_CHECK(cudaMemsetAsync(counts, 0, dw->count * sizeof *counts, s));
+    size_t shared = LANE_COUNT_BYTES + PM_MAX_WORDS * 4 + dw->longest_group_bytes +
+                    (size_t)l.warps * LONGEST_QUEUE_BYTES;
+    if (l.shared_tables)
+        shared += PAIR_SLOTS + dw->longest_node_bytes;
+    const size_t grid = (size_t)cl_device_current()->sm_count;
+    const size_t needed = cl_ceil_div(cl_ceil_div(n, QUEUE_CHUNK), (size_t)l.warps);
+    l.kernel<<<(unsigned)(needed < grid ? needed : grid), l.warps * 32, shared, s>>>(
+        reinterpret_cast<const uint32_t *>(text), n, dw->longest, counts);
+    CL_LAUNCH_CHECK();
+}
+
 extern "C" const pattern_match_version pattern_match_versions[] = {
     {{"v1-course", "the Oxford practical's: one block, a thread a word, text chunks in shared "
                    "memory with the byte-offset 1/2/3 ints precomputed"},
@@ -743,8 +1187,11 @@ extern "C" const pattern_match_version pattern_match_versions[] = {
     {{"v4-queue", "v3's filter on 16 bytes a lane, candidates queued per warp and compared "
                   "by all 32 lanes at once"},
      launch_v4},
+    {{"v5-longest", "the longest word at each position from a byte table of the first two "
+                    "bytes; only where a 3-byte or longer word may start, a queued trie walk"},
+     launch_v5},
     {{"yours", pattern_match_yours_idea}, pattern_match_yours},
 };
 extern "C" const int pattern_match_version_count =
     sizeof pattern_match_versions / sizeof pattern_match_versions[0];
-extern "C" const char pattern_match_fastest_version[] = "v4-queue";
+extern "C" const char pattern_match_fastest_version[] = "v5-longest";
