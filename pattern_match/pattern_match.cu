@@ -607,37 +607,48 @@ __global__ void __launch_bounds__(QUEUE_THREADS, 1)
 // At a text position the words that occur are prefixes of one another ("a", "an", "and"
 // at "and so"), so counting only the longest of them is enough: every shorter one is a
 // prefix of it, and the block adds a word's count to each of its prefixes when it
-// flushes. That makes one position one count, and for most positions the first two
-// bytes settle it: a 64 KB table of bytes, indexed by them, holds 0 (no word starts
-// here), 2 + the rank of the longest word of 1 or 2 bytes (no word of 3 bytes or more
-// starts with these two: counted at once), or 1 (one might: queued). A queued position
-// walks the word trie by hashed nodes of depth 4, 3, 2, 1 (the deepest node on the
-// text's path knows the longest word within it), then, at depth 4, the words of 5 bytes
-// or more that start there, longest first.
+// flushes. One position, one count; and for most positions the first two bytes settle
+// it. A 64 KB table of bytes, indexed by them, holds:
+//   0         no word starts with these two bytes;
+//   1..127    1 + the rank of the longest word (of 1 or 2 bytes; none longer starts
+//             here): counted at once, on a counter of the lane's own;
+//   128..254  a word of 3 bytes or more may start here: queued; 128 + 1 + the rank of
+//             the longest word of 1 or 2 bytes (128: none);
+//   255       queued, and that longest short word is looked up (its rank is over 125).
+// A queued position looks up the trie nodes of its first 4 and first 3 bytes (each
+// node knows the longest word within it) in a cuckoo hash table: a key sits in one of
+// two slots, so a lookup is two loads, never a walk. At a depth-4 node it then tries
+// the words of 5 bytes or more that start there, longest first.
 enum : uint32_t {
     PAIR_NONE = 0,
-    PAIR_QUEUE = 1,
-    PAIR_RANK0 = 2, // entry 2 + r: the longest word is rank r, counted in the filter
-    NODE_SLOTS_MAX = 8192, // twice the most nodes (4 depths x 1024 words)
+    PAIR_QUEUE = 128,        // and up: queued
+    PAIR_QUEUE_LOOKUP = 255, // queued, the short word's rank not in the byte
     NODE_OCCUPIED = 1u << 31,
-    NODE_DEPTH_SHIFT = 29, // bits 29, 30: depth - 1
+    NODE_TAG_MASK = 0xe0000000u, // occupied and depth - 1 (bits 29, 30)
+    NODE_DEPTH_SHIFT = 29,
     NODE_RANK_MASK = 0x7ffu, // bits 0..10: 1 + the longest word's rank, 0: none
     NODE_GROUP_SHIFT = 11,   // bits 11..21: 1 + the node's group of longer words, 0: none
+    NODE_MULT0 = 2654435761u,
+    NODE_MULT1 = 0x85ebca6bu,
 };
 enum {
-    FAST_RANKS = 254, // ranks 0..253 fit in a byte entry
+    FAST_RANKS = 127,  // ranks 0..126: entry 1 + rank, counted in the filter
+    QUEUE_RANKS = 126, // ranks 0..125: entry 129 + rank on a queued pair
+    NODE_SLOTS_MAX = 8192, // 2.67 slots a node at worst (3 depths x 1024 words)
     LONGEST_DESCENDANTS_MAX = PM_MAX_WORDS * PM_MAX_WORD_BYTES,
 };
 
 struct longest_tables {
     uint8_t pair[PAIR_SLOTS];                     // by pair_index(first two bytes)
     uint2 nodes[NODE_SLOTS_MAX];                  // {key, info}, node_slots of them used
+    uint16_t single[256];                         // 1 + the rank of the 1-byte word, 0: none
     uint32_t groups[PM_MAX_WORDS];                // start | count << 16 into group_words
     uint32_t group_words[PM_MAX_WORDS];           // rank | len << 16, longest first
     uint32_t packed[PM_MAX_WORDS][PM_WORD_INTS];  // by rank
     uint16_t rank_of[PM_MAX_WORDS];               // word -> rank
     uint16_t descendants_start[PM_MAX_WORDS + 1]; // rank r: the ranks r is a prefix of
     uint16_t descendants[LONGEST_DESCENDANTS_MAX];
+    uint32_t node_salt[2];                        // the two hash functions' depth salts
     int words, ranks, node_slots, node_shift, groups_used, group_words_used;
 };
 
@@ -649,21 +660,11 @@ __host__ __device__ static inline uint32_t pair_index(uint32_t key)
     return key ^ ((key >> 6) & 0x7cu);
 }
 
-// A trie node's first slot: a multiplicative hash of its bytes and depth.
-__host__ __device__ static inline uint32_t node_slot_of(uint32_t key, int depth, int shift)
+// Slot `which` (0, 1) of a trie node of `depth` whose bytes are `key`.
+__host__ __device__ static inline uint32_t node_slot(uint32_t key, int depth, int which,
+                                                     const uint32_t salt[2], int shift)
 {
-    return (key * 2654435761u + (uint32_t)depth * 0x9e3779b9u) >> shift;
-}
-
-static uint32_t *node_insert(longest_tables *t, uint32_t key, int depth)
-{
-    const uint32_t tag = NODE_OCCUPIED | (uint32_t)(depth - 1) << NODE_DEPTH_SHIFT;
-    uint32_t s = node_slot_of(key, depth, t->node_shift);
-    while (t->nodes[s].y && !(t->nodes[s].x == key && (t->nodes[s].y & ~0x1fffffffu) == tag))
-        s = (s + 1) & (uint32_t)(t->node_slots - 1);
-    if (!t->nodes[s].y)
-        t->nodes[s] = make_uint2(key, tag);
-    return &t->nodes[s].y;
+    return (key * (which ? NODE_MULT1 : NODE_MULT0) + (uint32_t)depth * salt[which]) >> shift;
 }
 
 // Does word a (la bytes) start with word b (lb bytes)?
@@ -677,12 +678,43 @@ static bool starts_with(const uint32_t *a, int la, const uint32_t *b, int lb)
     return true;
 }
 
+// A trie node of depth 2..4 on some word's path, before it goes in the cuckoo table.
+struct trie_node {
+    uint32_t key, info;
+};
+
+// Places the nodes in the cuckoo table (each in one of its two slots, evicting and
+// re-placing others); false if some node found no place in 64 moves.
+static bool cuckoo_place(longest_tables *t, const trie_node *nodes, int count)
+{
+    memset(t->nodes, 0, sizeof t->nodes);
+    for (int i = 0; i < count; i++) {
+        uint2 moving = make_uint2(nodes[i].key, nodes[i].info);
+        int which = 0;
+        for (int moves = 0;; moves++) {
+            if (moves == 64)
+                return false;
+            const int depth = (int)(moving.y >> NODE_DEPTH_SHIFT & 3u) + 1;
+            const uint32_t s = node_slot(moving.x, depth, which, t->node_salt, t->node_shift);
+            const uint2 there = t->nodes[s];
+            t->nodes[s] = moving;
+            if (!there.y)
+                break;
+            // The evicted node moves to its other slot.
+            moving = there;
+            const int there_depth = (int)(there.y >> NODE_DEPTH_SHIFT & 3u) + 1;
+            which = node_slot(there.x, there_depth, 0, t->node_salt, t->node_shift) == s;
+        }
+    }
+    return true;
+}
+
 static void build_longest_tables(const pm_words *words, longest_tables *t)
 {
     memset(t, 0, sizeof *t);
     t->words = words->count;
     // Ranks: the distinct words, those of 1 or 2 bytes first (their ranks go in the
-    // pair table's byte while there are at most 254 of them).
+    // pair table's byte while they are few).
     int len[PM_MAX_WORDS];
     for (int pass = 0; pass < 2; pass++)
         for (int w = 0; w < words->count; w++) {
@@ -698,44 +730,41 @@ static void build_longest_tables(const pm_words *words, longest_tables *t)
             }
             t->rank_of[w] = (uint16_t)r;
         }
-    // Trie nodes of depth 1..4 on every word's path; each knows its longest word.
-    int nodes = 0;
-    for (int r = 0; r < t->ranks; r++)
-        nodes += len[r] < 4 ? len[r] : 4;
-    t->node_slots = 64;
-    while (t->node_slots < 2 * nodes)
-        t->node_slots *= 2;
-    t->node_shift = 32 - __builtin_ctz((unsigned)t->node_slots);
-    for (int r = 0; r < t->ranks; r++)
-        for (int d = 1; d <= len[r] && d <= 4; d++) {
-            uint32_t *info = node_insert(t, t->packed[r][0] & first_int_mask(d), d);
-            if (d == len[r])
-                *info |= (uint32_t)r + 1; // a node is one string: one rank ends there
+    // Trie nodes of depth 2..4 on every word's path; each knows its longest word.
+    static trie_node nodes[3 * PM_MAX_WORDS];
+    int count = 0;
+    for (int r = 0; r < t->ranks; r++) {
+        if (len[r] == 1)
+            t->single[t->packed[r][0] & 0xffu] = (uint16_t)(r + 1);
+        for (int d = 2; d <= len[r] && d <= 4; d++) {
+            const uint32_t key = t->packed[r][0] & first_int_mask(d);
+            const uint32_t tag = NODE_OCCUPIED | (uint32_t)(d - 1) << NODE_DEPTH_SHIFT;
+            int i = 0;
+            while (i < count && !(nodes[i].key == key && (nodes[i].info & NODE_TAG_MASK) == tag))
+                i++;
+            if (i == count)
+                nodes[count++] = {key, tag};
         }
-    // A node's longest word: its own, or the longest ending at a shallower node on its path.
-    for (int s = 0; s < t->node_slots; s++) {
-        const uint32_t info = t->nodes[s].y;
-        if (!info || (info & NODE_RANK_MASK))
-            continue;
-        const int depth = (int)(info >> NODE_DEPTH_SHIFT & 3u) + 1;
+    }
+    int long_ranks[PM_MAX_WORDS], group_of[PM_MAX_WORDS], longs = 0;
+    for (int i = 0; i < count; i++) {
+        const int depth = (int)(nodes[i].info >> NODE_DEPTH_SHIFT & 3u) + 1;
         int best = -1;
         for (int r = 0; r < t->ranks; r++)
-            if (len[r] < depth && (len[r] > (best < 0 ? 0 : len[best])) &&
-                starts_with(&t->nodes[s].x, depth, t->packed[r], len[r]))
+            if (len[r] <= depth && len[r] > (best < 0 ? 0 : len[best]) &&
+                starts_with(&nodes[i].key, depth, t->packed[r], len[r]))
                 best = r;
-        t->nodes[s].y |= (uint32_t)(best + 1);
+        nodes[i].info |= (uint32_t)(best + 1);
+        // Words of 5 bytes or more, grouped by their depth-4 node.
+        for (int r = 0; r < t->ranks; r++)
+            if (depth == 4 && len[r] >= 5 && t->packed[r][0] == nodes[i].key) {
+                if (!(nodes[i].info >> NODE_GROUP_SHIFT & 0x7ffu))
+                    nodes[i].info |= (uint32_t)++t->groups_used << NODE_GROUP_SHIFT;
+                group_of[r] = t->groups_used - 1;
+                long_ranks[longs++] = r;
+            }
     }
-    // Words of 5 bytes or more, grouped by their depth-4 node, longest first.
-    int long_ranks[PM_MAX_WORDS], group_of[PM_MAX_WORDS], longs = 0;
-    for (int r = 0; r < t->ranks; r++) {
-        if (len[r] < 5)
-            continue;
-        uint32_t *info = node_insert(t, t->packed[r][0], 4);
-        if (!(*info >> NODE_GROUP_SHIFT & 0x7ffu))
-            *info |= (uint32_t)++t->groups_used << NODE_GROUP_SHIFT;
-        group_of[r] = (int)(*info >> NODE_GROUP_SHIFT & 0x7ffu) - 1;
-        long_ranks[longs++] = r;
-    }
+    // The groups' words, longest first (the first that matches is the longest).
     std::sort(long_ranks, long_ranks + longs, [&](int a, int b) {
         return group_of[a] != group_of[b] ? group_of[a] < group_of[b] : len[a] > len[b];
     });
@@ -747,33 +776,43 @@ static void build_longest_tables(const pm_words *words, longest_tables *t)
         t->group_words[i] = (uint32_t)r | (uint32_t)len[r] << 16;
     }
     t->group_words_used = longs;
-    // The pair table: queue where a word of 3 bytes or more starts with the pair (or the
-    // longest short word has no byte rank), else the longest word of 1 or 2 bytes.
-    static uint8_t pair_queue[PAIR_SLOTS];
+    // The cuckoo table: 4 slots a node to start, more (or other salts) until all fit.
+    t->node_slots = 64;
+    while (t->node_slots < 4 * count && t->node_slots < NODE_SLOTS_MAX)
+        t->node_slots *= 2;
+    for (uint32_t seed = 1;; seed++) {
+        t->node_shift = 32 - __builtin_ctz((unsigned)t->node_slots);
+        t->node_salt[0] = seed * 0x9e3779b9u;
+        t->node_salt[1] = seed * 0x7f4a7c15u + 0x632be5abu;
+        if (cuckoo_place(t, nodes, count))
+            break;
+        if (seed % 8 == 0 && t->node_slots < NODE_SLOTS_MAX)
+            t->node_slots *= 2;
+    }
+    // The pair table (see above).
+    static uint8_t pair_queued[PAIR_SLOTS];
     static int16_t pair_best[PAIR_SLOTS];
-    memset(pair_queue, 0, sizeof pair_queue);
+    memset(pair_queued, 0, sizeof pair_queued);
     memset(pair_best, 0xff, sizeof pair_best);
     for (int r = 0; r < t->ranks; r++) {
         const uint32_t first = t->packed[r][0];
         if (len[r] >= 3)
-            pair_queue[first & 0xffffu] = 1;
+            pair_queued[first & 0xffffu] = 1;
         else if (len[r] == 2)
             pair_best[first & 0xffffu] = (int16_t)r;
     }
-    for (int r = 0; r < t->ranks; r++)
-        if (len[r] == 1)
-            for (uint32_t b1 = 0; b1 < 256; b1++) {
-                const uint32_t key = (t->packed[r][0] & 0xffu) | b1 << 8;
-                if (pair_best[key] < 0)
-                    pair_best[key] = (int16_t)r;
-            }
     for (uint32_t key = 0; key < PAIR_SLOTS; key++) {
-        uint8_t e = PAIR_NONE;
-        if (pair_queue[key] || pair_best[key] >= FAST_RANKS)
-            e = PAIR_QUEUE;
-        else if (pair_best[key] >= 0)
-            e = (uint8_t)(PAIR_RANK0 + pair_best[key]);
-        t->pair[pair_index(key)] = e;
+        int best = pair_best[key];
+        if (best < 0)
+            best = t->single[key & 0xffu] - 1;
+        uint32_t e = PAIR_NONE;
+        if (pair_queued[key])
+            e = best < QUEUE_RANKS ? PAIR_QUEUE + 1 + best : PAIR_QUEUE_LOOKUP;
+        else if (best >= FAST_RANKS)
+            e = PAIR_QUEUE_LOOKUP;
+        else if (best >= 0)
+            e = 1 + best;
+        t->pair[pair_index(key)] = (uint8_t)e;
     }
     // Each rank's descendants: the ranks it is a prefix of, itself included.
     int used = 0;
@@ -790,24 +829,24 @@ static void build_longest_tables(const pm_words *words, longest_tables *t)
 struct longest_view {
     const uint8_t *pair;
     const uint2 *nodes;
+    const uint16_t *single;
     const uint32_t *groups, *group_words;
     const uint32_t (*packed)[PM_WORD_INTS];
     uint32_t *rank_count; // the block's counts by rank (longest words only)
-    uint32_t node_mask;
+    uint32_t salt[2];
     int node_shift;
 };
 
-// The info of the trie node of depth `depth` whose bytes are `key`, 0 where there is none.
+// The info of the trie node of depth `depth` whose bytes are `key`, 0 where there is
+// none: its two slots, both loaded at once.
 __device__ __forceinline__ uint32_t find_node(const longest_view &v, uint32_t key, int depth)
 {
     const uint32_t tag = NODE_OCCUPIED | (uint32_t)(depth - 1) << NODE_DEPTH_SHIFT;
-    for (uint32_t s = node_slot_of(key, depth, v.node_shift);; s = (s + 1) & v.node_mask) {
-        const uint2 node = v.nodes[s];
-        if (!node.y)
-            return 0;
-        if (node.x == key && (node.y & ~0x1fffffffu) == tag)
-            return node.y;
-    }
+    const uint2 a = v.nodes[node_slot(key, depth, 0, v.salt, v.node_shift)];
+    const uint2 b = v.nodes[node_slot(key, depth, 1, v.salt, v.node_shift)];
+    return a.x == key && (a.y & NODE_TAG_MASK) == tag   ? a.y
+           : b.x == key && (b.y & NODE_TAG_MASK) == tag ? b.y
+                                                        : 0u;
 }
 
 // 1 + the rank of the longest word at text position p (< n), 0 where none starts there.
@@ -816,25 +855,32 @@ __device__ uint32_t longest_word_at(const longest_view &v, const uint32_t *text3
 {
     const int room = n - p < PM_MAX_WORD_BYTES ? (int)(n - p) : PM_MAX_WORD_BYTES;
     const uint32_t window = window_of(text32, p);
-    uint32_t info = 0;
-#pragma unroll
-    for (int depth = 4; depth >= 1; depth--) // the deepest node on the text's path
-        if (!info && depth <= room)
-            info = find_node(v, window & first_int_mask(depth), depth);
-    uint32_t best = info & NODE_RANK_MASK;
-    const uint32_t group = info >> NODE_GROUP_SHIFT & 0x7ffu;
-    if (group) { // the words of 5 bytes or more under this depth-4 node, longest first
+    if (room == 1)
+        return v.single[window & 0xffu];
+    const uint32_t info4 = room >= 4 ? find_node(v, window, 4) : 0u;
+    const uint32_t info3 = room >= 3 ? find_node(v, window & 0xffffffu, 3) : 0u;
+    if (!info4 && !info3) { // the longest word has 1 or 2 bytes
+        const uint32_t e = v.pair[pair_index(window & 0xffffu)];
+        if (e < PAIR_QUEUE)
+            return e;
+        if (e < PAIR_QUEUE_LOOKUP)
+            return e - PAIR_QUEUE;
+        const uint32_t info2 = find_node(v, window & 0xffffu, 2);
+        return info2 ? info2 & NODE_RANK_MASK : v.single[window & 0xffu];
+    }
+    if (!info4)
+        return info3 & NODE_RANK_MASK;
+    const uint32_t group = info4 >> NODE_GROUP_SHIFT & 0x7ffu;
+    if (group) { // the words of 5 bytes or more under this node, longest first
         const uint32_t g = v.groups[group - 1];
         for (uint32_t i = g & 0xffffu; i < (g & 0xffffu) + (g >> 16); i++) {
             const uint32_t word = v.group_words[i];
             const int len = (int)(word >> 16);
-            if (len <= room && rest_matches(text32, p, v.packed[word & 0xffffu], len)) {
-                best = (word & 0xffffu) + 1;
-                break;
-            }
+            if (len <= room && rest_matches(text32, p, v.packed[word & 0xffffu], len))
+                return (word & 0xffffu) + 1;
         }
     }
-    return best;
+    return info4 & NODE_RANK_MASK;
 }
 
 // The pair-table index of the two bytes at byte j of the lane's ints x[] (j known at
@@ -847,6 +893,22 @@ __device__ __forceinline__ uint32_t pair_index_at(const uint32_t *x, int j)
     return pair_index(key);
 }
 
+// The filter's step for one position whose pair entry is e: entries 1..127 add one to
+// the lane's own counter (shared address counter_base + 128 e), 128 and up set `bit` in
+// queued. Written out so both are predicated instructions, not branches around them.
+__device__ __forceinline__ void filter_step(uint32_t e, uint32_t counter_base, uint32_t bit,
+                                            uint32_t &queued)
+{
+    asm volatile("{\n\t.reg .pred fast, queue;\n\t"
+                 "setp.lt.u32 fast, %2, 127;\n\t"
+                 "setp.ge.u32 queue, %1, 128;\n\t"
+                 "@fast red.shared.add.u32 [%3], 1;\n\t"
+                 "@queue or.b32 %0, %0, %4;\n\t}"
+                 : "+r"(queued)
+                 : "r"(e), "r"(e - 1), "r"(counter_base + 128 * e), "r"(bit)
+                 : "memory");
+}
+
 // The int after chunk c (the bytes lane 31's last windows reach), 0 past the text.
 __device__ __forceinline__ uint32_t int_after_chunk(const uint32_t *text32, size_t n, size_t c)
 {
@@ -856,10 +918,13 @@ __device__ __forceinline__ uint32_t int_after_chunk(const uint32_t *text32, size
 
 enum {
     LONGEST_THREADS = 1024,
-    LANE_COUNT_BYTES = 256 * 32 * 4, // a counter an entry value a lane
+    LANE_COUNT_BYTES = (FAST_RANKS + 1) * 32 * 4, // a counter an entry value a lane
     LONGEST_QUEUE_BYTES = QUEUE_CHUNK * 2,
-    LONGEST_SHARED_MAX = PAIR_SLOTS + LANE_COUNT_BYTES + PM_MAX_WORDS * 4 + NODE_SLOTS_MAX * 8 +
-                         2 * PM_MAX_WORDS * 4 + 32 * LONGEST_QUEUE_BYTES,
+    // Besides the pair and node tables: the lanes' and the ranks' counters, the 1-byte
+    // words, the groups and their words.
+    LONGEST_SHARED_FIXED = LANE_COUNT_BYTES + PM_MAX_WORDS * 4 + 256 * 2 + 2 * PM_MAX_WORDS * 4,
+    LONGEST_SHARED_MAX =
+        PAIR_SLOTS + NODE_SLOTS_MAX * 8 + LONGEST_SHARED_FIXED + 32 * LONGEST_QUEUE_BYTES,
 };
 
 // Napkin math (1 GB, the default words, H100): a position costs ~9 instructions (byte
@@ -891,7 +956,11 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
     for (int r = threadIdx.x; r < t->ranks; r += blockDim.x)
         v.rank_count[r] = 0;
     shared += PM_MAX_WORDS * 4;
-    v.node_mask = (uint32_t)t->node_slots - 1;
+    copy_to_shared(shared, t->single, 256 * 2);
+    v.single = reinterpret_cast<const uint16_t *>(shared);
+    shared += 256 * 2;
+    v.salt[0] = t->node_salt[0];
+    v.salt[1] = t->node_salt[1];
     v.node_shift = t->node_shift;
     v.nodes = t->nodes;
     if (SMEM_TABLES) {
@@ -911,9 +980,10 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     uint16_t *queue = reinterpret_cast<uint16_t *>(shared + warp * LONGEST_QUEUE_BYTES);
     uint32_t *my_counts = lane_counts + lane;
+    const uint32_t counter_base = (uint32_t)__cvta_generic_to_shared(my_counts);
     auto count_rank = [&](uint32_t r) {
         if (r < FAST_RANKS)
-            atomicAdd(&my_counts[(r + PAIR_RANK0) * 32], 1u);
+            atomicAdd(&my_counts[(r + 1) * 32], 1u);
         else
             atomicAdd(&v.rank_count[r], 1u);
     };
@@ -935,12 +1005,8 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
         uint32_t queued = 0;
         if ((c + 1) * QUEUE_CHUNK < n) { // every position has a byte after it
 #pragma unroll
-            for (int j = 0; j < QUEUE_LANE_BYTES; j++) {
-                const uint32_t e = v.pair[pair_index_at(x, j)];
-                if (e >= PAIR_RANK0)
-                    atomicAdd(&my_counts[e * 32], 1u);
-                queued |= (uint32_t)(e == PAIR_QUEUE) << j;
-            }
+            for (int j = 0; j < QUEUE_LANE_BYTES; j++)
+                filter_step(v.pair[pair_index_at(x, j)], counter_base, 1u << j, queued);
         } else { // the text's last chunk: every possible start queued, lengths checked there
             const size_t first = c * QUEUE_CHUNK + (size_t)lane * QUEUE_LANE_BYTES;
             const int room = first < n ? (n - first < QUEUE_LANE_BYTES ? (int)(n - first) : 16) : 0;
@@ -975,7 +1041,7 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
         uint32_t sum = v.rank_count[r];
         if (r < FAST_RANKS)
             for (int i = 0; i < 32; i++) // lane-rotated: a warp's threads read 32 banks
-                sum += lane_counts[(r + PAIR_RANK0) * 32 + (i + r) % 32];
+                sum += lane_counts[(r + 1) * 32 + (i + r) % 32];
         v.rank_count[r] = sum;
     }
     __syncthreads();
@@ -1146,7 +1212,7 @@ static longest_launch longest_launch_for()
     CL_CUDA_CHECK(cudaGetDevice(&device));
     CL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     longest_launch l = {longest_kernel<true>, true, 32};
-    size_t fixed = LANE_COUNT_BYTES + PM_MAX_WORDS * 4 + 2 * PM_MAX_WORDS * 4;
+    size_t fixed = LONGEST_SHARED_FIXED;
     if (optin >= LONGEST_SHARED_MAX) {
         fixed += PAIR_SLOTS + NODE_SLOTS_MAX * 8;
     } else {
@@ -1163,7 +1229,7 @@ static void launch_v5(const uint8_t *text, size_t n, const pm_device_words *dw,
 {
     static const longest_launch l = longest_launch_for();
     CL_CUDA_CHECK(cudaMemsetAsync(counts, 0, dw->count * sizeof *counts, s));
-    size_t shared = LANE_COUNT_BYTES + PM_MAX_WORDS * 4 + dw->longest_group_bytes +
+    size_t shared = LANE_COUNT_BYTES + PM_MAX_WORDS * 4 + 256 * 2 + dw->longest_group_bytes +
                     (size_t)l.warps * LONGEST_QUEUE_BYTES;
     if (l.shared_tables)
         shared += PAIR_SLOTS + dw->longest_node_bytes;
