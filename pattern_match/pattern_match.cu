@@ -24,6 +24,12 @@
 //                the warp compacts its candidates into a shared-memory queue and then
 //                all 32 lanes compare one candidate each: no lane idles while another
 //                compares (in v3 a warp waits for its slowest lane at every position).
+//   v5-longest   one count a position: only the longest word at a position is counted
+//                (the others are its prefixes; a word adds its prefixes' counts at the
+//                end). A byte table of the first two bytes settles most positions in
+//                the filter (the longest word of 1 or 2 bytes, on the lane's own shared
+//                counter); where a longer word may start, the position is queued and
+//                looks up its 3- and 4-byte trie nodes in a cuckoo table (two loads).
 //
 // Napkin math (1 GB text, H100: device copy 2.98 TB/s read + write): reading the text
 // once at the copy rate takes 0.34 ms. The filter costs ~10 instructions a position
@@ -32,7 +38,8 @@
 // v4 sits at the edge of compute and memory; every candidate adds ~30 more.
 // Measured (H100, 1 GB, the default 32 words, 22% of positions candidates): v4 1.94 ms,
 // 514 GB/s, 17% of the copy rate; ncu: issue-bound (a scheduler issues in 71% of
-// cycles, 1.9 warp instructions a byte, 20 of 32 lanes active, DRAM 8% busy).
+// cycles, 1.9 warp instructions a byte, 20 of 32 lanes active, DRAM 8% busy). v5 1.30
+// ms, 766 GB/s, 26% (the same on the H200: not memory-bound; see v5's kernel).
 #include <algorithm>
 #include <cooperative_groups.h>
 #include <cstring>
@@ -927,13 +934,13 @@ enum {
         PAIR_SLOTS + NODE_SLOTS_MAX * 8 + LONGEST_SHARED_FIXED + 32 * LONGEST_QUEUE_BYTES,
 };
 
-// Napkin math (1 GB, the default words, H100): a position costs ~9 instructions (byte
+// Napkin math (1 GB, the default words, H100): a position costs ~10 instructions (byte
 // permute, swizzle, a shared byte load, two tests, a predicated shared atomic on the
-// lane's own counter, so no two lanes collide): 9e9 lane-instructions, 0.27 ms at
-// 33e12/s. A queued position (~8% of them here) ~40 more: 0.1 ms. Shared memory: one
-// random byte load a position, ~3.5 wavefronts a warp (32 lanes over 32 banks): 1e9/32
-// x 3.5 / (132 SMs x 1.75 GHz) = 0.47 ms: the floor of any one-lookup-a-position filter,
-// above the 0.34 ms the text takes to read at the copy rate.
+// lane's own counter, so no two lanes collide, a predicated queue bit): 1e10
+// lane-instructions, 0.3 ms at 33e12/s; a queued position ~60 more. Shared memory: one
+// random byte load a position, measured 3.1 wavefronts a warp (32 lanes over 32 banks):
+// 1e9/32 x 3.1 / (132 SMs x 1.75 GHz) = 0.42 ms, the floor of any one-lookup-a-position
+// filter, above the 0.34 ms the text takes to read at the copy rate. Measured: 1.30 ms.
 template <bool SMEM_TABLES>
 __global__ void __launch_bounds__(LONGEST_THREADS, 1)
     longest_kernel(const uint32_t *text32, size_t n, const longest_tables *t,
