@@ -51,6 +51,9 @@
 
 namespace cg = cooperative_groups;
 
+// Bytes rounded up to whole 16-byte vectors (copy_to_shared copies those).
+__host__ __device__ static inline int padded_to_16(int bytes) { return (bytes + 15) / 16 * 16; }
+
 // The mask of a word's last packed int: its bytes (1..4) in that int.
 __host__ __device__ static inline uint32_t last_int_mask(int len)
 {
@@ -130,23 +133,37 @@ __host__ __device__ static inline uint32_t long_slot_of(uint32_t key)
     return (key * 2654435761u) >> 21;
 }
 
+// The distinct words of a list (a word listed twice is counted once and reported
+// twice): their packed ints and lengths in packed[] and len[], each word's distinct
+// number in distinct_of[]; short_first puts the words of 1 or 2 bytes first. Returns
+// how many there are.
+static int distinct_words(const pm_words *words, bool short_first,
+                          uint32_t (*packed)[PM_WORD_INTS], int *len, uint16_t *distinct_of)
+{
+    int distinct = 0;
+    for (int pass = short_first ? 0 : 1; pass < 2; pass++)
+        for (int w = 0; w < words->count; w++) {
+            if (short_first && (words->len[w] <= 2) != (pass == 0))
+                continue;
+            int d = 0;
+            while (d < distinct && !(len[d] == words->len[w] &&
+                                     memcmp(packed[d], words->packed[w], sizeof packed[d]) == 0))
+                d++;
+            if (d == distinct) {
+                len[distinct] = words->len[w];
+                memcpy(packed[distinct++], words->packed[w], sizeof packed[d]);
+            }
+            distinct_of[w] = (uint16_t)d;
+        }
+    return distinct;
+}
+
 static void build_prefix_tables(const pm_words *words, prefix_tables *t)
 {
     memset(t, 0, sizeof *t);
     t->words = words->count;
-    int first_of_distinct[PM_MAX_WORDS];
-    for (int w = 0; w < words->count; w++) {
-        int d = 0;
-        while (d < t->distinct && !(words->len[first_of_distinct[d]] == words->len[w] &&
-                                    memcmp(words->packed[first_of_distinct[d]], words->packed[w],
-                                           sizeof words->packed[w]) == 0))
-            d++;
-        if (d == t->distinct) {
-            first_of_distinct[t->distinct++] = w;
-            memcpy(t->packed[d], words->packed[w], sizeof t->packed[d]);
-        }
-        t->distinct_of[w] = (uint16_t)d;
-    }
+    int len_of[PM_MAX_WORDS];
+    t->distinct = distinct_words(words, false, t->packed, len_of, t->distinct_of);
     // Groups: the 2- and 3-byte words by their first two bytes, then the longer words by
     // their first four; the entries in group order (a counting sort).
     static int16_t short_group_of_key[PAIR_SLOTS];
@@ -154,8 +171,8 @@ static void build_prefix_tables(const pm_words *words, prefix_tables *t)
     int groups = 0, group_size[PM_MAX_WORDS] = {0}, group_of[PM_MAX_WORDS];
     uint32_t group_key[PM_MAX_WORDS];
     for (int d = 0; d < t->distinct; d++) {
-        const int len = words->len[first_of_distinct[d]];
-        const uint32_t first = words->packed[first_of_distinct[d]][0];
+        const int len = len_of[d];
+        const uint32_t first = t->packed[d][0];
         if (len == 1) {
             t->single[first & 0xffu] = (uint16_t)d;
             for (uint32_t b1 = 0; b1 < 256; b1++)
@@ -169,8 +186,8 @@ static void build_prefix_tables(const pm_words *words, prefix_tables *t)
     }
     const int short_groups = groups;
     for (int d = 0; d < t->distinct; d++) {
-        const int len = words->len[first_of_distinct[d]];
-        const uint32_t first = words->packed[first_of_distinct[d]][0];
+        const int len = len_of[d];
+        const uint32_t first = t->packed[d][0];
         if (len < 4)
             continue;
         int g = short_groups;
@@ -190,10 +207,10 @@ static void build_prefix_tables(const pm_words *words, prefix_tables *t)
     for (int g = 0; g < groups; g++)
         fill[g] = t->group_start[g];
     for (int d = 0; d < t->distinct; d++) {
-        const int len = words->len[first_of_distinct[d]];
+        const int len = len_of[d];
         if (len == 1)
             continue;
-        const uint32_t first = words->packed[first_of_distinct[d]][0];
+        const uint32_t first = t->packed[d][0];
         t->entries[fill[group_of[d]]++] = {first & first_int_mask(len), (uint16_t)d, (uint8_t)len,
                                            0};
         t->entries_used++;
@@ -254,7 +271,7 @@ __device__ tables_view load_tables(char *shared, const prefix_tables *t, char **
     copy_to_shared(shared, t->group_start, GROUP_START_SLOTS * 2);
     v.group_start = reinterpret_cast<const uint16_t *>(shared);
     shared += GROUP_START_SLOTS * 2;
-    copy_to_shared(shared, t->entries, (t->entries_used * 8 + 15) / 16 * 16);
+    copy_to_shared(shared, t->entries, padded_to_16(t->entries_used * 8));
     v.entries = reinterpret_cast<const prefix_entry *>(shared);
     shared += PM_MAX_WORDS * 8;
     copy_to_shared(shared, t->long_words, LONG_SLOTS * 8);
@@ -551,6 +568,13 @@ __device__ __forceinline__ uint4 lane_bytes(const uint4 *text128, size_t n, size
     return first < n ? text128[first / QUEUE_LANE_BYTES] : make_uint4(0, 0, 0, 0);
 }
 
+// The int after chunk c (the bytes lane 31's last windows reach), 0 past the text.
+__device__ __forceinline__ uint32_t int_after_chunk(const uint32_t *text32, size_t n, size_t c)
+{
+    const size_t next = (c + 1) * QUEUE_CHUNK;
+    return next < n ? __ldg(&text32[next / 4]) : 0u;
+}
+
 // Napkin math: per position ~10 instructions (funnel shift, slot, shared load, test,
 // predicated queue store); per candidate ~30 (the window again from L1, the group's
 // entries, a shared atomic), now spread over all 32 lanes. 1 GB with 15% candidates:
@@ -578,7 +602,7 @@ __global__ void __launch_bounds__(QUEUE_THREADS, 1)
         const size_t first = c * QUEUE_CHUNK + (size_t)lane * QUEUE_LANE_BYTES;
         uint32_t after = __shfl_down_sync(0xffffffffu, bytes.x, 1);
         if (lane == 31)
-            after = first < n ? text32[first / 4 + 4] : 0u;
+            after = int_after_chunk(text32, n, c);
         const uint32_t x[5] = {bytes.x, bytes.y, bytes.z, bytes.w, after};
         const int room = first < n ? (n - first < QUEUE_LANE_BYTES ? (int)(n - first) : 16) : 0;
 
@@ -723,20 +747,7 @@ static void build_longest_tables(const pm_words *words, longest_tables *t)
     // Ranks: the distinct words, those of 1 or 2 bytes first (their ranks go in the
     // pair table's byte while they are few).
     int len[PM_MAX_WORDS];
-    for (int pass = 0; pass < 2; pass++)
-        for (int w = 0; w < words->count; w++) {
-            if ((words->len[w] <= 2) != (pass == 0))
-                continue;
-            int r = 0;
-            while (r < t->ranks && !(len[r] == words->len[w] &&
-                                     memcmp(t->packed[r], words->packed[w], sizeof t->packed[r]) == 0))
-                r++;
-            if (r == t->ranks) {
-                len[t->ranks] = words->len[w];
-                memcpy(t->packed[t->ranks++], words->packed[w], sizeof t->packed[r]);
-            }
-            t->rank_of[w] = (uint16_t)r;
-        }
+    t->ranks = distinct_words(words, true, t->packed, len, t->rank_of);
     // Trie nodes of depth 2..4 on every word's path; each knows its longest word.
     static trie_node nodes[3 * PM_MAX_WORDS];
     int count = 0;
@@ -916,20 +927,14 @@ __device__ __forceinline__ void filter_step(uint32_t e, uint32_t counter_base, u
                  : "memory");
 }
 
-// The int after chunk c (the bytes lane 31's last windows reach), 0 past the text.
-__device__ __forceinline__ uint32_t int_after_chunk(const uint32_t *text32, size_t n, size_t c)
-{
-    const size_t next = (c + 1) * QUEUE_CHUNK;
-    return next < n ? __ldg(&text32[next / 4]) : 0u;
-}
-
 enum {
     LONGEST_THREADS = 1024,
     LANE_COUNT_BYTES = (FAST_RANKS + 1) * 32 * 4, // a counter an entry value a lane
     LONGEST_QUEUE_BYTES = QUEUE_CHUNK * 2,
-    // Besides the pair and node tables: the lanes' and the ranks' counters, the 1-byte
-    // words, the groups and their words.
-    LONGEST_SHARED_FIXED = LANE_COUNT_BYTES + PM_MAX_WORDS * 4 + 256 * 2 + 2 * PM_MAX_WORDS * 4,
+    // Whatever the list: the lanes' and the ranks' counters, the 1-byte words.
+    LONGEST_SHARED_COUNTERS = LANE_COUNT_BYTES + PM_MAX_WORDS * 4 + 256 * 2,
+    // At most, besides the pair and node tables: those, the groups and their words.
+    LONGEST_SHARED_FIXED = LONGEST_SHARED_COUNTERS + 2 * PM_MAX_WORDS * 4,
     LONGEST_SHARED_MAX =
         PAIR_SLOTS + NODE_SLOTS_MAX * 8 + LONGEST_SHARED_FIXED + 32 * LONGEST_QUEUE_BYTES,
 };
@@ -975,11 +980,11 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
         v.nodes = reinterpret_cast<const uint2 *>(shared);
         shared += t->node_slots * 8;
     }
-    const int groups_bytes = (t->groups_used * 4 + 15) / 16 * 16;
+    const int groups_bytes = padded_to_16(t->groups_used * 4);
     copy_to_shared(shared, t->groups, groups_bytes);
     v.groups = reinterpret_cast<const uint32_t *>(shared);
     shared += groups_bytes;
-    const int group_words_bytes = (t->group_words_used * 4 + 15) / 16 * 16;
+    const int group_words_bytes = padded_to_16(t->group_words_used * 4);
     copy_to_shared(shared, t->group_words, group_words_bytes);
     v.group_words = reinterpret_cast<const uint32_t *>(shared);
     shared += group_words_bytes;
@@ -1091,8 +1096,8 @@ extern "C" pm_device_words *pm_device_words_create(const pm_words *words)
     longest_tables *host_longest = new longest_tables;
     build_longest_tables(words, host_longest);
     dw->longest_node_bytes = host_longest->node_slots * 8;
-    dw->longest_group_bytes = (host_longest->groups_used * 4 + 15) / 16 * 16 +
-                              (host_longest->group_words_used * 4 + 15) / 16 * 16;
+    dw->longest_group_bytes = padded_to_16(host_longest->groups_used * 4) +
+                              padded_to_16(host_longest->group_words_used * 4);
     CL_CUDA_CHECK(cudaMalloc((void **)&dw->longest, sizeof *host_longest));
     CL_CUDA_CHECK(
         cudaMemcpy(dw->longest, host_longest, sizeof *host_longest, cudaMemcpyHostToDevice));
@@ -1203,8 +1208,9 @@ static void launch_v4(const uint8_t *text, size_t n, const pm_device_words *dw,
     launch_table_kernel(l, cl_ceil_div(n, QUEUE_CHUNK) * 32, text, n, dw, counts, s);
 }
 
-// v5 keeps its pair and node tables in shared memory where a block may have 204 KB
-// (sm_90), and reads them from global memory otherwise (the counters and queues stay).
+// v5 keeps its pair and node tables in shared memory where a block may have
+// LONGEST_SHARED_MAX (189 KB: sm_90), and reads them from global memory otherwise (the
+// counters and queues stay).
 typedef void (*longest_kernel_fn)(const uint32_t *, size_t, const longest_tables *,
                                   unsigned long long *);
 struct longest_launch {
@@ -1236,7 +1242,7 @@ static void launch_v5(const uint8_t *text, size_t n, const pm_device_words *dw,
 {
     static const longest_launch l = longest_launch_for();
     CL_CUDA_CHECK(cudaMemsetAsync(counts, 0, dw->count * sizeof *counts, s));
-    size_t shared = LANE_COUNT_BYTES + PM_MAX_WORDS * 4 + 256 * 2 + dw->longest_group_bytes +
+    size_t shared = LONGEST_SHARED_COUNTERS + dw->longest_group_bytes +
                     (size_t)l.warps * LONGEST_QUEUE_BYTES;
     if (l.shared_tables)
         shared += PAIR_SLOTS + dw->longest_node_bytes;
