@@ -1,7 +1,8 @@
 # cudalab: `make` builds every exercise into bin/; `make check` prints every score
 # table (needs a GPU); `make check_<exercise>` one of them (K=yours scores
 # yours.cu, K=<version> any version); `make test` runs the
-# tests (GPU tests are skipped without a GPU); `make clean`.
+# tests (GPU tests are skipped without a GPU), `make test_<exercise>` one exercise's;
+# `make clean`.
 #
 # Optimization flags: C_OPT (default -O2) and NVCC_OPT (default -O3), e.g.
 # `make NVCC_OPT="-O3 -DSOME_TUNING_MACRO=1"` for an experiment.
@@ -138,8 +139,13 @@ bin/tests/test_%: build/tests/test_%.o build/%/gold.o $(LIBCUDALAB)
 
 all: $(BINARIES) $(UNIT_TESTS)
 
-test: all
-	bash tests/run.sh
+# `make test`: every test, the groups at once (tests/run.sh; TEST_JOBS=N caps them).
+# `make test_<exercise>` (or `make test EX="scan heat"`): one exercise's unit and
+# integration tests, building only what they run.
+test_prereqs = $(foreach ex,$(1),bin/$(ex) $(filter bin/tests/test_$(ex),$(UNIT_TESTS)))
+test: $(if $(EX),$(call test_prereqs,$(filter $(EXERCISES),$(EX))),all)
+	bash tests/run.sh $(EX)
+$(foreach ex,$(EXERCISES),$(eval test_$(ex): $(call test_prereqs,$(ex)) ; bash tests/run.sh $(ex)))
 
 check: $(BINARIES)
 	@status=0; for ex in $(EXERCISES); do bin/$$ex --check $(if $(K),-k $(K)) || status=$$?; done; exit $$status
@@ -179,7 +185,8 @@ plots:
 gallery: $(BINARIES)
 	scripts/gallery
 
-.PHONY: all test check clean format lint bench plots gallery $(addprefix check_,$(EXERCISES))
+.PHONY: all test check clean format lint bench plots gallery $(addprefix check_,$(EXERCISES)) \
+        $(addprefix test_,$(EXERCISES))
 .DELETE_ON_ERROR:
 .SECONDARY:
 

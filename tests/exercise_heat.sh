@@ -18,16 +18,6 @@ expect_usage "heat --check -k all" "--check scores one version" "$ht" --check -k
 expect_make_line "make check_heat K=yours" "bin/heat --check -k yours" check_heat K=yours
 expect_no_device "heat without a device exits 77" "$ht" -n 128
 
-# Every version against the CPU, two frames each: the smallest grid, odd and prime
-# sizes, sizes just off the tiles (v3 32x16, v4 48x48 written), steps that are not a
-# multiple of v4's 8 steps a launch.
-# --input random: every cell its own start, so a wrong cell away from the sources shows.
-for dim in 100 101 127 129 1000 1031; do
-    for steps in 1 7 17 90; do
-        expect_gpu "heat -k all -n $dim --steps $steps --frames 2" 0 "$ht" -k all -n "$dim" --steps "$steps" --frames 2 -i 1
-        expect_gpu "heat -k all -n $dim --steps $steps --frames 2 --input random" 0 "$ht" -k all -n "$dim" --steps "$steps" --frames 2 -i 1 --input random -S 5
-    done
-done
 # v4 does one cooperative launch while its tiles fit on the GPU at once (1031^2 on an
 # H100), a launch a pass beyond: 2053^2 takes the second path.
 expect_gpu "heat -k v4 -n 2053 --steps 17 --frames 2" 0 "$ht" -k v4 -n 2053 --steps 17 --frames 2 -i 1

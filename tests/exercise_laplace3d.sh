@@ -30,27 +30,6 @@ for shape in "3 3 3" "1 1 1" "2 5 3" "4 4 4" "100 77 33" "33 17 65" "129 64 9" "
         expect_gpu "laplace3d -k all --nx $1 --ny $2 --nz $3 --repeat $repeat" 0 "$lp" -k all --nx "$1" --ny "$2" --nz "$3" --repeat "$repeat" -i 2
     done
 done
-# --input random: every inside point starts at its own value, so a wrong neighbour or
-# a stale halo deep inside the grid shows (the practical's start leaves it at 0).
-for shape in "3 3 3" "1 1 1" "100 77 33" "129 130 131" "512 512 512"; do
-    # shellcheck disable=SC2086 # the shape is words
-    set -- $shape
-    for repeat in 1 3 7 10; do
-        expect_gpu "laplace3d -k all --nx $1 --ny $2 --nz $3 --repeat $repeat --input random" 0 "$lp" -k all --nx "$1" --ny "$2" --nz "$3" --repeat "$repeat" --input random -S 7 -i 2
-    done
-done
-# v6 at each T (the -k all runs above take the default): passes of T, then the rest in
-# passes of 4, 2 and 1; z chunks (several at 300 planes), tiles cut by the grid's edge,
-# NX not a multiple of 4 (v5's float-a-lane form).
-for t in 2 4 8; do
-    for shape in "3 3 3" "1 1 1" "2 5 3" "4 4 4" "100 77 33" "129 130 131" "31 33 35" "200 150 300" "512 512 512"; do
-        # shellcheck disable=SC2086 # the shape is words
-        set -- $shape
-        for repeat in 1 3 7 10 17; do
-            expect_gpu "laplace3d -k v6 --tblock $t --nx $1 --ny $2 --nz $3 --repeat $repeat --input random" 0 "$lp" -k 6 --tblock "$t" --nx "$1" --ny "$2" --nz "$3" --repeat "$repeat" --input random -S 5 -i 1
-        done
-    done
-done
 for repeat in 1 3 7 10; do
     expect_gpu "laplace3d -k all -n 512 --repeat $repeat" 0 "$lp" -k all -n 512 --repeat "$repeat" -i 2
 done

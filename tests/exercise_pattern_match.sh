@@ -26,14 +26,6 @@ expect_usage "pattern_match --check --text" "drop --text" "$pm" --check --text "
 expect_make_line "make check_pattern_match K=yours" "bin/pattern_match --check -k yours" check_pattern_match K=yours
 expect_no_device "pattern_match without a device exits 77" "$pm" -n 100
 
-# Every version against the trie gold: edge sizes (ints, 16-byte lanes, 512-byte warp
-# chunks, the course's 1024-byte chunks), the default words and 1024 vocabulary words
-# of every length 1..32.
-for n in 1 2 3 4 5 15 16 17 31 33 511 512 513 1023 1024 1025 4099 65537 1000007; do
-    expect_gpu "pattern_match -k all -n $n" 0 "$pm" -k all -n "$n" -i 1
-    expect_gpu "pattern_match -k all -n $n --nwords 1024" 0 "$pm" -k all -n "$n" --nwords 1024 -i 1
-done
-expect_gpu "pattern_match -k all -n 1e7 -S 3 --nwords 100" 0 "$pm" -k all -n 1e7 -S 3 --nwords 100 -i 1
 # Overlaps, duplicates, words at the very start and end, words longer than the text.
 printf 'aaaa gold text aaaa' >"$tmp/text"
 expect_gpu "pattern_match: overlaps and duplicates" 0 "$pm" -k all --text "$tmp/text" --words "aa,aa,a,aaaa,aaaaa,gold,text,xt aaaa,aaaa gold text aaaa,aaaa gold text aaaa!" -i 1
@@ -65,9 +57,11 @@ if [ -n "$license" ]; then
 else
     skip "pattern_match: a license text" "none of /usr/share/common-licenses, /usr/share/licenses here"
 fi
-# 1 GB: every version, both word lists (v1 is one SM: seconds a run).
-expect_gpu "pattern_match -k all -n 1e9" 0 "$pm" -k all -n 1e9 -i 1
-expect_gpu "pattern_match -k all -n 1e9 --nwords 1024" 0 "$pm" -k all -n 1e9 --nwords 1024 -i 1
+# 100 MB, both word lists. (At 1 GB v1, the reference every run measures, takes 16 s a
+# run on one SM, 41 s with 1024 words; --check -k yours below runs it there, and the
+# benchmark's ladder, make bench, verifies every version at 1 GB.)
+expect_gpu "pattern_match -k all -n 1e8" 0 "$pm" -k all -n 1e8 -i 1
+expect_gpu "pattern_match -k all -n 1e8 --nwords 1024" 0 "$pm" -k all -n 1e8 --nwords 1024 -i 1
 expect_gpu "pattern_match reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$pm" -n 1000 -i 2
 expect_json_lines "pattern_match --json -k all" "$pm" --json -k all -n 5000 -i 2
 expect_gpu "pattern_match --dump" 0 "$pm" --text "$tmp/text" --words-file "$tmp/words" -i 2 --dump "$tmp/pm"
@@ -76,7 +70,11 @@ if [ "$rc" -eq 0 ] && command -v python3 >/dev/null && python3 -c 'import numpy'
         pass "pattern_match --dump holds the counts"; else fail "pattern_match --dump holds the counts"; fi
 fi
 
-# The learner's slot (see expect_learner_slot in tests/run.sh).
+# The learner's slot (see expect_learner_slot in tests/run.sh); the wrong yours on one
+# run of 100 KB, not on a second table with the reference's 1 GB row.
+# shellcheck disable=SC2034 # read by expect_learner_slot in tests/run.sh
+wrong_yours_n=100000
 expect_learner_slot pattern_match "v1-course (reference)" \
     's/atomicAdd(&counts\[w\], 1ull)/atomicAdd(\&counts[w], 2ull)/' \
     's/text, n, pm_device_words_list(dw), nwords, counts)/text, n, pm_device_words_list(dw), nwords, (unsigned long long *)nullptr)/'
+unset wrong_yours_n

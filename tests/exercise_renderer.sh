@@ -38,16 +38,6 @@ expect_usage "renderer --check -k all" "--check scores one version" "$re" --chec
 expect_make_line "make check_renderer K=yours" "bin/renderer --check -k yours" check_renderer K=yours
 expect_no_device "renderer without a device exits 77" "$re" rgb
 
-# Every scene, every version and the peer against cpuref: two seeds, a size that is not
-# a multiple of the 16-pixel tile; animated scenes at a later frame too.
-for s in $scenes; do
-    for seed in 1 2; do
-        expect_gpu "renderer -c -k all $s -s 1000 -S $seed" 0 "$re" -c -k all -s 1000 -S "$seed" "$s"
-    done
-done
-for s in snow bouncingballs hypnosis fireworks; do
-    expect_gpu "renderer -c -k all $s -b 37:38" 0 "$re" -c -k all -s 301 -b 37:38 "$s"
-done
 for size in 1 2 15 17 33; do
     expect_gpu "renderer -c -k all rand10k -s $size" 0 "$re" -c -k all -s "$size" rand10k
 done

@@ -21,15 +21,6 @@ expect_usage "tridiag -k yours --nx 2000 (yours.cu's limit)" "yours solves NX = 
 expect_make_line "make check_tridiag K=yours" "bin/tridiag --check -k yours" check_tridiag K=yours
 expect_no_device "tridiag without a device exits 77" "$td" -n 10
 
-# Every version that solves the NX, against the Thomas gold, at edge NX and M, both
-# inputs (random: every system different, so a mix-up of systems shows).
-for input in practical random; do
-    for nx in 1 2 3 31 32 33 127 128 129 1024 1025; do
-        for m in 1 3; do
-            expect_gpu "tridiag -k all --nx $nx -n $m --input $input" 0 "$td" -k all --nx "$nx" -n "$m" --input "$input" -i 2
-        done
-    done
-done
 expect_gpu "tridiag v5 --nx 1025 -n 77" 0 "$td" -k 5 --nx 1025 -n 77 --input random -i 2
 expect_gpu "tridiag v5 --nx 4000 -n 5" 0 "$td" -k 5 --nx 4000 -n 5 --input random -i 2
 for shape in "32 100003" "100 5001" "128 4099" "300 1001" "512 77" "1000 257"; do
@@ -37,15 +28,6 @@ for shape in "32 100003" "100 5001" "128 4099" "300 1001" "512 77" "1000 257"; d
     set -- $shape
     expect_gpu "tridiag -k all --nx $1 -n $2 --input random" 0 "$td" -k all --nx "$1" -n "$2" --input random -i 2 -S 3
 done
-# Past one block (v7 runs v8 there): segments across blocks and the reduced system,
-# both cuSPARSE solvers beside them.
-for nx in 1025 4097 65536 1000000; do
-    for m in 1 3 100; do
-        expect_gpu "tridiag v7, v8 --nx $nx -n $m --input random" 0 "$td" -k 7 --nx "$nx" -n "$m" --input random -i 1
-        expect_gpu "tridiag v8 --nx $nx -n $m" 0 "$td" -k 8 --nx "$nx" -n "$m" -i 1
-    done
-done
-expect_gpu "tridiag v8 --nx 1000000 --niter 4" 0 "$td" -k 8 --nx 1000000 -n 2 --niter 4 --input random -i 1
 for niter in 1 5; do
     expect_gpu "tridiag -k all --niter $niter" 0 "$td" -k all --niter "$niter" -n 1000 --input random -i 2
 done

@@ -1,24 +1,46 @@
 #!/usr/bin/env bash
-# cudalab's test runner (`make test`): the CPU unit tests in bin/tests/, then each
-# binary's integration tests. A GPU test whose binary exits 77 (no usable CUDA
-# device) counts as skipped. Ends with "N passed, N failed, N skipped".
+# cudalab's test runner. `make test` runs every group of tests; `make test_<exercise>`
+# (`bash tests/run.sh EXERCISE...`) runs that exercise's group only: its CPU unit tests
+# (bin/tests/test_<exercise>) and its integration tests (tests/exercise_<exercise>.sh).
+# The other groups: common (common/'s unit tests), scripts (tests/scripts.sh) and make
+# (the Makefile's own behaviour). A GPU test whose binary exits 77 (no usable CUDA
+# device) counts as skipped. Ends with "N passed, N failed, N skipped"; exit 0 when
+# none failed.
+#
+# The groups' jobs run at once, TEST_JOBS at a time (default: one a CPU core), each in
+# its own scratch directory, the longest first; a long exercise's tests are split in
+# parts (tests/exercise_<exercise>.<part>.sh), each a job. A job's lines print together
+# when it ends, under a line with its counts and seconds. The jobs share the GPU
+# (time-sliced) and no test asserts a time, so none has to run alone. TEST_TIMES=1 adds
+# each test's seconds to its line.
 set -u
 cd "$(dirname "$0")/.." || exit 2
-passed=0 failed=0 skipped=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+# A script's background jobs ignore Ctrl-C: take them (the process group) down with it.
+trap 'trap - INT TERM; kill -TERM 0 2>/dev/null; exit 130' INT TERM
 
-pass() { passed=$((passed + 1)); echo "PASS $1"; }
+# The state one job's tests share; each job runs in a subshell with its own.
+passed=0 failed=0 skipped=0 gpu_skips=0 rc=0 tmp=$root yours_tree=$root/tree
+
+# TEST_TIMES=1: each PASS/FAIL line ends with the seconds since the job's line before
+# it (to find the slow tests).
+last_result_us=${EPOCHREALTIME/./}
+took() {
+    local now=${EPOCHREALTIME/./} ds
+    ds=$(((now - last_result_us) / 100000)) last_result_us=$now took=
+    if [ -n "${TEST_TIMES:-}" ]; then took=" ($((ds / 10)).$((ds % 10)) s)"; fi
+}
+pass() { passed=$((passed + 1)); took; echo "PASS $1$took"; }
 # A skip with its own reason gets a line; GPU skips (no usable CUDA device) are
-# counted and summed up in one line an exercise, so the result is not buried.
-gpu_skips=0
+# counted and summed up in one line a job, so the result is not buried.
 skip() {
-    skipped=$((skipped + 1))
+    skipped=$((skipped + 1)); took
     if [ $# -ge 2 ]; then echo "SKIP $1 ($2)"; else gpu_skips=$((gpu_skips + 1)); fi
 }
 fail() {
     failed=$((failed + 1))
-    echo "FAIL $1"
+    took; echo "FAIL $1$took"
     [ -s "$tmp/out" ] && sed 's/^/    | /' "$tmp/out" | tail -n 25
     return 0
 }
@@ -27,7 +49,8 @@ fail() {
 run() { "$@" >"$tmp/out" 2>&1; rc=$?; }
 
 # --- unit tests: every PASS/FAIL line counts --------------------------------------
-for t in bin/tests/test_*; do
+unit_tests() {
+    local t=$1 p f
     run "$t"
     p=$(grep -c '^PASS ' "$tmp/out"); f=$(grep -c '^FAIL ' "$tmp/out")
     # A test's diagnostics (indented) print before its PASS/FAIL line: show them after
@@ -37,7 +60,7 @@ for t in bin/tests/test_*; do
 
     passed=$((passed + p)); failed=$((failed + f))
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then fail "$(basename "$t") exited $rc"; fi
-done
+}
 
 # --- integration tests -------------------------------------------------------------
 
@@ -102,7 +125,6 @@ for l in lines:
 # WANT_RC with PATTERN (grep -E) in the output. The source tree is never touched.
 # Skipped without a GPU, before anything is built (the probe runs -n $yours_probe_n,
 # 1 unless an exercise's script sets its smallest size).
-yours_tree=$tmp/tree
 expect_yours() {
     local name=$1 ex=$2 want=$3 pattern=$4 edit=$5; shift 5
     run "bin/$ex" -k yours -n "${yours_probe_n:-1}" -i 1
@@ -123,13 +145,19 @@ expect_yours() {
 # expect_learner_slot EXERCISE PEER WRONG_EDIT FAULT_EDIT [WRONG_MESSAGE]: `--check -k
 # yours` scores yours against PEER and says so; yours edited by WRONG_EDIT scores 0
 # with (F), exits 1 and prints WRONG_MESSAGE (default: the first bad index);
-# edited by FAULT_EDIT (a bad pointer) it exits 3 with CUDA's message.
+# edited by FAULT_EDIT (a bad pointer) it exits 3 with CUDA's message. With
+# wrong_yours_n set, the wrong yours runs once at that size instead of scoring a table
+# (for an exercise whose reference takes long on the table's largest size).
 expect_learner_slot() {
     local ex=$1 peer=$2 wrong=$3 fault=$4 message=${5:-"yours: wrong result: first bad index"}
-    expect_gpu "$ex --check -k yours" 0 "bin/$ex" --check -k yours -i 3
+    expect_gpu "$ex --check -k yours" 0 "bin/$ex" --check -k yours -i 1
     if [ "$rc" -eq 0 ] && ! grep -qF "Your = yours, Ref = $peer" "$tmp/out"; then
         fail "$ex --check -k yours names yours and $peer"; fi
-    expect_yours "$ex: a wrong yours scores 0 (F), exit 1" "$ex" 1 '[|] 0 [(]F[)]' "$wrong" --check -k yours -i 2
+    if [ -n "${wrong_yours_n:-}" ]; then
+        expect_yours "$ex: a wrong yours, exit 1" "$ex" 1 'yours: wrong result' "$wrong" -k yours -n "$wrong_yours_n" -i 1
+    else
+        expect_yours "$ex: a wrong yours scores 0 (F), exit 1" "$ex" 1 '[|] 0 [(]F[)]' "$wrong" --check -k yours -i 1
+    fi
     if [ "$rc" -eq 1 ] && ! grep -qF "$message" "$tmp/out"; then
         fail "$ex: a wrong yours prints '$message'"; fi
     expect_yours "$ex: a faulting yours exits 3" "$ex" 3 'CUDA error.*illegal memory access' "$fault" -k yours -n 1000 -i 2
@@ -143,40 +171,126 @@ expect_make_line() {
     else echo "    wanted the line '$line' from make -n $*" >>"$tmp/out"; fail "$name"; fi
 }
 
-for t in tests/exercise_*.sh tests/scripts.sh; do
-    gpu_skips=0
-    # shellcheck source=/dev/null
-    . "$t"
-    if [ "$gpu_skips" -gt 0 ]; then
-        what=$(basename "$t" .sh)
-        echo "SKIP ${what#exercise_}: $gpu_skips GPU test$([ "$gpu_skips" -eq 1 ] || echo s) (no usable CUDA device)"
+# --- the groups and jobs ---------------------------------------------------------
+
+make_tests() {
+    # `make ARCH=sm_80` is remembered by the plain makes after it, and `make ARCH=auto`
+    # forgets it (a scratch ARCH file and flags stamp: the tree's own build is untouched).
+    arch_state=(ARCH_FILE="$tmp/arch" FLAGS_STAMP="$tmp/flags.stamp")
+    run make -n "${arch_state[@]}" ARCH=sm_80 build/common/scan.o
+    run make -n "${arch_state[@]}" build/common/scan.o
+    if [ "$rc" -eq 0 ] && grep -q -- "-arch=sm_80" "$tmp/out" && grep -q "building for ARCH=sm_80" "$tmp/out"; then
+        pass "make remembers ARCH=sm_80"; else fail "make remembers ARCH=sm_80"; fi
+    run make -n "${arch_state[@]}" ARCH=auto build/common/scan.o
+    if [ "$rc" -eq 0 ] && [ ! -e "$tmp/arch" ] && ! grep -q -- "-arch=sm_80" "$tmp/out"; then
+        pass "make ARCH=auto forgets it"; else fail "make ARCH=auto forgets it"; fi
+
+    expect_make_line "make -C scan clean removes scan's build only" "rm -rf ../build/scan ../bin/scan" -C scan clean
+
+    # make format / make lint without their tool: one line naming it, exit 2.
+    run make format CLANG_FORMAT=no-such-formatter
+    if [ "$rc" -eq 2 ] && grep -q "needs no-such-formatter, which is not installed" "$tmp/out"; then
+        pass "make format names a missing clang-format"; else fail "make format names a missing clang-format"; fi
+    run make lint CPPCHECK=no-such-checker
+    if [ "$rc" -eq 2 ] && grep -q "needs no-such-checker, which is not installed" "$tmp/out"; then
+        pass "make lint names a missing cppcheck"; else fail "make lint names a missing cppcheck"; fi
+
+    # One group alone: `make test_<exercise>`, `make test EX=...`, the runner's own
+    # refusal and its closing line (common/'s unit tests: no GPU, a second or less).
+    expect_make_line "make test_scan runs scan's tests only" "bash tests/run.sh scan" test_scan
+    expect_make_line "make test EX=scan runs scan's tests only" "bash tests/run.sh scan" test EX=scan
+    expect_usage "tests/run.sh: an unknown group" "no test group named 'nope'" bash tests/run.sh nope
+    expect_usage "tests/run.sh: TEST_JOBS=0" "TEST_JOBS=0" env TEST_JOBS=0 bash tests/run.sh common
+    run env TEST_JOBS=1 bash tests/run.sh common
+    if [ "$rc" -eq 0 ] && grep -qE '^--- common: [1-9][0-9]* passed, 0 failed, 0 skipped \([0-9]+ s\)$' "$tmp/out" &&
+        [ "$(tail -n 1 "$tmp/out")" = "$(sed -n 's/^--- common: \(.*\) (.*/\1/p' "$tmp/out")" ]; then
+        pass "tests/run.sh common: its group's line and the closing line agree"
+    else fail "tests/run.sh common: its group's line and the closing line agree"; fi
+
+    # A rebuild with nothing changed does nothing.
+    if make -q all >/dev/null 2>&1; then pass "make: up to date after a build"; else fail "make: up to date after a build"; fi
+}
+
+# run_job JOB: one job's tests; its counts and seconds into $root/JOB.counts. A job is a
+# group, or a part of an exercise's tests (tests/exercise_<exercise>.<part>.sh, job
+# <exercise>.<part>) split off to run beside the rest.
+run_job() {
+    local job=$1
+    tmp=$root/$job yours_tree=$root/$job/tree last_result_us=${EPOCHREALTIME/./}
+    mkdir -p "$tmp"
+    if [ -f "tests/test_$job.c" ]; then
+        if [ -x "bin/tests/test_$job" ]; then unit_tests "bin/tests/test_$job"
+        else fail "bin/tests/test_$job is not built (make builds it)"; fi
     fi
+    # shellcheck source=/dev/null
+    case $job in
+        common) ;;
+        make) make_tests ;;
+        scripts) . tests/scripts.sh ;;
+        *) . "tests/exercise_$job.sh" ;;
+    esac
+    if [ "$gpu_skips" -gt 0 ]; then
+        echo "SKIP $job: $gpu_skips GPU test$([ "$gpu_skips" -eq 1 ] || echo s) (no usable CUDA device)"
+    fi
+    echo "$passed $failed $skipped $SECONDS" >"$root/$job.counts"
+}
+
+# The groups; the jobs, the longest first (their times on an H100: the README's "Tests").
+parts=$(for f in tests/exercise_*.sh; do f=${f#tests/exercise_}; echo "${f%.sh}"; done)
+exercises=$(grep -v '[.]' <<<"$parts")
+longest_first="pattern_match scripts laplace3d radix_sort.large radix_sort.pairs laplace3d.tblock renderer.scenes tridiag.large"
+all_groups=$(printf '%s\n' "$exercises" common scripts make)
+if [ $# -eq 0 ]; then
+    groups=$all_groups
+else
+    for g in "$@"; do
+        if ! grep -qxF -- "$g" <<<"$all_groups"; then
+            echo "tests/run.sh: no test group named '$g' (the groups: $(paste -sd' ' <<<"$all_groups"))" >&2; exit 2
+        fi
+    done
+    groups=$(printf '%s\n' "$@")
+fi
+jobs_of_groups=$(for g in $groups; do echo "$g"; grep "^${g}[.]" <<<"$parts"; done)
+job_list=$(for j in $longest_first $jobs_of_groups; do grep -qxF -- "$j" <<<"$jobs_of_groups" && echo "$j"; done |
+    awk '!seen[$0]++')
+
+jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 4)}
+if ! [ "$jobs" -ge 1 ] 2>/dev/null; then echo "tests/run.sh: TEST_JOBS=$jobs: want a whole number >= 1" >&2; exit 2; fi
+# The CPU golds are OpenMP loops: with jobs side by side, waiting threads that spin
+# take the cores the other jobs need; passive waiting sleeps instead.
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
+
+# report JOB: a finished job's header and lines; its counts into the totals.
+total_passed=0 total_failed=0 total_skipped=0
+report() {
+    local name=$1 p f s secs
+    if read -r p f s secs 2>/dev/null <"$root/$name.counts"; then
+        echo "--- $name: $p passed, $f failed, $s skipped ($secs s)"
+    else
+        p=0 f=1 s=0
+        echo "--- $name: FAIL (its tests ended before the last one; its lines so far below)"
+    fi
+    cat "$root/$name.log"
+    total_passed=$((total_passed + p)) total_failed=$((total_failed + f)) total_skipped=$((total_skipped + s))
+}
+
+# A pool of $jobs jobs: start one whenever one ends, report each as it ends.
+mapfile -t pending <<<"$job_list"
+running=()
+while [ ${#pending[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
+    while [ ${#running[@]} -lt "$jobs" ] && [ ${#pending[@]} -gt 0 ]; do
+        g=${pending[0]} pending=("${pending[@]:1}")
+        { (SECONDS=0; run_job "$g") >"$root/$g.log" 2>&1; : >"$root/$g.done"; } &
+        running+=("$g")
+    done
+    wait -n 2>/dev/null
+    still=()
+    for g in "${running[@]}"; do
+        if [ -e "$root/$g.done" ]; then report "$g"; else still+=("$g"); fi
+    done
+    running=("${still[@]}")
 done
 
-# `make ARCH=sm_80` is remembered by the plain makes after it, and `make ARCH=auto`
-# forgets it (a scratch ARCH file and flags stamp: the tree's own build is untouched).
-arch_state=(ARCH_FILE="$tmp/arch" FLAGS_STAMP="$tmp/flags.stamp")
-run make -n "${arch_state[@]}" ARCH=sm_80 build/common/scan.o
-run make -n "${arch_state[@]}" build/common/scan.o
-if [ "$rc" -eq 0 ] && grep -q -- "-arch=sm_80" "$tmp/out" && grep -q "building for ARCH=sm_80" "$tmp/out"; then
-    pass "make remembers ARCH=sm_80"; else fail "make remembers ARCH=sm_80"; fi
-run make -n "${arch_state[@]}" ARCH=auto build/common/scan.o
-if [ "$rc" -eq 0 ] && [ ! -e "$tmp/arch" ] && ! grep -q -- "-arch=sm_80" "$tmp/out"; then
-    pass "make ARCH=auto forgets it"; else fail "make ARCH=auto forgets it"; fi
-
-expect_make_line "make -C scan clean removes scan's build only" "rm -rf ../build/scan ../bin/scan" -C scan clean
-
-# make format / make lint without their tool: one line naming it, exit 2.
-run make format CLANG_FORMAT=no-such-formatter
-if [ "$rc" -eq 2 ] && grep -q "needs no-such-formatter, which is not installed" "$tmp/out"; then
-    pass "make format names a missing clang-format"; else fail "make format names a missing clang-format"; fi
-run make lint CPPCHECK=no-such-checker
-if [ "$rc" -eq 2 ] && grep -q "needs no-such-checker, which is not installed" "$tmp/out"; then
-    pass "make lint names a missing cppcheck"; else fail "make lint names a missing cppcheck"; fi
-
-# A rebuild with nothing changed does nothing.
-if make -q all >/dev/null 2>&1; then pass "make: up to date after a build"; else fail "make: up to date after a build"; fi
-
 echo
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
+[ "$total_failed" -eq 0 ]

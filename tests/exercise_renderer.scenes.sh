@@ -1,0 +1,16 @@
+# shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
+# renderer's integration tests, part scenes: every scene, every version. tests/run.sh runs
+# it beside tests/exercise_renderer.sh (`make test_renderer` runs both).
+re=bin/renderer
+scenes="rgb rgby rand10k rand100k rand1M micro2M biglittle littlebig pattern snow snowsingle bouncingballs hypnosis fireworks"
+
+# Every scene, every version and the peer against cpuref: two seeds, a size that is not
+# a multiple of the 16-pixel tile; animated scenes at a later frame too.
+for s in $scenes; do
+    for seed in 1 2; do
+        expect_gpu "renderer -c -k all $s -s 1000 -S $seed" 0 "$re" -c -k all -s 1000 -S "$seed" "$s"
+    done
+done
+for s in snow bouncingballs hypnosis fireworks; do
+    expect_gpu "renderer -c -k all $s -b 37:38" 0 "$re" -c -k all -s 301 -b 37:38 "$s"
+done
