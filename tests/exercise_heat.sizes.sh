@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
-# heat's integration tests, part sizes: every version at edge sizes and steps. tests/run.sh runs
-# it beside tests/exercise_heat.sh (`make test_heat` runs both).
+# heat's integration tests, part sizes: every version at edge sizes and steps.
+# tests/run.sh runs it beside tests/exercise_heat.sh; `make test_heat` runs both.
 ht=bin/heat
 
 # Every version against the CPU, two frames each: the smallest grid, odd and prime

@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
-# laplace3d's integration tests, part random: every version from a random start. tests/run.sh runs
-# it beside tests/exercise_laplace3d.sh (`make test_laplace3d` runs both).
+# laplace3d's integration tests, part random: every version from a random start.
+# tests/run.sh runs it beside tests/exercise_laplace3d.sh; `make test_laplace3d` runs both.
 lp=bin/laplace3d
 
 # --input random: every inside point starts at its own value, so a wrong neighbour or

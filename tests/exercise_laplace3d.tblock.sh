@@ -1,9 +1,9 @@
 # shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
-# laplace3d's integration tests, part tblock: v6 at each --tblock. tests/run.sh runs
-# it beside tests/exercise_laplace3d.sh (`make test_laplace3d` runs both).
+# laplace3d's integration tests, part tblock: v6 at each --tblock.
+# tests/run.sh runs it beside tests/exercise_laplace3d.sh; `make test_laplace3d` runs both.
 lp=bin/laplace3d
 
-# v6 at each T (the -k all runs of exercise_laplace3d.sh take the default): passes of T, then the rest in
+# v6 at each T (the -k all runs take the default): passes of T, then the rest in
 # passes of 4, 2 and 1; z chunks (several at 300 planes), tiles cut by the grid's edge,
 # NX not a multiple of 4 (v5's float-a-lane form).
 for t in 2 4 8; do

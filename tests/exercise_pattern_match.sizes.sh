@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
-# pattern_match's integration tests, part sizes: every version at edge sizes. tests/run.sh runs
-# it beside tests/exercise_pattern_match.sh (`make test_pattern_match` runs both).
+# pattern_match's integration tests, part sizes: every version at edge sizes.
+# tests/run.sh runs it beside tests/exercise_pattern_match.sh; `make test_pattern_match` runs both.
 pm=bin/pattern_match
 
 # Every version against the trie gold: edge sizes (ints, 16-byte lanes, 512-byte warp

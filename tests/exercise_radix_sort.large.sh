@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
-# radix_sort's integration tests, part large: primes and the largest sizes. tests/run.sh runs
-# it beside tests/exercise_radix_sort.sh (`make test_radix_sort` runs both).
+# radix_sort's integration tests, part large: primes and the largest sizes.
+# tests/run.sh runs it beside tests/exercise_radix_sort.sh; `make test_radix_sort` runs both.
 rs=bin/radix_sort
 
 # Primes around v5's 8192-key tiles and the largest sizes: 2^28 is the score table's

@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
-# radix_sort's integration tests, part pairs: every version at edge sizes and inputs. tests/run.sh runs
-# it beside tests/exercise_radix_sort.sh (`make test_radix_sort` runs both).
+# radix_sort's integration tests, part pairs: every version at edge sizes and inputs.
+# tests/run.sh runs it beside tests/exercise_radix_sort.sh; `make test_radix_sort` runs both.
 rs=bin/radix_sort
 
 # Every version (v1 to 32 keys, v2 to 1024) on every input at edge sizes, pairs (which

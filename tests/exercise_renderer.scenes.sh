@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
-# renderer's integration tests, part scenes: every scene, every version. tests/run.sh runs
-# it beside tests/exercise_renderer.sh (`make test_renderer` runs both).
+# renderer's integration tests, part scenes: every scene, every version.
+# tests/run.sh runs it beside tests/exercise_renderer.sh; `make test_renderer` runs both.
 re=bin/renderer
 scenes="rgb rgby rand10k rand100k rand1M micro2M biglittle littlebig pattern snow snowsingle bouncingballs hypnosis fireworks"
 

@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
-# tridiag's integration tests, part large: systems past one block. tests/run.sh runs
-# it beside tests/exercise_tridiag.sh (`make test_tridiag` runs both).
+# tridiag's integration tests, part large: systems past one block.
+# tests/run.sh runs it beside tests/exercise_tridiag.sh; `make test_tridiag` runs both.
 td=bin/tridiag
 
 # Past one block (v7 runs v8 there): segments across blocks and the reduced system,

@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
-# tridiag's integration tests, part sizes: every version at edge NX and M. tests/run.sh runs
-# it beside tests/exercise_tridiag.sh (`make test_tridiag` runs both).
+# tridiag's integration tests, part sizes: every version at edge NX and M.
+# tests/run.sh runs it beside tests/exercise_tridiag.sh; `make test_tridiag` runs both.
 td=bin/tridiag
 
 # Every version that solves the NX, against the Thomas gold, at edge NX and M, both

@@ -238,7 +238,7 @@ run_job() {
 # The groups; the jobs, the longest first (their times on an H100: the README's "Tests").
 parts=$(for f in tests/exercise_*.sh; do f=${f#tests/exercise_}; echo "${f%.sh}"; done)
 exercises=$(grep -v '[.]' <<<"$parts")
-longest_first="pattern_match scripts laplace3d radix_sort.large radix_sort.pairs laplace3d.tblock renderer.scenes tridiag.large"
+longest_first="pattern_match laplace3d.tblock laplace3d radix_sort laplace3d.shapes tridiag.large radix_sort.pairs renderer.scenes heat.sizes"
 all_groups=$(printf '%s\n' "$exercises" common scripts make)
 if [ $# -eq 0 ]; then
     groups=$all_groups
