@@ -235,10 +235,12 @@ run_job() {
     echo "$passed $failed $skipped $SECONDS" >"$root/$job.counts"
 }
 
-# The groups; the jobs, the longest first (their times on an H100: the README's "Tests").
+# The groups, and their jobs with the longest first (measured with TEST_TIMES=1 on an
+# H100 with 16 cores; START.md, "How long things take").
 parts=$(for f in tests/exercise_*.sh; do f=${f#tests/exercise_}; echo "${f%.sh}"; done)
 exercises=$(grep -v '[.]' <<<"$parts")
-longest_first="pattern_match laplace3d.tblock laplace3d radix_sort laplace3d.shapes tridiag.large radix_sort.pairs renderer.scenes heat.sizes"
+longest_first="pattern_match laplace3d.tblock laplace3d radix_sort laplace3d.shapes tridiag.large
+    radix_sort.pairs renderer.scenes heat.sizes"
 all_groups=$(printf '%s\n' "$exercises" common scripts make)
 if [ $# -eq 0 ]; then
     groups=$all_groups
