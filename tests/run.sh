@@ -21,11 +21,10 @@ trap 'rm -rf "$root"' EXIT
 trap 'trap - INT TERM; kill -TERM 0 2>/dev/null; exit 130' INT TERM
 
 # The state one job's tests share; each job runs in a subshell with its own.
-passed=0 failed=0 skipped=0 gpu_skips=0 rc=0 tmp=$root yours_tree=$root/tree
+passed=0 failed=0 skipped=0 gpu_skips=0 rc=0 tmp=$root yours_tree=$root/tree last_result_us=0
 
 # TEST_TIMES=1: each PASS/FAIL line ends with the seconds since the job's line before
 # it (to find the slow tests).
-last_result_us=${EPOCHREALTIME/./}
 took() {
     local now=${EPOCHREALTIME/./} ds
     ds=$(((now - last_result_us) / 100000)) last_result_us=$now took=
