@@ -20,9 +20,6 @@ trap 'rm -rf "$root"' EXIT
 # A script's background jobs ignore Ctrl-C: take them (the process group) down with it.
 trap 'trap - INT TERM; kill -TERM 0 2>/dev/null; exit 130' INT TERM
 
-# The state one job's tests share; each job runs in a subshell with its own.
-passed=0 failed=0 skipped=0 gpu_skips=0 rc=0 tmp=$root yours_tree=$root/tree last_result_us=0
-
 # TEST_TIMES=1: each PASS/FAIL line ends with the seconds since the job's line before
 # it (to find the slow tests).
 took() {
@@ -215,6 +212,8 @@ make_tests() {
 # <exercise>.<part>) split off to run beside the rest.
 run_job() {
     local job=$1
+    # The state the job's tests share (the job is a subshell: this is its own).
+    passed=0 failed=0 skipped=0 gpu_skips=0 rc=0
     tmp=$root/$job yours_tree=$root/$job/tree last_result_us=${EPOCHREALTIME/./}
     mkdir -p "$tmp"
     if [ -f "tests/test_$job.c" ]; then
