@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -112,6 +113,13 @@ const cl_device_info *cl_device_open(int index)
         cl_die(CL_EXIT_USAGE, "-d %d: expected a device index in 0..%d (%d CUDA device%s here)",
                index, count - 1, count, count == 1 ? "" : "s");
     CL_CUDA_CHECK(cudaSetDevice(index));
+    // By default a program waiting for the GPU spins on its core. CUDALAB_BLOCKING_SYNC=1
+    // makes it sleep until the GPU is done (a few microseconds later to wake; GPU times
+    // come from events, so the tables do not change): for many programs sharing the
+    // cores, as tests/run.sh runs them.
+    const char *blocking = getenv("CUDALAB_BLOCKING_SYNC");
+    if (blocking && strcmp(blocking, "0") != 0)
+        CL_CUDA_CHECK(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync));
     struct cudaDeviceProp prop;
     CL_CUDA_CHECK(cudaGetDeviceProperties(&prop, index));
     device.index = index;

@@ -21,11 +21,27 @@ trap 'rm -rf "$root"' EXIT
 trap 'trap - INT TERM; kill -TERM 0 2>/dev/null; exit 130' INT TERM
 
 # TEST_TIMES=1: each PASS/FAIL line ends with the seconds since the job's line before
-# it (to find the slow tests).
+# it, and the CPU seconds its programs used (user + system), to find the slow tests.
 took() {
-    local now=${EPOCHREALTIME/./} ds
+    local now=${EPOCHREALTIME/./} ds cpu
     ds=$(((now - last_result_us) / 100000)) last_result_us=$now took=
-    if [ -n "${TEST_TIMES:-}" ]; then took=" ($((ds / 10)).$((ds % 10)) s)"; fi
+    if [ -n "${TEST_TIMES:-}" ]; then
+        children_cpu_ds
+        cpu=$((children_ds - last_cpu_ds)) last_cpu_ds=$children_ds
+        took=" ($((ds / 10)).$((ds % 10)) s, cpu $((cpu / 10)).$((cpu % 10)) s)"
+    fi
+}
+# children_ds = the CPU time of this shell's finished child processes, in tenths of a
+# second (bash's `times`, its second line: "1m2.345s 0m6.789s"; read through a file,
+# since a subshell's `times` would be the subshell's).
+children_cpu_ds() {
+    local part
+    times >"$tmp/times"
+    children_ds=0
+    for part in $(tail -n 1 "$tmp/times"); do
+        [[ $part =~ ^([0-9]+)m([0-9]+)[.]([0-9])[0-9]*s$ ]] &&
+            children_ds=$((children_ds + BASH_REMATCH[1] * 600 + 10#${BASH_REMATCH[2]} * 10 + BASH_REMATCH[3]))
+    done
 }
 pass() { passed=$((passed + 1)); took; echo "PASS $1$took"; }
 # A skip with its own reason gets a line; GPU skips (no usable CUDA device) are
@@ -214,12 +230,22 @@ run_job() {
     local job=$1
     # The state the job's tests share (the job is a subshell: this is its own).
     passed=0 failed=0 skipped=0 gpu_skips=0 rc=0
-    tmp=$root/$job yours_tree=$root/$job/tree last_result_us=${EPOCHREALTIME/./}
+    tmp=$root/$job yours_tree=$root/$job/tree last_result_us=${EPOCHREALTIME/./} last_cpu_ds=0
     mkdir -p "$tmp"
     if [ -f "tests/test_$job.c" ]; then
         if [ -x "bin/tests/test_$job" ]; then unit_tests "bin/tests/test_$job"
         else fail "bin/tests/test_$job is not built (make builds it)"; fi
     fi
+    # Opening the GPU takes a CUDA process 0.12 s of driver time, and the driver does it
+    # for one process at a time (measured on an H100: 160 empty programs, 16 at once,
+    # 32 s); with one hardware work queue a process it takes 0.06 s (12 s). The suite
+    # starts ~800 GPU processes, so the jobs ask for one queue, except those whose
+    # programs overlap streams (saxpy's and mosaic's streamed jobs, laplace3d's exchange):
+    # one queue runs streams one after another, which could hide a missing wait.
+    case $job in
+        saxpy | mosaic | laplace3d) ;;
+        *) export CUDA_DEVICE_MAX_CONNECTIONS=${CUDA_DEVICE_MAX_CONNECTIONS:-1} ;;
+    esac
     # shellcheck source=/dev/null
     case $job in
         common) ;;
@@ -237,8 +263,9 @@ run_job() {
 # H100 with 16 cores; START.md, "How long things take").
 parts=$(for f in tests/exercise_*.sh; do f=${f#tests/exercise_}; echo "${f%.sh}"; done)
 exercises=$(grep -v '[.]' <<<"$parts")
-longest_first="pattern_match laplace3d.tblock laplace3d radix_sort laplace3d.shapes tridiag.large
-    radix_sort.pairs renderer.scenes heat.sizes"
+longest_first="laplace3d radix_sort.large radix_sort montecarlo renderer tridiag.million_batch
+    renderer.million laplace3d.tblock8 laplace3d.tblock4 laplace3d.tblock tridiag.million
+    radix_sort.pairs renderer.scenes pattern_match"
 all_groups=$(printf '%s\n' "$exercises" common scripts make)
 if [ $# -eq 0 ]; then
     groups=$all_groups
@@ -259,6 +286,9 @@ if ! [ "$jobs" -ge 1 ] 2>/dev/null; then echo "tests/run.sh: TEST_JOBS=$jobs: wa
 # The CPU golds are OpenMP loops: with jobs side by side, waiting threads that spin
 # take the cores the other jobs need; passive waiting sleeps instead.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
+# Likewise a program waiting for the GPU (a one-block reference, a time slice of the GPU
+# taken by another job) sleeps instead of spinning on a core (common/device.c).
+export CUDALAB_BLOCKING_SYNC=${CUDALAB_BLOCKING_SYNC:-1}
 
 # report JOB: a finished job's header and lines; its counts into the totals.
 total_passed=0 total_failed=0 total_skipped=0
