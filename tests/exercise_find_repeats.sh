@@ -26,8 +26,3 @@ if [ "$rc" -eq 0 ] && command -v python3 >/dev/null && python3 -c 'import numpy'
     if python3 -c "import numpy, sys; o = numpy.load(sys.argv[1]); assert list(o) == [1, 3, 4, 8], o" "$tmp/fr_output.npy" 2>>"$tmp/out"; then
         pass "find_repeats --dump holds {1,3,4,8}"; else fail "find_repeats --dump holds {1,3,4,8}"; fi
 fi
-
-# The learner's slot (see expect_learner_slot in tests/run.sh).
-expect_learner_slot find_repeats cub::DeviceSelect::If \
-    's/indices\[found + prefix\[threadIdx.x\] - 1\]/indices[found + prefix[threadIdx.x]]/' \
-    's/(a, n, indices, count);/(a, n, indices, (int32_t *)nullptr);/'

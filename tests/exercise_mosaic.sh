@@ -82,8 +82,3 @@ expect_json_lines "mosaic --json -k all" "$mo" --json -k all -n 300 -i 2
 expect_gpu "mosaic --dump" 0 "$mo" -n 99 --cell 10 -k v1 -i 2 --dump "$tmp/mo"
 if [ "$rc" -eq 0 ] && cmp -s "$tmp/mo_output.npy" "$tmp/mo_gold.npy"; then pass "mosaic --dump output equals gold"
 elif [ "$rc" -eq 0 ]; then fail "mosaic --dump output equals gold"; fi
-
-# The learner's slot.
-expect_learner_slot mosaic "v2-staged (reference)" \
-    's/(sum\[c\] + w \* h \/ 2)/(sum[c] + w * h \/ 2 + 1)/' \
-    's/(in, cell_sums, s);/(in, (unsigned long long *)nullptr, s);/'

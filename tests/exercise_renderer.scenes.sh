@@ -2,8 +2,8 @@
 # renderer's integration tests, part scenes: every scene, every version.
 # tests/run.sh runs it beside tests/exercise_renderer.sh; `make test_renderer` runs both.
 re=bin/renderer
-# The scenes of a million circles or more are part million's (this file, with
-# renderer_scenes set), beside this one.
+# The scenes of a million circles or more are parts million (rand1M) and micro (micro2M):
+# this file with renderer_scenes set, each beside the others.
 scenes=${renderer_scenes:-"rgb rgby rand10k rand100k biglittle littlebig pattern snow snowsingle bouncingballs hypnosis fireworks"}
 
 # Every scene, every version and the peer against cpuref: two seeds, a size that is not

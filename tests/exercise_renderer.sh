@@ -55,9 +55,3 @@ fi
 for r in cuda ref; do
     expect_gpu "renderer -r $r frames 0:3 of snow" 0 "$re" -r "$r" -s 200 -b 0:3 snow
 done
-
-# The learner's slot.
-expect_learner_slot renderer "ref (CUB sort-based tiles)" \
-    's/render_blend(p, colour, alpha);/render_blend(p, colour, 0.9f * alpha);/' \
-    's/(c, image, width, height);/(c, (float4 *)nullptr, width, height);/' \
-    "pixels off by more than 1e-4"

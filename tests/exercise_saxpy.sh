@@ -51,8 +51,3 @@ if [ "$rc" -eq 0 ]; then
         else fail "saxpy --dump writes $role.npy"; fi
     done
 fi
-
-# The learner's slot (see expect_learner_slot in tests/run.sh).
-expect_learner_slot saxpy cublasSaxpy \
-    's/a [*] x\[i\] + y\[i\]/a * x[i] - y[i]/' \
-    's/(n, a, x, y, z);/(n, a, x, y, (float *)nullptr);/'

@@ -4,7 +4,7 @@
 td=bin/tridiag
 
 # Past one block (v7 runs v8 there): segments across blocks and the reduced system,
-# both cuSPARSE solvers beside them (NX = 1,000,000: parts million and million_batch).
+# both cuSPARSE solvers beside them (NX = 1,000,000: parts million, million_batch and million_batch_v8).
 for nx in 1025 4097 65536; do
     for m in 1 3 100; do
         expect_gpu "tridiag v7, v8 --nx $nx -n $m --input random" 0 "$td" -k 7 --nx "$nx" -n "$m" --input random -i 1

@@ -157,19 +157,14 @@ expect_yours() {
 # expect_learner_slot EXERCISE PEER WRONG_EDIT FAULT_EDIT [WRONG_MESSAGE]: `--check -k
 # yours` scores yours against PEER and says so; yours edited by WRONG_EDIT scores 0
 # with (F), exits 1 and prints WRONG_MESSAGE (default: the first bad index);
-# edited by FAULT_EDIT (a bad pointer) it exits 3 with CUDA's message. With
-# wrong_yours_n set, the wrong yours runs once at that size instead of scoring a table
-# (for an exercise whose reference takes long on the table's largest size).
+# edited by FAULT_EDIT (a bad pointer) it exits 3 with CUDA's message. Each exercise
+# runs it in its part slot (tests/exercise_<exercise>.slot.sh), beside its other tests.
 expect_learner_slot() {
     local ex=$1 peer=$2 wrong=$3 fault=$4 message=${5:-"yours: wrong result: first bad index"}
     expect_gpu "$ex --check -k yours" 0 "bin/$ex" --check -k yours -i 1
     if [ "$rc" -eq 0 ] && ! grep -qF "Your = yours, Ref = $peer" "$tmp/out"; then
         fail "$ex --check -k yours names yours and $peer"; fi
-    if [ -n "${wrong_yours_n:-}" ]; then
-        expect_yours "$ex: a wrong yours, exit 1" "$ex" 1 'yours: wrong result' "$wrong" -k yours -n "$wrong_yours_n" -i 1
-    else
-        expect_yours "$ex: a wrong yours scores 0 (F), exit 1" "$ex" 1 '[|] 0 [(]F[)]' "$wrong" --check -k yours -i 1
-    fi
+    expect_yours "$ex: a wrong yours scores 0 (F), exit 1" "$ex" 1 '[|] 0 [(]F[)]' "$wrong" --check -k yours -i 1
     if [ "$rc" -eq 1 ] && ! grep -qF "$message" "$tmp/out"; then
         fail "$ex: a wrong yours prints '$message'"; fi
     expect_yours "$ex: a faulting yours exits 3" "$ex" 3 'CUDA error.*illegal memory access' "$fault" -k yours -n 1000 -i 2
@@ -263,9 +258,10 @@ run_job() {
 # H100 with 16 cores; START.md, "How long things take").
 parts=$(for f in tests/exercise_*.sh; do f=${f#tests/exercise_}; echo "${f%.sh}"; done)
 exercises=$(grep -v '[.]' <<<"$parts")
-longest_first="laplace3d radix_sort.large radix_sort montecarlo renderer tridiag.million_batch
-    renderer.million laplace3d.tblock8 laplace3d.tblock4 laplace3d.tblock tridiag.million
-    radix_sort.pairs renderer.scenes pattern_match"
+longest_first="renderer.slot laplace3d renderer.micro radix_sort.large_v5 radix_sort.large
+    tridiag.million laplace3d.slot pattern_match radix_sort.pairs laplace3d.tblock8 laplace3d.tblock4
+    laplace3d.tblock heat.sizes saxpy tridiag.million_batch tridiag.million_batch_v8 radix_sort.slot
+    montecarlo.slot renderer.million"
 all_groups=$(printf '%s\n' "$exercises" common scripts make)
 if [ $# -eq 0 ]; then
     groups=$all_groups

@@ -1,0 +1,9 @@
+# shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
+# renderer's integration tests, part slot: the learner's slot (yours.cu) scored, a wrong
+# yours caught and a faulting one reported (see expect_learner_slot in tests/run.sh).
+# tests/run.sh runs it beside tests/exercise_renderer.sh; `make test_renderer` runs both.
+
+expect_learner_slot renderer "ref (CUB sort-based tiles)" \
+    's/render_blend(p, colour, alpha);/render_blend(p, colour, 0.9f * alpha);/' \
+    's/(c, image, width, height);/(c, (float4 *)nullptr, width, height);/' \
+    "pixels off by more than 1e-4"
