@@ -158,16 +158,20 @@ expect_yours() {
 # yours` scores yours against PEER and says so; yours edited by WRONG_EDIT scores 0
 # with (F), exits 1 and prints WRONG_MESSAGE (default: the first bad index);
 # edited by FAULT_EDIT (a bad pointer) it exits 3 with CUDA's message. Each exercise
-# runs it in its part slot (tests/exercise_<exercise>.slot.sh), beside its other tests.
+# runs it in its part slot (tests/exercise_<exercise>.slot.sh), beside its other tests;
+# there slot_args (words) may add options to the tables' runs and slot_fault_n set the
+# faulting run's size (default 1000).
 expect_learner_slot() {
     local ex=$1 peer=$2 wrong=$3 fault=$4 message=${5:-"yours: wrong result: first bad index"}
-    expect_gpu "$ex --check -k yours" 0 "bin/$ex" --check -k yours -i 1
+    local -a extra
+    read -r -a extra <<<"${slot_args:-}"
+    expect_gpu "$ex --check -k yours" 0 "bin/$ex" --check -k yours -i 1 "${extra[@]}"
     if [ "$rc" -eq 0 ] && ! grep -qF "Your = yours, Ref = $peer" "$tmp/out"; then
         fail "$ex --check -k yours names yours and $peer"; fi
-    expect_yours "$ex: a wrong yours scores 0 (F), exit 1" "$ex" 1 '[|] 0 [(]F[)]' "$wrong" --check -k yours -i 1
+    expect_yours "$ex: a wrong yours scores 0 (F), exit 1" "$ex" 1 '[|] 0 [(]F[)]' "$wrong" --check -k yours -i 1 "${extra[@]}"
     if [ "$rc" -eq 1 ] && ! grep -qF "$message" "$tmp/out"; then
         fail "$ex: a wrong yours prints '$message'"; fi
-    expect_yours "$ex: a faulting yours exits 3" "$ex" 3 'CUDA error.*illegal memory access' "$fault" -k yours -n 1000 -i 2
+    expect_yours "$ex: a faulting yours exits 3" "$ex" 3 'CUDA error.*illegal memory access' "$fault" -k yours -n "${slot_fault_n:-1000}" -i 2
 }
 
 # expect_make_line NAME LINE MAKE-ARGS...: `make -n` prints LINE (no GPU needed).
