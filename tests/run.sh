@@ -12,7 +12,7 @@
 # parts (tests/exercise_<exercise>.<part>.sh), each a job. A job's lines print together
 # when it ends, under a line with its counts and seconds. The jobs share the GPU
 # (time-sliced) and no test asserts a time, so none has to run alone. TEST_TIMES=1 adds
-# each test's seconds to its line.
+# each test's seconds and CPU seconds to its line.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 root=$(mktemp -d)
@@ -235,12 +235,12 @@ run_job() {
         if [ -x "bin/tests/test_$job" ]; then unit_tests "bin/tests/test_$job"
         else fail "bin/tests/test_$job is not built (make builds it)"; fi
     fi
-    # Opening the GPU takes a CUDA process 0.12 s of driver time, and the driver does it
-    # for one process at a time (measured on an H100: 160 empty programs, 16 at once,
-    # 32 s); with one hardware work queue a process it takes 0.06 s (12 s). The suite
-    # starts ~800 GPU processes, so the jobs ask for one queue, except those whose
-    # programs overlap streams (saxpy's and mosaic's streamed jobs, laplace3d's exchange):
-    # one queue runs streams one after another, which could hide a missing wait.
+    # Opening the GPU took a process 0.33 s on an H100, mostly in the driver, which
+    # hardly does two at once (160 empty CUDA programs, 16 at a time: 32 s); with one
+    # hardware work queue a process instead of the default 8, 12 s. The suite starts ~800
+    # GPU processes, so the jobs ask for one queue, except those whose programs overlap
+    # streams (saxpy's and mosaic's streamed jobs, laplace3d's exchange): one queue runs
+    # streams one after another, which could hide a missing wait.
     case $job in
         saxpy | mosaic | laplace3d) ;;
         *) export CUDA_DEVICE_MAX_CONNECTIONS=${CUDA_DEVICE_MAX_CONNECTIONS:-1} ;;
