@@ -175,8 +175,9 @@ lint:
 	python3 -m py_compile scripts/plot scripts/tables
 
 # The reference measurements: every score table and ladder into results/ (GPU),
-# the plots of the newest results file, the pictures into gallery/ (GPU).
-RESULTS ?= $(lastword $(sort $(wildcard results/*.jsonl)))
+# the plots of the newest results file (the last written; RESULTS=file, or two files for
+# their ratio), the pictures into gallery/ (GPU).
+RESULTS ?= $(firstword $(shell ls -t results/*.jsonl 2>/dev/null))
 bench: all
 	scripts/bench-all
 plots:

@@ -36,6 +36,36 @@ else
         run scripts/tables "${results_files[@]}" --check
         if [ "$rc" -eq 0 ]; then pass "READMEs' reference tables match each exercise's newest results file"
         else fail "READMEs' reference tables match each exercise's newest results file"; fi
+
+        # The front table: a copy of the READMEs checks clean, and fails once a
+        # generated cell is edited by hand.
+        mkdir -p "$tmp/root"
+        cp --parents README.md ./*/README.md "${results_files[@]}" "$tmp/root"
+        run scripts/tables "${results_files[@]/#/$tmp/root/}" --check --root "$tmp/root"
+        rc_clean=$rc
+        sed -i '/front table: begin/,/front table: end/s/| \([0-9]\.[0-9][0-9]\)[0-9] |/| \19 |/' "$tmp/root/README.md"
+        run scripts/tables "${results_files[@]/#/$tmp/root/}" --check --root "$tmp/root"
+        if [ "$rc_clean" -eq 0 ] && [ "$rc" -eq 1 ] && grep -q "front table differs" "$tmp/out"; then
+            pass "tables --check: the front table's cells come from the results files"
+        else fail "tables --check: the front table's cells come from the results files"; fi
+
+        # Two GPUs' files: a column each, the size once, a further score table after "; ".
+        mkdir -p "$tmp/two/x"
+        printf '%s\n' '<!-- reference tables: begin -->' '<!-- reference tables: end -->' \
+            '<!-- reference tables (GPU B): begin -->' '<!-- reference tables (GPU B): end -->' >"$tmp/two/x/README.md"
+        printf '%s\n' '<!-- front table: begin -->' '| exercise | a | b | peer | old |' '|---|---|---|---|---|' \
+            '| [x](x/README.md) | a | b | lib | 0.1 |' '<!-- front table: end -->' >"$tmp/two/README.md"
+        for g in A:2 B:4; do
+            printf '%s\n' "{\"gpu\":\"GPU ${g%:*}\",\"exercise\":\"x\",\"args\":\"--check\",\"table\":\"score\",\"your\":\"v1\",\"ref\":\"lib\",\"size\":\"268435456\",\"your_ms\":1,\"ref_ms\":${g#*:},\"correct\":true,\"score\":1}" \
+                "{\"gpu\":\"GPU ${g%:*}\",\"exercise\":\"x\",\"args\":\"--check\",\"table\":\"score_total\",\"score\":1,\"max\":1}" \
+                "{\"gpu\":\"GPU ${g%:*}\",\"exercise\":\"x\",\"args\":\"--check --pairs\",\"table\":\"score\",\"your\":\"v1\",\"ref\":\"lib\",\"size\":\"20\",\"your_ms\":3,\"ref_ms\":1,\"correct\":true}" \
+                >"$tmp/two/${g%:*}.jsonl"
+        done
+        run scripts/tables "$tmp/two/A.jsonl" "$tmp/two/B.jsonl" --write --root "$tmp/two"
+        if [ "$rc" -eq 0 ] && grep -qxF '| exercise | a | b | peer | largest size | best / peer, GPU A | best / peer, GPU B |' "$tmp/two/README.md" &&
+            grep -qxF '| [x](x/README.md) | a | b | lib | 256Mi | 0.500; pairs 3.000 | 0.250; pairs 3.000 |' "$tmp/two/README.md"; then
+            pass "tables --write: the front table, a column a GPU"
+        else sed 's/^/    | /' "$tmp/two/README.md" >>"$tmp/out"; fail "tables --write: the front table, a column a GPU"; fi
     fi
 
     if python3 -c 'import matplotlib' 2>/dev/null; then
@@ -104,7 +134,8 @@ fi
 expect_usage "bench-all: unknown exercise" "no exercise named nope" scripts/bench-all nope
 expect_usage "profile: unknown exercise" "no exercise named nope" scripts/profile nope
 expect_usage "profile: ncu missing" "ncu (Nsight Compute) not found" env NCU=/nonexistent scripts/profile scan
-expect_make_line "make plots runs scripts/plot on the newest results" "scripts/plot $results" plots
+# shellcheck disable=SC2012 # the newest by modification time, as the Makefile picks it
+expect_make_line "make plots runs scripts/plot on the newest results" "scripts/plot $(ls -t results/*.jsonl | head -n 1)" plots
 
 # --dump names an output like -o: a directory that cannot be written is refused before
 # any work, by every binary (exit 2, one line, nothing on stdout).
