@@ -11,7 +11,8 @@ scenes=${renderer_scenes:-"rgb rgby rand10k rand100k biglittle littlebig pattern
 # a multiple of the 16-pixel tile; animated scenes at a later frame too.
 for s in $scenes; do
     for seed in ${renderer_seeds:-1 2}; do
-        expect_gpu "renderer -c -k all $s -s 1000 -S $seed" 0 "$re" -c -k all -s 1000 -S "$seed" "$s"
+        expect_gpu "renderer -c -k all $s -s ${renderer_size:-1000} -S $seed" 0 "$re" -c -k all \
+            -s "${renderer_size:-1000}" -S "$seed" "$s"
     done
 done
 if [ -z "${renderer_scenes:-}" ]; then
