@@ -251,16 +251,17 @@ static const char *const graded_scenes[] = {"rgb",        "rand10k",   "rand100k
                                             "snowsingle", "biglittle", "rand1M",   "micro2M"};
 enum { GRADED = 6, EXTENDED = 8, CHECK_SIZE = 1024, CHECK_FRAMES = 4, CHECK_TRIES = 3 };
 
-// Frames 0:4 of the scene, the best total of three tries; leaves frame 3 on the device.
 static cl_kernel_list versions(void)
 {
     return CL_KERNEL_LIST(render_versions, render_version_count, render_fastest_version);
 }
 
-static double best_of_three(renderer_state *st, renderer_choice r)
+// Frames 0:4 of the scene, the best total of `tries` (3 unless -i says); leaves frame 3
+// on the device.
+static double best_of_tries(renderer_state *st, renderer_choice r, int tries)
 {
     double best = INFINITY;
-    for (int t = 0; t < CHECK_TRIES; t++) {
+    for (int t = 0; t < tries; t++) {
         double total = 0;
         for (int f = 0; f < CHECK_FRAMES; f++) {
             const frame_times ft = run_frame(st, r, f);
@@ -292,7 +293,8 @@ static bool run_check(const options *opt)
         double ms[2];
         const renderer_choice who[2] = {{RENDER_REF, 0}, {RENDER_CUDA, k}};
         for (int w = 0; w < 2; w++) {
-            ms[w] = best_of_three(&st, who[w]);
+            ms[w] = best_of_tries(&st, who[w],
+                                  opt->common.iters > 0 ? (int)opt->common.iters : CHECK_TRIES);
             copy_back(&st, st.host_image);
             const frame_compare c = compare_frames(st.host_image, gold, floats / 4, w == 1);
             if (c.bad_pixels) {
