@@ -21,9 +21,7 @@ expect_usage "laplace3d --check -k all" "--check scores one version" "$lp" --che
 expect_make_line "make check_laplace3d K=yours" "bin/laplace3d --check -k yours" check_laplace3d K=yours
 expect_no_device "laplace3d without a device exits 77" "$lp" -n 16
 
-for repeat in 1 3 7 10; do
-    expect_gpu "laplace3d -k all -n 512 --repeat $repeat" 0 "$lp" -k all -n 512 --repeat "$repeat" -i 2
-done
+# The 512^3 grid at REPEAT 1, 3, 7, 10: part large (tests/exercise_laplace3d.large.sh).
 expect_gpu "laplace3d -k all -n 200 --repeat 7" 0 "$lp" -k all -n 200 --repeat 7 -i 2
 expect_gpu "laplace3d v1 --block 32x4" 0 "$lp" -k 1 --block 32x4 -n 65 -i 2
 expect_gpu "laplace3d v2 --block 8x8x8" 0 "$lp" -k 2 --block 8x8x8 -n 65 -i 2

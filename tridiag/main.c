@@ -130,7 +130,8 @@ static void transpose(const float *from, float *to, tridiag_shape shape, bool in
     const size_t m = shape.m, nx = (size_t)shape.nx, n = m * nx;
 #pragma omp parallel for schedule(static)
     for (size_t to_at = 0; to_at < n; to_at++)
-        to[to_at] = interleave ? from[to_at % m * nx + to_at / m] : from[to_at % nx * m + to_at / nx];
+        to[to_at] =
+            interleave ? from[to_at % m * nx + to_at / m] : from[to_at % nx * m + to_at / nx];
 }
 
 // Whether version k solves systems of nx rows; if not, why.
