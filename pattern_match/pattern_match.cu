@@ -39,7 +39,7 @@
 // Measured (H100, 1 GB, the default 32 words, 22% of positions candidates): v4 1.94 ms,
 // 514 GB/s, 17% of the copy rate; ncu: issue-bound (a scheduler issues in 71% of
 // cycles, 1.9 warp instructions a byte, 20 of 32 lanes active, DRAM 8% busy). v5 1.30
-// ms, 767 GB/s, 26% (the same on the H200: not memory-bound; see v5's kernel).
+// ms, 768 GB/s, 26% (the same on the H200: not memory-bound; see v5's kernel).
 #include <algorithm>
 #include <cooperative_groups.h>
 #include <cstring>

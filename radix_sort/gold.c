@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "radix_sort.h"
 
 enum { GOLD_RADIX = 256 };
@@ -15,9 +16,8 @@ enum { GOLD_RADIX = 256 };
 void radix_gold(uint32_t *keys, uint32_t *values, size_t n, int bits, uint32_t *scratch_keys,
                 uint32_t *scratch_values)
 {
-    size_t (*start)[GOLD_RADIX] = malloc((size_t)omp_get_max_threads() * sizeof *start);
-    if (!start)
-        abort();
+    size_t(*start)[GOLD_RADIX] =
+        cl_host_alloc((size_t)omp_get_max_threads() * sizeof *start, "gold digit counts");
     uint32_t *src_k = keys, *dst_k = scratch_keys, *src_v = values, *dst_v = scratch_values;
     for (int shift = 0; shift < bits; shift += 8) {
         const int width = bits - shift < 8 ? bits - shift : 8;
