@@ -78,7 +78,7 @@ static bool parse_long(const char *text, long *value)
 }
 
 // The common options point into `args`; ranges that depend on the program come from prog.
-enum { N_COMMON = 8 };
+enum { N_COMMON = 9 };
 static void build_common_options(const cl_program *prog, cl_common_args *args,
                                  cl_option opts[N_COMMON + 1])
 {
@@ -101,6 +101,10 @@ static void build_common_options(const cl_program *prog, cl_common_args *args,
         {0, "check", CL_ARG_FLAG, &args->check, NULL,
          "print the score table of the -k version (default: the fastest) against the peer", 0, 0,
          NULL},
+        {0, "no-peer", CL_ARG_FLAG, &args->no_peer, NULL,
+         "leave the peer (the library's version) out: only the -k versions run, quicker while "
+         "you work on one",
+         0, 0, NULL},
         {0, "json", CL_ARG_FLAG, &args->json, NULL, "print one JSON object per result line", 0, 0,
          NULL},
         {0, "dump", CL_ARG_STRING, &args->dump, "PREFIX",
@@ -251,6 +255,8 @@ static bool parse_all(const cl_program *prog, int argc, char **argv, cl_common_a
             }
             return fail(err, errlen, "unexpected argument '%s'", arg);
         }
+        if (!o && strcmp(arg, "--batch") == 0)
+            return fail(err, errlen, "--batch FILE: give it alone (%s --batch FILE)", prog->name);
         if (!o)
             return fail(err, errlen, "unknown option '%s'", arg);
         char label[48];
@@ -270,6 +276,9 @@ static bool parse_all(const cl_program *prog, int argc, char **argv, cl_common_a
         if (!set_value(o, label, value, err, errlen))
             return false;
     }
+    if (out->check && out->no_peer)
+        return fail(err, errlen,
+                    "--no-peer: --check scores a version against the peer; use one or the other");
     if (!out->kernel) {
         out->kernel_index = prog->kernels.fastest;
     } else if (strcmp(out->kernel, "all") == 0) {
@@ -413,6 +422,10 @@ void cl_print_help(const cl_program *prog, FILE *f)
         print_option(f, &common[i]);
     }
     fprintf(f, "  %-26s %s\n", "-h, --help", "print this help and exit");
+    print_option(f, &(cl_option){0, "batch", CL_ARG_FLAG, NULL, "FILE",
+                                 "alone: run each line of FILE as this program's options, all in "
+                                 "one process (one CUDA context: quicker for many small runs)",
+                                 0, 0, NULL});
     for (int i = 0; prog->options && prog->options[i].long_name; i++)
         print_option(f, &prog->options[i]);
     fprintf(f, "\n");
@@ -451,4 +464,57 @@ void cl_parse_args_or_exit(const cl_program *prog, int argc, char **argv, cl_com
     cl_report_set_json(out->json, prog->name);
     if (out->dump) // an output that cannot be written is said now, not after the work
         cl_require_writable_dir("--dump", out->dump);
+}
+
+// --- batches ------------------------------------------------------------------------
+
+static bool batch_running; // a batch's run is under way: its exit prints the mark
+
+static void batch_exit(int status, void *unused)
+{
+    (void)unused;
+    if (!batch_running)
+        return;
+    fflush(stderr);
+    printf(CL_BATCH_MARK "%d, the batch ends\n", status);
+}
+
+static int run_batch(char *program, const char *path, int (*run)(int argc, char **argv))
+{
+    const char *slash = strrchr(program, '/');
+    cl_progname = slash ? slash + 1 : program;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        cl_die(CL_EXIT_USAGE, "--batch %s: cannot read it", path);
+    on_exit(batch_exit, NULL);
+    enum { MAX_ARGS = 64 };
+    char line[4096];
+    while (fgets(line, sizeof line, f)) {
+        char *args[MAX_ARGS + 1] = {program};
+        int n = 1;
+        for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
+            if (n == MAX_ARGS)
+                cl_die(CL_EXIT_USAGE, "--batch %s: a line of more than %d arguments", path,
+                       MAX_ARGS - 1);
+            args[n++] = tok;
+        }
+        if (n == 1)
+            continue;
+        batch_running = true;
+        const int rc = run(n, args);
+        batch_running = false;
+        fflush(stdout);
+        fflush(stderr);
+        printf(CL_BATCH_MARK "%d\n", rc);
+        fflush(stdout);
+    }
+    fclose(f);
+    return CL_EXIT_OK;
+}
+
+int cl_main(int argc, char **argv, int (*run)(int argc, char **argv))
+{
+    if (argc == 3 && strcmp(argv[1], "--batch") == 0)
+        return run_batch(argv[0], argv[2], run);
+    return run(argc, argv);
 }

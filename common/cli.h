@@ -63,6 +63,7 @@ typedef struct {
     long seed;          // -S
     long device;        // -d
     bool check;         // --check: print the score table
+    bool no_peer;       // --no-peer: the ladder without the peer's rows
     bool json;          // --json: one JSON object per result line
     const char *dump;   // --dump PREFIX
     // Filled in by the parser from `kernel`:
@@ -94,6 +95,17 @@ cl_parse_result cl_parse_args(const cl_program *prog, int argc, char **argv, cl_
 void cl_parse_args_or_exit(const cl_program *prog, int argc, char **argv, cl_common_args *out);
 
 void cl_print_help(const cl_program *prog, FILE *out);
+
+// An exercise's main: `return cl_main(argc, argv, run);`, where run is the program
+// itself. `prog --batch FILE` runs each line of FILE as the program's arguments (split
+// at spaces, no quoting), one after another in one process, so one CUDA context (and
+// one copy-rate measurement) serves them all: creating a context takes 0.2 s alone and
+// over a second with 16 programs starting at once. After each run a line
+// CL_BATCH_MARK "RC" on stdout gives its exit status; a run that exits (usage error,
+// CUDA error, no device) ends the batch, its line saying so: CL_BATCH_MARK "RC, the
+// batch ends".
+#define CL_BATCH_MARK "@@ cudalab batch: exit "
+int cl_main(int argc, char **argv, int (*run)(int argc, char **argv));
 
 // Parses a size: digits with an optional fraction and exponent (1e6, 2.5e3) and an
 // optional suffix K, M, G, T (powers of 10) or Ki, Mi, Gi, Ti (powers of 2). The

@@ -101,6 +101,25 @@ int cl_device_count_or_reason(char *why, size_t len)
     return 0;
 }
 
+// The device's line (a JSON object with --json), printed by every run.
+static const cl_device_info *print_device(int index)
+{
+    cl_table table = {"device", summary_columns, 7};
+    char cc[8];
+    snprintf(cc, sizeof cc, "%d.%d", device.cc_major, device.cc_minor);
+    if (!cl_report_json())
+        printf("%s: device %d: %s, %d SMs, cc %s, %.1f GB, L2 %.0f MB, copy %.0f GB/s "
+               "(cudaMemcpy D2D, read + write)\n",
+               cl_progname, index, device.name, device.sm_count, cc, device.total_bytes / 1e9,
+               device.l2_bytes / 1e6, device.copy_gbps);
+    else
+        cl_table_row(&table,
+                     (cl_cell[]){CL_STR(device.name), CL_INT(index), CL_INT(device.sm_count),
+                                 CL_STR(cc), CL_NUM(device.total_bytes / 1e9),
+                                 CL_NUM(device.l2_bytes / 1e6), CL_NUM(device.copy_gbps)});
+    return &device;
+}
+
 const cl_device_info *cl_device_open(int index)
 {
     char reason[512];
@@ -113,6 +132,8 @@ const cl_device_info *cl_device_open(int index)
         cl_die(CL_EXIT_USAGE, "-d %d: expected a device index in 0..%d (%d CUDA device%s here)",
                index, count - 1, count, count == 1 ? "" : "s");
     CL_CUDA_CHECK(cudaSetDevice(index));
+    if (device_open && device.index == index) // a batch's next run (cl_main): measured once
+        return print_device(index);
     // By default a program waiting for the GPU spins on its core. CUDALAB_BLOCKING_SYNC=1
     // makes it sleep until the GPU is done (a few microseconds later to wake; GPU times
     // come from events, so the tables do not change): for many programs sharing the
@@ -133,21 +154,7 @@ const cl_device_info *cl_device_open(int index)
     device.concurrent_managed_access = prop.concurrentManagedAccess;
     device_open = 1;
     device.copy_gbps = measure_copy_gbps();
-
-    cl_table table = {"device", summary_columns, 7};
-    char cc[8];
-    snprintf(cc, sizeof cc, "%d.%d", device.cc_major, device.cc_minor);
-    if (!cl_report_json())
-        printf("%s: device %d: %s, %d SMs, cc %s, %.1f GB, L2 %.0f MB, copy %.0f GB/s "
-               "(cudaMemcpy D2D, read + write)\n",
-               cl_progname, index, device.name, device.sm_count, cc, device.total_bytes / 1e9,
-               device.l2_bytes / 1e6, device.copy_gbps);
-    else
-        cl_table_row(&table,
-                     (cl_cell[]){CL_STR(device.name), CL_INT(index), CL_INT(device.sm_count),
-                                 CL_STR(cc), CL_NUM(device.total_bytes / 1e9),
-                                 CL_NUM(device.l2_bytes / 1e6), CL_NUM(device.copy_gbps)});
-    return &device;
+    return print_device(index);
 }
 
 void cl_require_device_memory(size_t bytes, size_t bytes_per_n)

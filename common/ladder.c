@@ -89,7 +89,7 @@ bool cl_run_ladder_two_peers(const cl_common_args *args, cl_kernel_list versions
     cl_ladder ladder;
     cl_ladder_begin(&ladder, extra, nextra);
     const char *names[2] = {peer_name, second_peer_name};
-    const int npeers = second_peer_name ? 2 : 1;
+    const int npeers = args->no_peer ? 0 : second_peer_name ? 2 : 1;
     cl_cell peer_extra[2][CL_LADDER_MAX_EXTRA], cells[CL_LADDER_MAX_EXTRA];
     cl_measured peers[2];
     bool ok = true;

@@ -56,8 +56,8 @@ typedef cl_measured (*cl_version_measure)(void *ctx, int k, cl_cell *extra);
 
 // The -k ladder: the peer is measured first (so what a version leaves on the device
 // is the last version's output), then each selected version; prints a row each (none
-// for a skipped one) and the best-versus-peer note. Returns true when every result
-// verified.
+// for a skipped one) and the best-versus-peer note. --no-peer leaves the peers out.
+// Returns true when every result verified.
 bool cl_run_ladder(const cl_common_args *args, cl_kernel_list versions, const char *peer_name,
                    size_t n, double bytes, const cl_column *extra, int nextra,
                    cl_version_measure measure, void *ctx);

@@ -280,7 +280,7 @@ static bool run_check_table(const options *opt)
                                        labels, dims, 4, 1.0, check_size, &ctx);
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     options opt = {.steps = HEAT_STEPS_PER_FRAME, .frames = 1};
     const cl_option own[] = {
@@ -345,3 +345,6 @@ int main(int argc, char **argv)
     free_problem(&p);
     return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
 }
+
+// One run, or one a line of a --batch file (common/cli.h).
+int main(int argc, char **argv) { return cl_main(argc, argv, run); }

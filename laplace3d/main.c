@@ -347,7 +347,7 @@ static int run_gpus(const options *opt, grid_shape g)
     return laplace_run_gpus(&o, launch);
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     options opt = {.repeat = 10, .gpus = 1, .exchange = -1, .watchdog = 120};
     const cl_option own[] = {
@@ -441,3 +441,6 @@ int main(int argc, char **argv)
     free_problem(&p);
     return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
 }
+
+// One run, or one a line of a --batch file (common/cli.h).
+int main(int argc, char **argv) { return cl_main(argc, argv, run); }

@@ -370,7 +370,7 @@ static bool run_quadratic(const options *opt)
     return all_ok;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     options opt = {
         .steps = 100, .generator = MC_GEN_DEFAULT, .gold_paths = 1000000, .samples = 1280000000};
@@ -425,3 +425,6 @@ int main(int argc, char **argv)
     }
     return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
 }
+
+// One run, or one a line of a --batch file (common/cli.h).
+int main(int argc, char **argv) { return cl_main(argc, argv, run); }

@@ -381,7 +381,7 @@ static uint8_t *load_image(const options *opt, mosaic_shape *s)
     return image.rgb;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     options opt = {.cell = 16, .streams = 8, .mode = MODE_CUDA};
     const cl_option own[] = {
@@ -493,3 +493,6 @@ int main(int argc, char **argv)
     }
     return CL_EXIT_OK;
 }
+
+// One run, or one a line of a --batch file (common/cli.h).
+int main(int argc, char **argv) { return cl_main(argc, argv, run); }

@@ -227,7 +227,7 @@ static bool run_check_table(const options *opt, inputs *in)
                               1.25, measure_size, &check);
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     options opt = {0};
     const cl_option own[] = {
@@ -283,3 +283,6 @@ int main(int argc, char **argv)
     free(in.file_text);
     return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
 }
+
+// One run, or one a line of a --batch file (common/cli.h).
+int main(int argc, char **argv) { return cl_main(argc, argv, run); }

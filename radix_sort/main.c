@@ -234,7 +234,7 @@ static bool run_check_table(const options *opt)
                               measure_size, (void *)opt);
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     options opt = {.bits = 32};
     const cl_option own[] = {
@@ -294,3 +294,6 @@ int main(int argc, char **argv)
     free_problem(&p);
     return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
 }
+
+// One run, or one a line of a --batch file (common/cli.h).
+int main(int argc, char **argv) { return cl_main(argc, argv, run); }

@@ -350,7 +350,7 @@ static bool known_scene(const char *name)
     return false;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     options opt = {.size = 1024, .frames = "0:1", .renderer = RENDER_CUDA};
     const cl_option own[] = {
@@ -430,3 +430,6 @@ int main(int argc, char **argv)
     free(st.host_image);
     return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
 }
+
+// One run, or one a line of a --batch file (common/cli.h).
+int main(int argc, char **argv) { return cl_main(argc, argv, run); }

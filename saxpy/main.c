@@ -507,7 +507,7 @@ static bool run_check_table(const options *opt)
     return ok;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     options opt = {.input = INPUT_MOD10, .streams = 4, .band_mb = 16};
     const cl_option own[] = {
@@ -563,3 +563,6 @@ int main(int argc, char **argv)
     free_problem(&p);
     return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
 }
+
+// One run, or one a line of a --batch file (common/cli.h).
+int main(int argc, char **argv) { return cl_main(argc, argv, run); }

@@ -261,7 +261,7 @@ static bool run_recurrence_op(const options *opt)
     return ok;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     options opt = {.op = OP_SUM};
     const cl_option own[] = {
@@ -297,3 +297,6 @@ int main(int argc, char **argv)
     free_problem(&p);
     return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
 }
+
+// One run, or one a line of a --batch file (common/cli.h).
+int main(int argc, char **argv) { return cl_main(argc, argv, run); }

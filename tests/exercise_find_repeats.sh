@@ -13,10 +13,12 @@ expect_no_device "find_repeats without a device exits 77" "$fr" -n 100
 
 expect_gpu "find_repeats --example -k all" 0 "$fr" --example -k all -i 2
 if [ "$rc" -eq 0 ] && ! grep -q "10 elements of rand % 10, 4 repeats" "$tmp/out"; then fail "find_repeats example finds 4"; fi
+batch "$fr"
 for n in 1 2 3 4 5 31 32 33 1023 1024 1025 4095 4096 4097 4098 4099 8191 8192 8193 65537 999983 1048577; do
-    expect_gpu "find_repeats -k all -n $n" 0 "$fr" -k all -n "$n" -i 2
+    batch_gpu "find_repeats -k all -n $n" 0 -k all -n "$n" -i 2
 done
-expect_gpu "find_repeats -k all -n 1e7" 0 "$fr" -k all -n 1e7 -i 2 -S 5
+batch_gpu "find_repeats -k all -n 1e7" 0 -k all -n 1e7 -i 2 -S 5
+batch_end
 expect_gpu "find_repeats v3 -n 268435459 (2^28+3)" 0 "$fr" -k v3 -n 268435459 -i 3
 if [ "$rc" -eq 0 ] && ! grep -q "v3-bulk runs " "$tmp/out"; then fail "find_repeats says which path v3 ran"; fi
 expect_gpu "find_repeats reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$fr" -n 1000 -i 2

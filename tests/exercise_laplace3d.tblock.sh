@@ -8,10 +8,12 @@ lp=bin/laplace3d
 # passes of 4, 2 and 1; z chunks (several at 300 planes), tiles cut by the grid's edge,
 # NX not a multiple of 4 (v5's float-a-lane form).
 t=${laplace_tblock:-2}
+batch "$lp"
 for shape in "3 3 3" "1 1 1" "2 5 3" "4 4 4" "100 77 33" "129 130 131" "31 33 35" "200 150 300" "512 512 512"; do
     # shellcheck disable=SC2086 # the shape is words
     set -- $shape
     for repeat in 1 3 7 10 17; do
-        expect_gpu "laplace3d -k v6 --tblock $t --nx $1 --ny $2 --nz $3 --repeat $repeat --input random" 0 "$lp" -k 6 --tblock "$t" --nx "$1" --ny "$2" --nz "$3" --repeat "$repeat" --input random -S 5 -i 1
+        batch_gpu "laplace3d -k v6 --tblock $t --nx $1 --ny $2 --nz $3 --repeat $repeat --input random" 0 -k 6 --tblock "$t" --nx "$1" --ny "$2" --nz "$3" --repeat "$repeat" --input random -S 5 -i 1
     done
 done
+batch_end

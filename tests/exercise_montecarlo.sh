@@ -22,14 +22,16 @@ expect_no_device "montecarlo without a device exits 77" "$mc" -n 1000
 gold=(--gold-paths 100000)
 # Every version at edge path counts (whole and partial groups of 128, one path, one
 # warp), each checked statistically against the CPU pricer and the practical's figure.
+batch "$mc"
 for n in 1 2 31 127 128 129 1000 65537; do
-    expect_gpu "montecarlo -k all -n $n" 0 "$mc" -k all -n "$n" -i 2 "${gold[@]}"
+    batch_gpu "montecarlo -k all -n $n" 0 -k all -n "$n" -i 2 "${gold[@]}"
 done
-expect_gpu "montecarlo -k all -n 1000003" 0 "$mc" -k all -n 1000003 -i 2
+batch_gpu "montecarlo -k all -n 1000003" 0 -k all -n 1000003 -i 2
 # Odd step counts take the fused kernel's two-normal tail; another model (no figure).
 for steps in 1 7 100; do
-    expect_gpu "montecarlo -k all --steps $steps -n 20001" 0 "$mc" -k all --steps "$steps" -n 20001 -i 2 -S 5 "${gold[@]}"
+    batch_gpu "montecarlo -k all --steps $steps -n 20001" 0 -k all --steps "$steps" -n 20001 -i 2 -S 5 "${gold[@]}"
 done
+batch_end
 # The host API versions in chunks of paths (the last one partial), every generator.
 expect_gpu "montecarlo v1, v2 in 3 chunks" 0 "$mc" -k 1 -n 300001 --chunks 3 -i 2 "${gold[@]}"
 if [ "$rc" -eq 0 ] && ! grep -q "in 3 chunk(s) of 100096 paths" "$tmp/out"; then fail "montecarlo says how many chunks ran"; fi
@@ -45,10 +47,12 @@ if [ "$rc" -eq 0 ]; then
     if [ -n "$v3" ] && [ "$v3" = "$v4" ]; then pass "montecarlo v3 and v4 give the same mean"
     else echo "    v3 $v3, v4 $v4" >>"$tmp/out"; fail "montecarlo v3 and v4 give the same mean"; fi
 fi
+batch "$mc"
 for s in 1 2 1000001; do
-    expect_gpu "montecarlo --quadratic --samples $s" 0 "$mc" --quadratic --samples "$s" -i 2
+    batch_gpu "montecarlo --quadratic --samples $s" 0 --quadratic --samples "$s" -i 2
 done
-expect_gpu "montecarlo --quadratic --generator philox" 0 "$mc" --quadratic --samples 5e6 --generator philox -i 2
+batch_gpu "montecarlo --quadratic --generator philox" 0 --quadratic --samples 5e6 --generator philox -i 2
+batch_end
 expect_gpu "montecarlo -n 1e10 (memory guard)" 3 "$mc" -n 1e10 --gold-paths 1000
 expect_gpu "montecarlo --dump" 0 "$mc" -n 1000 -k 5 -i 2 --gold-paths 10000 --dump "$tmp/mc"
 if [ "$rc" -eq 0 ]; then

@@ -65,15 +65,18 @@ expect_no_device "mosaic without a device exits 77" "$mo" -n 64
 
 # Every version byte for byte against the gold: odd sizes, partial cells, c = 1.
 # 3001 x 5 at c 1: v3 splits the row of cells over blocks; c 600: v4's block a cell.
+batch "$mo"
 for shape in "1 1 1" "5 3 2" "64 64 64" "1023 769 16" "1023 769 7" "1023 769 5" "1023 769 2" \
     "1023 769 1" "3001 5 1" "1023 769 600" "2048 2048 16" "4096 4096 32" "4096 4096 512"; do
     # shellcheck disable=SC2086 # the shape is words
     set -- $shape
-    printf 'P6\n%d %d\n255\n' "$1" "$2" >"$tmp/shape.ppm"
-    head -c $(($1 * $2 * 3)) /dev/urandom >>"$tmp/shape.ppm"
-    expect_gpu "mosaic -k all --mode all ${1}x$2 c $3" 0 "$mo" -k all --mode all --image "$tmp/shape.ppm" --cell "$3" -i 1
+    image="$tmp/shape-$1x$2-c$3.ppm"
+    printf 'P6\n%d %d\n255\n' "$1" "$2" >"$image"
+    head -c $(($1 * $2 * 3)) /dev/urandom >>"$image"
+    batch_gpu "mosaic -k all --mode all ${1}x$2 c $3" 0 -k all --mode all --image "$image" --cell "$3" -i 1
 done
-expect_gpu "mosaic --streams 7 (bands of 9-pixel cells)" 0 "$mo" -n 1000 --cell 9 --streams 7 -i 1
+batch_gpu "mosaic --streams 7 (bands of 9-pixel cells)" 0 -n 1000 --cell 9 --streams 7 -i 1
+batch_end
 # 1024^2 (3.1 MB) is within three times any L2 cache of 2 MB or more: the repeats read
 # other copies of the image.
 expect_rotated "mosaic -n 1024 times over rotating copies of the image" 2 "$mo" -n 1024 -i 3

@@ -6,8 +6,10 @@ pm=bin/pattern_match
 # Every version against the trie gold: edge sizes (ints, 16-byte lanes, 512-byte warp
 # chunks, the course's 1024-byte chunks), the default words and 1024 vocabulary words
 # of every length 1..32.
+batch "$pm"
 for n in 1 2 3 4 5 15 16 17 31 33 511 512 513 1023 1024 1025 4099 65537 1000007; do
-    expect_gpu "pattern_match -k all -n $n" 0 "$pm" -k all -n "$n" -i 1
-    expect_gpu "pattern_match -k all -n $n --nwords 1024" 0 "$pm" -k all -n "$n" --nwords 1024 -i 1
+    batch_gpu "pattern_match -k all -n $n" 0 -k all -n "$n" -i 1
+    batch_gpu "pattern_match -k all -n $n --nwords 1024" 0 -k all -n "$n" --nwords 1024 -i 1
 done
-expect_gpu "pattern_match -k all -n 1e7 -S 3 --nwords 100" 0 "$pm" -k all -n 1e7 -S 3 --nwords 100 -i 1
+batch_gpu "pattern_match -k all -n 1e7 -S 3 --nwords 100" 0 -k all -n 1e7 -S 3 --nwords 100 -i 1
+batch_end

@@ -18,12 +18,14 @@ expect_no_device "radix_sort without a device exits 77" "$rs" -n 1000
 
 # Stability through --bits: every width 1..32 (the last pass narrower than 8 bits,
 # or absent), pairs; keys alone at some.
+batch "$rs"
 for bits in $(seq 1 32); do
-    expect_gpu "radix_sort -k all --pairs --bits $bits -n 65537" 0 "$rs" -k all --pairs --bits "$bits" -n 65537 -i 1
+    batch_gpu "radix_sort -k all --pairs --bits $bits -n 65537" 0 -k all --pairs --bits "$bits" -n 65537 -i 1
 done
 for bits in 1 4 7 12 17 31; do
-    expect_gpu "radix_sort -k all --bits $bits -n 30" 0 "$rs" -k all --bits "$bits" -n 30 -i 1
+    batch_gpu "radix_sort -k all --bits $bits -n 30" 0 -k all --bits "$bits" -n 30 -i 1
 done
+batch_end
 # 4 MB of input fits in any L2 cache of 2 MB or more three times over: the repeats
 # sort other copies of it.
 expect_rotated "radix_sort -n 1M times over rotating copies of the keys" 2 "$rs" -n 1M -k v4 -i 3

@@ -16,14 +16,16 @@ expect_usage "reduction -S x" "-S x" "$reduction" -S x
 expect_no_device "reduction without a device exits 77" "$reduction"
 
 # Every version, exact (integer input) and within tolerance (uniform), at edge sizes.
+batch "$reduction"
 for n in 1 2 3 4 5 31 32 33 511 512 513 1023 1024 1025 2049 65537 260817 999983 1048575 1048577; do
-    expect_gpu "reduction -k all -n $n" 0 "$reduction" -k all -n "$n" -i 3
+    batch_gpu "reduction -k all -n $n" 0 -k all -n "$n" -i 3
 done
 for n in 7 4097 1000003 16777217; do
-    expect_gpu "reduction -k all -n $n --input uniform" 0 "$reduction" -k all -n "$n" -i 3 --input uniform -S 7
+    batch_gpu "reduction -k all -n $n --input uniform" 0 -k all -n "$n" -i 3 --input uniform -S 7
 done
 # Large enough that the sum passes 2^24 (float no longer exact) and v6 still matches.
-expect_gpu "reduction -k all -n 5e7" 0 "$reduction" -k all -n 5e7 -i 3
+batch_gpu "reduction -k all -n 5e7" 0 -k all -n 5e7 -i 3
+batch_end
 # v6 is deterministic: the same bits on every run (its last-block combine is ordered).
 expect_gpu "reduction v6 -n 12345679 --json" 0 "$reduction" -k v6 -n 12345679 -i 50 --json --input uniform
 if [ "$rc" -eq 0 ]; then

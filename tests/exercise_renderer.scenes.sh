@@ -9,14 +9,16 @@ scenes=${renderer_scenes:-"rgb rgby rand10k rand100k biglittle littlebig pattern
 
 # Every scene, every version and the peer against cpuref: two seeds, a size that is not
 # a multiple of the 16-pixel tile; animated scenes at a later frame too.
+batch "$re"
 for s in $scenes; do
     for seed in ${renderer_seeds:-1 2}; do
-        expect_gpu "renderer -c -k all $s -s ${renderer_size:-1000} -S $seed" 0 "$re" -c -k all \
+        batch_gpu "renderer -c -k all $s -s ${renderer_size:-1000} -S $seed" 0 -c -k all \
             -s "${renderer_size:-1000}" -S "$seed" "$s"
     done
 done
 if [ -z "${renderer_scenes:-}" ]; then
     for s in snow bouncingballs hypnosis fireworks; do
-        expect_gpu "renderer -c -k all $s -b 37:38" 0 "$re" -c -k all -s 301 -b 37:38 "$s"
+        batch_gpu "renderer -c -k all $s -b 37:38" 0 -c -k all -s 301 -b 37:38 "$s"
     done
 fi
+batch_end

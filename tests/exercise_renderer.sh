@@ -38,10 +38,12 @@ expect_usage "renderer --check -k all" "--check scores one version" "$re" --chec
 expect_make_line "make check_renderer K=yours" "bin/renderer --check -k yours" check_renderer K=yours
 expect_no_device "renderer without a device exits 77" "$re" rgb
 
+batch "$re"
 for size in 1 2 15 17 33; do
-    expect_gpu "renderer -c -k all rand10k -s $size" 0 "$re" -c -k all -s "$size" rand10k
+    batch_gpu "renderer -c -k all rand10k -s $size" 0 -c -k all -s "$size" rand10k
 done
-expect_gpu "renderer -c -k all rand100k -n 3000 (v3 binned above 2048 circles)" 0 "$re" -c -k all -s 257 -n 3000 rand100k
+batch_gpu "renderer -c -k all rand100k -n 3000 (v3 binned above 2048 circles)" 0 -c -k all -s 257 -n 3000 rand100k
+batch_end
 expect_gpu "renderer reports a wrong pixel (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$re" -c -s 100 rgb
 expect_json_lines "renderer --json -c" "$re" --json -c -k all -s 100 rgby
 expect_gpu "renderer --dump" 0 "$re" -c -k v2 -s 40 --dump "$tmp/re" rand10k

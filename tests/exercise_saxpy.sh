@@ -24,15 +24,17 @@ expect_usage "saxpy -n (missing value)" "missing value" "$saxpy" -n
 expect_no_device "saxpy without a device exits 77" "$saxpy" -n 1000
 
 # Every version (and the peer), exit 0 only if all verified, at edge sizes.
+batch "$saxpy"
 for n in 1 2 3 4 5 31 32 33 1023 1024 1025 65537 999983 1048575 1048577; do
-    expect_gpu "saxpy -k all -n $n (uniform input)" 0 "$saxpy" -k all -n "$n" -i 3 --input uniform
+    batch_gpu "saxpy -k all -n $n (uniform input)" 0 -k all -n "$n" -i 3 --input uniform
 done
-expect_gpu "saxpy -k all -n 1000 (course input)" 0 "$saxpy" -k all -n 1000 -i 3
+batch_gpu "saxpy -k all -n 1000 (course input)" 0 -k all -n 1000 -i 3
 for k in 1 2 3 4 yours; do
-    expect_gpu "saxpy -k $k -n 3333 --streams 3 --managed" 0 "$saxpy" -k "$k" -n 3333 -i 2 --streams 3 --managed --input uniform
+    batch_gpu "saxpy -k $k -n 3333 --streams 3 --managed" 0 -k "$k" -n 3333 -i 2 --streams 3 --managed --input uniform
 done
-expect_gpu "saxpy -n 1000001 --streams 7 --managed" 0 "$saxpy" -n 1000001 -i 2 --streams 7 --managed
-expect_gpu "saxpy -n 2 --streams 64" 0 "$saxpy" -n 2 -i 2 --streams 64
+batch_gpu "saxpy -n 1000001 --streams 7 --managed" 0 -n 1000001 -i 2 --streams 7 --managed
+batch_gpu "saxpy -n 2 --streams 64" 0 -n 2 -i 2 --streams 64
+batch_end
 # Bands of 1 MB: four bands of x, y and z, the last one partial, on three streams.
 expect_gpu "saxpy -n 1000001 --band 1 --streams 3" 0 "$saxpy" -n 1000001 -i 2 --band 1 --streams 3 --input uniform
 if [ "$rc" -eq 0 ] && ! grep -qE "pinned, 1 MB bands, 3 streams .* yes" "$tmp/out"; then fail "saxpy banded row"; fi

@@ -12,19 +12,26 @@ expect_usage "scan -k 8" "-k 8" "$scan" -k 8
 expect_usage "scan --check -k all" "--check scores one version" "$scan" --check -k all --extended
 expect_make_line "make check_scan K=yours" "bin/scan --check -k yours" check_scan K=yours
 expect_usage "scan -n 2e9" "-n 2e9" "$scan" -n 2e9
+expect_usage "scan --check --no-peer" "--no-peer" "$scan" --check --no-peer
 expect_no_device "scan without a device exits 77" "$scan" -n 100
 
 # Every version, every element checked; tile edges of v3 (1024), v4 (2048), v5 (8192),
 # v6 (4096, and tails of 1, 2, 3 words past a 16-byte chunk, which the bulk copy leaves
 # to plain loads).
+batch "$scan"
 for n in 1 2 3 4 5 31 32 33 1023 1024 1025 2047 2048 2049 4095 4096 4097 4098 4099 8191 8192 8193 65537 999983 1048575 1048577; do
-    expect_gpu "scan -k all -n $n" 0 "$scan" -k all -n "$n" -i 2
+    batch_gpu "scan -k all -n $n" 0 -k all -n "$n" -i 2
 done
 # Many tiles: the look-back chains across thousands of tiles; v3/v4 recurse two levels.
-expect_gpu "scan -k all -n 1e7" 0 "$scan" -k all -n 1e7 -i 2 -S 99
-expect_gpu "scan v5 -n 33554433 (2^25+1)" 0 "$scan" -k v5 -n 33554433 -i 5
+batch_gpu "scan -k all -n 1e7" 0 -k all -n 1e7 -i 2 -S 99
+batch_gpu "scan v5 -n 33554433 (2^25+1)" 0 -k v5 -n 33554433 -i 5
+batch_end
 expect_gpu "scan v6 -n 268435459 (2^28+3)" 0 "$scan" -k v6 -n 268435459 -i 3
 if [ "$rc" -eq 0 ] && ! grep -q "v6-bulk runs " "$tmp/out"; then fail "scan says which path v6 ran"; fi
+expect_gpu "scan -k all -n 4099 --no-peer" 0 "$scan" -k all -n 4099 -i 2 --no-peer
+if [ "$rc" -eq 0 ] && { grep -q "^cub::" "$tmp/out" || ! grep -q "^yours " "$tmp/out"; }; then
+    fail "scan --no-peer: every version's row and no peer row"
+fi
 for n in 1 2 1023 1025 1000003; do
     expect_gpu "scan --op recurrence -n $n" 0 "$scan" --op recurrence -n "$n" -i 2
 done

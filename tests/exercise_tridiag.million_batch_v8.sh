@@ -4,4 +4,4 @@
 # tests/run.sh runs it beside tests/exercise_tridiag.sh; `make test_tridiag` runs both.
 td=bin/tridiag
 
-expect_gpu "tridiag v8 --nx 1000000 -n 100" 0 "$td" -k 8 --nx 1000000 -n 100 -i 1
+expect_gpu "tridiag v8 --nx 1000000 -n 100" 0 "$td" -k 8 --nx 1000000 -n 100 -i 1 --no-peer

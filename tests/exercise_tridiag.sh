@@ -21,16 +21,18 @@ expect_usage "tridiag -k yours --nx 2000 (yours.cu's limit)" "yours solves NX = 
 expect_make_line "make check_tridiag K=yours" "bin/tridiag --check -k yours" check_tridiag K=yours
 expect_no_device "tridiag without a device exits 77" "$td" -n 10
 
-expect_gpu "tridiag v5 --nx 1025 -n 77" 0 "$td" -k 5 --nx 1025 -n 77 --input random -i 2
-expect_gpu "tridiag v5 --nx 4000 -n 5" 0 "$td" -k 5 --nx 4000 -n 5 --input random -i 2
+batch "$td"
+batch_gpu "tridiag v5 --nx 1025 -n 77" 0 -k 5 --nx 1025 -n 77 --input random -i 2
+batch_gpu "tridiag v5 --nx 4000 -n 5" 0 -k 5 --nx 4000 -n 5 --input random -i 2
 for shape in "32 100003" "100 5001" "128 4099" "300 1001" "512 77" "1000 257"; do
     # shellcheck disable=SC2086 # the shape is words
     set -- $shape
-    expect_gpu "tridiag -k all --nx $1 -n $2 --input random" 0 "$td" -k all --nx "$1" -n "$2" --input random -i 2 -S 3
+    batch_gpu "tridiag -k all --nx $1 -n $2 --input random" 0 -k all --nx "$1" -n "$2" --input random -i 2 -S 3
 done
 for niter in 1 5; do
-    expect_gpu "tridiag -k all --niter $niter" 0 "$td" -k all --niter "$niter" -n 1000 --input random -i 2
+    batch_gpu "tridiag -k all --niter $niter" 0 -k all --niter "$niter" -n 1000 --input random -i 2
 done
+batch_end
 expect_gpu "tridiag reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$td" -n 100 -i 2
 expect_json_lines "tridiag --json -k all" "$td" --json -k all -n 2000 -i 2
 expect_gpu "tridiag --dump" 0 "$td" -n 3 --nx 7 -i 2 --dump "$tmp/td"

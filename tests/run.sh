@@ -11,8 +11,10 @@
 # its own scratch directory, the longest first; a long exercise's tests are split in
 # parts (tests/exercise_<exercise>.<part>.sh), each a job. A job's lines print together
 # when it ends, under a line with its counts and seconds. The jobs share the GPU
-# (time-sliced) and no test asserts a time, so none has to run alone. TEST_TIMES=1 adds
-# each test's seconds and CPU seconds to its line.
+# (time-sliced) and no test asserts a time, so none has to run alone. A loop of small
+# runs of one program is a batch (batch, batch_gpu, batch_end below): one process, so
+# one CUDA context, for them all. TEST_TIMES=1 adds each test's seconds and CPU seconds
+# to its line (a batch's seconds all go to its first test).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 root=$(mktemp -d)
@@ -83,6 +85,48 @@ expect_gpu() {
     if [ "$rc" -eq 77 ] && [ "$want" -ne 77 ]; then skip "$name"
     elif [ "$rc" -eq "$want" ]; then pass "$name"
     else echo "    exit $rc, wanted $want: $*" >>"$tmp/out"; fail "$name"; fi
+}
+
+# A batch: runs of one program in one process, so one CUDA context serves them all
+# (`PROGRAM --batch FILE`, cl_main in common/cli.h; with 16 jobs starting programs at
+# once a context takes over a second to create). `batch PROGRAM`, then `batch_gpu NAME
+# WANT_RC ARGS...` for each run (as expect_gpu; no spaces inside an argument), then
+# `batch_end`, which runs them and reports each as expect_gpu would. A run that ends the
+# process (exit 2 or 3, a crash) ends the batch: the runs after it fail as not run, or
+# are skipped when it was 77 (no usable device).
+batch() { batch_prog=$1 batch_n=0 batch_names=() batch_wants=(); : >"$tmp/batch"; }
+batch_gpu() {
+    local name=$1 want=$2 arg; shift 2
+    for arg in "$@"; do
+        [[ $arg =~ [[:space:]] ]] && { echo "    batch_gpu: '$arg' holds a space" >"$tmp/out"; fail "$name"; return; }
+    done
+    batch_names[batch_n]=$name batch_wants[batch_n]=$want batch_n=$((batch_n + 1))
+    echo "$*" >>"$tmp/batch"
+}
+batch_end() {
+    local i process_rc ended=
+    "$batch_prog" --batch "$tmp/batch" >"$tmp/batch.out" 2>&1; process_rc=$?
+    rm -f "$tmp"/batch.[0-9]* "$tmp"/batch.rc.*
+    # Each run's output into batch.I, its exit status into batch.rc.I ("3 ends": it ended
+    # the process).
+    awk -v dir="$tmp" 'BEGIN { i = 0 }
+        /^@@ cudalab batch: exit [0-9]+/ { sub(/,$/, "", $5); print $5 ($6 == "the" ? " ends" : "") > (dir "/batch.rc." i)
+            close(dir "/batch.rc." i); close(dir "/batch." i); i++; next }
+        { print > (dir "/batch." i) }' "$tmp/batch.out"
+    for ((i = 0; i < batch_n; i++)); do
+        if [ -n "$ended" ]; then
+            if [ "$process_rc" -eq 77 ]; then skip "${batch_names[i]}"
+            else echo "    not run: the batch ended at '$ended' (exit $process_rc)" >"$tmp/out"; fail "${batch_names[i]}"; fi
+            continue
+        fi
+        if [ -f "$tmp/batch.$i" ]; then cp "$tmp/batch.$i" "$tmp/out"; else : >"$tmp/out"; fi
+        # No status: the process died in this run (a signal).
+        if [ -f "$tmp/batch.rc.$i" ]; then read -r rc ended <"$tmp/batch.rc.$i"; else rc=$process_rc ended=yes; fi
+        [ -n "$ended" ] && ended=${batch_names[i]}
+        if [ "$rc" -eq 77 ] && [ "${batch_wants[i]}" -ne 77 ]; then skip "${batch_names[i]}"
+        elif [ "$rc" -eq "${batch_wants[i]}" ]; then pass "${batch_names[i]}"
+        else echo "    exit $rc, wanted ${batch_wants[i]}: $batch_prog $(sed -n "$((i + 1))p" "$tmp/batch")" >>"$tmp/out"; fail "${batch_names[i]}"; fi
+    done
 }
 
 # expect_rotated NAME MIN CMD...: exit 0 and a "timed over N rotating copies" note with
@@ -217,6 +261,33 @@ make_tests() {
         [ "$(tail -n 1 "$tmp/out")" = "$(sed -n 's/^--- common: \(.*\) (.*/\1/p' "$tmp/out")" ]; then
         pass "tests/run.sh common: its group's line and the closing line agree"
     else fail "tests/run.sh common: its group's line and the closing line agree"; fi
+
+    # Batches, with a stand-in for a program's --batch: a line "R" returns R, "exit R"
+    # exits R (ending the batch), as cl_main marks them. Counted in a subshell.
+    cat >"$tmp/stand_in" <<'EOF'
+#!/usr/bin/env bash
+while read -r a b; do
+    case $a in
+    exit) echo "@@ cudalab batch: exit $b, the batch ends"; exit "$b" ;;
+    *) echo "ran $a"; echo "@@ cudalab batch: exit $a" ;;
+    esac
+done <"$2"
+EOF
+    chmod +x "$tmp/stand_in"
+    (
+        passed=0 failed=0 skipped=0 gpu_skips=0 last_cpu_ds=0
+        batch "$tmp/stand_in"
+        batch_gpu right 0 0; batch_gpu wrong-expected 1 1; batch_gpu wrong 0 1; batch_gpu ends 0 exit 3; batch_gpu after 0 0
+        batch_end
+        batch "$tmp/stand_in"; batch_gpu no-device 0 exit 77; batch_gpu not-run 0 0; batch_end
+        echo "counts $passed $failed $skipped"
+    ) >"$tmp/batches.txt" 2>&1
+    if grep -qx "counts 2 3 2" "$tmp/batches.txt" && grep -qE "^FAIL wrong( [(]|$)" "$tmp/batches.txt" &&
+        grep -qF "not run: the batch ended at 'ends' (exit 3)" "$tmp/batches.txt"; then
+        pass "tests/run.sh: a batch reports each run; an exit ends it, 77 skips the rest"
+    else
+        sed 's/^/    /' "$tmp/batches.txt" >"$tmp/out"; fail "tests/run.sh: a batch reports each run; an exit ends it, 77 skips the rest"
+    fi
 
     # A rebuild with nothing changed does nothing.
     if make -q all >/dev/null 2>&1; then pass "make: up to date after a build"; else fail "make: up to date after a build"; fi

@@ -146,6 +146,17 @@ static void test_parse_check_version(void)
     EXPECT(parse("--check -k bogus", &a, err, sizeof err) == CL_PARSE_ERROR);
 }
 
+// --no-peer leaves the peer out of the ladder; the score table cannot go without it.
+static void test_parse_no_peer(void)
+{
+    cl_common_args a;
+    char err[256];
+    EXPECT(parse("-k 1", &a, err, sizeof err) == CL_PARSE_OK && !a.no_peer);
+    EXPECT(parse("-k all --no-peer", &a, err, sizeof err) == CL_PARSE_OK && a.no_peer);
+    EXPECT(parse("--no-peer --check", &a, err, sizeof err) == CL_PARSE_ERROR);
+    EXPECT(strstr(err, "--no-peer") && strstr(err, "--check"));
+}
+
 // Every bad input is an error whose message names the flag (and the range).
 static void test_parse_errors_name_the_flag(void)
 {
@@ -191,16 +202,16 @@ static void test_parse_help(void)
     cl_print_help(&test_program, f);
     fclose(f);
     // Every option and every kernel version is listed, with defaults and ranges.
-    const char *must[] = {"--size SIZE",      "default 1000; 1..1000000000",
-                          "--iters",          "--seed",
-                          "--device",         "--check",
-                          "--json",           "--dump",
-                          "--streams K",      "1..64",
-                          "--color",          "red, green",
-                          "--managed",        "v1-naive",
-                          "v2-shared",        "v3-fast",
-                          "default: v3-fast", "exit codes",
-                          "prog -n 1M"};
+    const char *must[] = {"--size SIZE", "default 1000; 1..1000000000",
+                          "--iters",     "--seed",
+                          "--device",    "--check",
+                          "--no-peer",   "--json",
+                          "--dump",      "--streams K",
+                          "1..64",       "--color",
+                          "red, green",  "--managed",
+                          "v1-naive",    "v2-shared",
+                          "v3-fast",     "default: v3-fast",
+                          "exit codes",  "prog -n 1M"};
     for (size_t i = 0; i < sizeof must / sizeof must[0]; i++) {
         if (!strstr(text, must[i]))
             printf("  help lacks '%s'\n", must[i]);
@@ -657,6 +668,7 @@ int main(void)
     RUN_TEST(test_no_device_reasons);
     RUN_TEST(test_parse_kernel_selection);
     RUN_TEST(test_parse_check_version);
+    RUN_TEST(test_parse_no_peer);
     RUN_TEST(test_parse_errors_name_the_flag);
     RUN_TEST(test_parse_help);
     RUN_TEST(test_score_formula);

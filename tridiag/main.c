@@ -208,13 +208,13 @@ static void arrays_free(device_arrays *on)
         cl_rotating_free(arrays[i]);
 }
 
-// The arrays on the device and the peers; with_interleaved: the second peer too (its
-// interleaved copies of a, b, c, d made here on the host).
-static timed_call device_setup(const problem *p, int iters, bool with_interleaved)
+// The arrays on the device and the first npeers peers (0: none, for --no-peer; 2: the
+// second peer too, with its interleaved copies of a, b, c, d made here on the host).
+static timed_call device_setup(const problem *p, int iters, int npeers)
 {
     const tridiag_shape shape = p->shape;
-    const bool peers = shape.nx >= TRIDIAG_PEER_MIN_NX;
-    with_interleaved = with_interleaved && peers;
+    const bool peers = npeers > 0 && shape.nx >= TRIDIAG_PEER_MIN_NX;
+    const bool with_interleaved = npeers > 1 && peers;
     size_t bytes = rows(shape) * sizeof(float);
     int copies = cl_rotation_count(5 * bytes), sets = with_interleaved ? 2 : 1;
     cl_require_device_memory(sets * 5 * (bytes + 256) * copies + bytes,
@@ -299,7 +299,7 @@ static cl_check_point check_shape(void *ctx, size_t index, int k)
     shape.niter = (int)opt->niter;
     shape.lambda = lambda;
     problem p = make_problem(shape, INPUT_RANDOM, (uint64_t)opt->common.seed);
-    timed_call call = device_setup(&p, (int)opt->common.iters, false);
+    timed_call call = device_setup(&p, (int)opt->common.iters, 1);
     cl_check_point point = cl_check_pair(measure_version, &call, k, 20.0 * rows(shape));
     point.size = (double)shape.m;
     device_free(&call);
@@ -320,7 +320,7 @@ static bool run_check_table(const options *opt)
                                        3, 1.0, check_shape, (void *)opt);
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     options opt = {.nx = 128, .niter = 2, .input = INPUT_PRACTICAL};
     const cl_option own[] = {
@@ -359,12 +359,14 @@ int main(int argc, char **argv)
     // a, b, c, d, x and the double gold; the interleaved copies while setting up
     cl_require_host_memory(44 * rows(shape), 44);
     problem p = make_problem(shape, opt.input, (uint64_t)opt.common.seed);
-    timed_call call = device_setup(&p, (int)opt.common.iters, true);
+    timed_call call = device_setup(&p, (int)opt.common.iters, opt.common.no_peer ? 0 : 2);
     cl_note("\n%zu systems of %d rows, %d solves each (lambda %g), input %s; gold (Thomas, "
-            "double) %.1f ms; tolerance %.3g; timed over %d rotating copies; %s runs on "
-            "interleaved copies of the arrays (made on the host, not timed)",
+            "double) %.1f ms; tolerance %.3g; timed over %d rotating copies",
             shape.m, shape.nx, shape.niter, lambda, input_names[opt.input], p.gold_ms, p.tolerance,
-            call.rows.x.copies, interleaved_peer_name);
+            call.rows.x.copies);
+    if (call.interleaved_peer)
+        cl_note("%s runs on interleaved copies of the arrays (made on the host, not timed)",
+                interleaved_peer_name);
     bool ok =
         cl_run_ladder_two_peers(&opt.common, versions(), peer_name, interleaved_peer_name, shape.m,
                                 20.0 * rows(shape), own_columns, 2, measure_version, &call);
@@ -384,3 +386,6 @@ int main(int argc, char **argv)
     free_problem(&p);
     return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
 }
+
+// One run, or one a line of a --batch file (common/cli.h).
+int main(int argc, char **argv) { return cl_main(argc, argv, run); }
