@@ -490,6 +490,8 @@ static int run_batch(char *program, const char *path, int (*run)(int argc, char 
     enum { MAX_ARGS = 64 };
     char line[4096];
     while (fgets(line, sizeof line, f)) {
+        if (!strchr(line, '\n') && !feof(f))
+            cl_die(CL_EXIT_USAGE, "--batch %s: a line over %zu bytes", path, sizeof line - 2);
         char *args[MAX_ARGS + 1] = {program};
         int n = 1;
         for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
