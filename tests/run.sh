@@ -82,9 +82,14 @@ unit_tests() {
 expect_gpu() {
     local name=$1 want=$2; shift 2
     run "$@"
-    if [ "$rc" -eq 77 ] && [ "$want" -ne 77 ]; then skip "$name"
-    elif [ "$rc" -eq "$want" ]; then pass "$name"
-    else echo "    exit $rc, wanted $want: $*" >>"$tmp/out"; fail "$name"; fi
+    gpu_verdict "$name" "$want" "$*"
+}
+# gpu_verdict NAME WANT_RC COMMAND: a GPU run's rc against WANT_RC; 77 (no usable device)
+# skips unless it is the one wanted.
+gpu_verdict() {
+    if [ "$rc" -eq 77 ] && [ "$2" -ne 77 ]; then skip "$1"
+    elif [ "$rc" -eq "$2" ]; then pass "$1"
+    else echo "    exit $rc, wanted $2: $3" >>"$tmp/out"; fail "$1"; fi
 }
 
 # A batch: runs of one program in one process, so one CUDA context serves them all
@@ -123,9 +128,7 @@ batch_end() {
         # No status: the process died in this run (a signal).
         if [ -f "$tmp/batch.rc.$i" ]; then read -r rc ended <"$tmp/batch.rc.$i"; else rc=$process_rc ended=yes; fi
         [ -n "$ended" ] && ended=${batch_names[i]}
-        if [ "$rc" -eq 77 ] && [ "${batch_wants[i]}" -ne 77 ]; then skip "${batch_names[i]}"
-        elif [ "$rc" -eq "${batch_wants[i]}" ]; then pass "${batch_names[i]}"
-        else echo "    exit $rc, wanted ${batch_wants[i]}: $batch_prog $(sed -n "$((i + 1))p" "$tmp/batch")" >>"$tmp/out"; fail "${batch_names[i]}"; fi
+        gpu_verdict "${batch_names[i]}" "${batch_wants[i]}" "$batch_prog $(sed -n "$((i + 1))p" "$tmp/batch")"
     done
 }
 
@@ -308,10 +311,10 @@ run_job() {
     fi
     # Opening the GPU took a process 0.33 s on an H100, mostly in the driver, which
     # hardly does two at once (160 empty CUDA programs, 16 at a time: 32 s); with one
-    # hardware work queue a process instead of the default 8, 12 s. The suite starts ~800
-    # GPU processes, so the jobs ask for one queue, except those whose programs overlap
-    # streams (saxpy's and mosaic's streamed jobs, laplace3d's exchange): one queue runs
-    # streams one after another, which could hide a missing wait.
+    # hardware work queue a process instead of the default 8, 12 s. Batches aside, the
+    # suite starts hundreds of GPU processes, so the jobs ask for one queue, except those
+    # whose programs overlap streams (saxpy's and mosaic's streamed jobs, laplace3d's
+    # exchange): one queue runs streams one after another, which could hide a missing wait.
     case $job in
         saxpy | mosaic | laplace3d) ;;
         *) export CUDA_DEVICE_MAX_CONNECTIONS=${CUDA_DEVICE_MAX_CONNECTIONS:-1} ;;
