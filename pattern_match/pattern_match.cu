@@ -29,7 +29,9 @@
 //                end). A byte table of the first two bytes settles most positions in
 //                the filter (the longest word of 1 or 2 bytes, on the lane's own shared
 //                counter); where a longer word may start, the position is queued and
-//                looks up its 3- and 4-byte trie nodes in a cuckoo table (two loads).
+//                looks up its 3- and 4-byte trie nodes in a cuckoo table (two loads);
+//                where a word of 5 bytes or more may go on, it joins the warp's tail,
+//                which walks a deeper trie 4 bytes a level, 32 positions at a time.
 //
 // Napkin math (1 GB text, H100: device copy 2.98 TB/s read + write): reading the text
 // once at the copy rate takes 0.34 ms. The filter costs ~10 instructions a position
@@ -38,8 +40,8 @@
 // v4 sits at the edge of compute and memory; every candidate adds ~30 more.
 // Measured (H100, 1 GB, the default 32 words, 22% of positions candidates): v4 1.94 ms,
 // 514 GB/s, 17% of the copy rate; ncu: issue-bound (a scheduler issues in 71% of
-// cycles, 1.9 warp instructions a byte, 20 of 32 lanes active, DRAM 8% busy). v5 1.30
-// ms, 768 GB/s, 26% (the same on the H200: not memory-bound; see v5's kernel).
+// cycles, 1.9 warp instructions a byte, 20 of 32 lanes active, DRAM 8% busy). v5 1.35
+// ms, 743 GB/s, 25% (the same on the H200: not memory-bound; see v5's kernel).
 #include <algorithm>
 #include <cooperative_groups.h>
 #include <cstring>
@@ -137,8 +139,8 @@ __host__ __device__ static inline uint32_t long_slot_of(uint32_t key)
 // twice): their packed ints and lengths in packed[] and len[], each word's distinct
 // number in distinct_of[]; short_first puts the words of 1 or 2 bytes first. Returns
 // how many there are.
-static int distinct_words(const pm_words *words, bool short_first,
-                          uint32_t (*packed)[PM_WORD_INTS], int *len, uint16_t *distinct_of)
+static int distinct_words(const pm_words *words, bool short_first, uint32_t (*packed)[PM_WORD_INTS],
+                          int *len, uint16_t *distinct_of)
 {
     int distinct = 0;
     for (int pass = short_first ? 0 : 1; pass < 2; pass++)
@@ -648,8 +650,9 @@ __global__ void __launch_bounds__(QUEUE_THREADS, 1)
 //   255       queued, and that longest short word is looked up (its rank is over 125).
 // A queued position looks up the trie nodes of its first 4 and first 3 bytes (each
 // node knows the longest word within it) in a cuckoo hash table: a key sits in one of
-// two slots, so a lookup is two loads, never a walk. At a depth-4 node it then tries
-// the words of 5 bytes or more that start there, longest first.
+// two slots, so a lookup is two loads, never a walk. Where a word of 5 bytes or more
+// may go on past the depth-4 node, the position moves to the warp's second queue (the
+// tail), whose positions walk the deeper trie 4 bytes a level, 32 positions at once.
 enum : uint32_t {
     PAIR_NONE = 0,
     PAIR_QUEUE = 128,        // and up: queued
@@ -658,29 +661,77 @@ enum : uint32_t {
     NODE_TAG_MASK = 0xe0000000u, // occupied and depth - 1 (bits 29, 30)
     NODE_DEPTH_SHIFT = 29,
     NODE_RANK_MASK = 0x7ffu, // bits 0..10: 1 + the longest word's rank, 0: none
-    NODE_GROUP_SHIFT = 11,   // bits 11..21: 1 + the node's group of longer words, 0: none
+    // A depth-4 node with longer words under it: its id in the deep trie (bits 11..20),
+    // and whether some of them go on past 8 bytes (CHUNK) or end at 5..7 (PARTIAL).
+    NODE_ID_SHIFT = 11,
+    NODE_HAS_CHUNK = 1u << 21,
+    NODE_HAS_PARTIAL = 1u << 22,
+    NODE_DEEPER = NODE_HAS_CHUNK | NODE_HAS_PARTIAL,
     NODE_MULT0 = 2654435761u,
     NODE_MULT1 = 0x85ebca6bu,
 };
+
+// The deep trie: the nodes below depth 4, on levels of 4 bytes. A node of depth 4k + j
+// (level k = 1..7, j = 1..4) is keyed by its j bytes after depth 4k and by its parent,
+// the node of depth 4k on its path (a chunk node), through the parent's id: the rank of
+// the word that ends at the parent, else of the first word through it (a word's path
+// has one node a depth, so a rank and a level name one chunk node). Nodes of depth
+// 4k + 4 are all kept; those of j = 1..3 only where a word ends. A node's info: its tag
+// in bits 16..31 (occupied, level - 1, j - 1, the parent's id), its own id in bits
+// 0..9, bit 10 set where the id's word ends at the node, and what lies under it.
+enum : uint32_t {
+    DEEP_TAG_MASK = 0xffff0000u,
+    DEEP_LEVEL_SHIFT = 28,
+    DEEP_J_SHIFT = 26,
+    DEEP_PARENT_SHIFT = 16,
+    DEEP_ID_MASK = 0x3ffu,
+    DEEP_ENDS = 1u << 10,
+    DEEP_HAS_CHUNK = 1u << 11,   // words of 4 bytes or more past the node
+    DEEP_HAS_PARTIAL = 1u << 12, // words that end 1..3 bytes past it
+};
+
+// What longest_word_at returns for a position the deep trie must settle: this flag and
+// the depth-4 node's info bits 0..22; the warp's tail keeps that with the position in
+// its chunk in bits 23..31.
+enum : uint32_t {
+    LONGEST_TAIL = 1u << 31,
+    TAIL_INFO_MASK = (1u << 23) - 1,
+    TAIL_POSITION_SHIFT = 23,
+};
 enum {
-    FAST_RANKS = 127,  // ranks 0..126: entry 1 + rank, counted in the filter
-    QUEUE_RANKS = 126, // ranks 0..125: entry 129 + rank on a queued pair
-    NODE_SLOTS_MAX = 8192, // 2.67 slots a node at worst (3 depths x 1024 words)
+    FAST_RANKS = 127,                  // ranks 0..126: entry 1 + rank, counted in the filter
+    QUEUE_RANKS = 126,                 // ranks 0..125: entry 129 + rank on a queued pair
+    NODE_SLOTS_MAX = 8192,             // 2.67 slots a node at worst (3 depths x 1024 words)
+    DEEP_NODES_MAX = PM_MAX_WORDS * 7, // a word of 32 bytes: nodes at 8, 12, .., 32
+    DEEP_SLOTS_MAX = 32768,
     LONGEST_DESCENDANTS_MAX = PM_MAX_WORDS * PM_MAX_WORD_BYTES,
 };
 
+// A cuckoo table's two hash functions: slot `which` of a key is (key * mult + tweak *
+// salt[which]) >> shift, the tweak (a node's tag, bits 16..31) telling apart nodes of
+// the same bytes at other depths or under other parents.
+struct node_hash {
+    uint32_t salt[2];
+    int shift, slots;
+};
+
+__host__ __device__ static inline uint32_t node_slot(uint32_t key, uint32_t tag, int which,
+                                                     const node_hash &h)
+{
+    return (key * (which ? NODE_MULT1 : NODE_MULT0) + (tag >> 16) * h.salt[which]) >> h.shift;
+}
+
 struct longest_tables {
     uint8_t pair[PAIR_SLOTS];                     // by pair_index(first two bytes)
-    uint2 nodes[NODE_SLOTS_MAX];                  // {key, info}, node_slots of them used
+    uint2 nodes[NODE_SLOTS_MAX];                  // depths 2..4: {key, info}
+    uint2 deep[DEEP_SLOTS_MAX];                   // the deep trie: {key, info}
     uint16_t single[256];                         // 1 + the rank of the 1-byte word, 0: none
-    uint32_t groups[PM_MAX_WORDS];                // start | count << 16 into group_words
-    uint32_t group_words[PM_MAX_WORDS];           // rank | len << 16, longest first
     uint32_t packed[PM_MAX_WORDS][PM_WORD_INTS];  // by rank
     uint16_t rank_of[PM_MAX_WORDS];               // word -> rank
     uint16_t descendants_start[PM_MAX_WORDS + 1]; // rank r: the ranks r is a prefix of
     uint16_t descendants[LONGEST_DESCENDANTS_MAX];
-    uint32_t node_salt[2];                        // the two hash functions' depth salts
-    int words, ranks, node_slots, node_shift, groups_used, group_words_used;
+    node_hash node_hash, deep_hash;
+    int words, ranks, deep_nodes;
 };
 
 // The pair table's index of the two bytes b0 | b1 << 8. Entries are bytes, so the bank
@@ -689,13 +740,6 @@ struct longest_tables {
 __host__ __device__ static inline uint32_t pair_index(uint32_t key)
 {
     return key ^ ((key >> 6) & 0x7cu);
-}
-
-// Slot `which` (0, 1) of a trie node of `depth` whose bytes are `key`.
-__host__ __device__ static inline uint32_t node_slot(uint32_t key, int depth, int which,
-                                                     const uint32_t salt[2], int shift)
-{
-    return (key * (which ? NODE_MULT1 : NODE_MULT0) + (uint32_t)depth * salt[which]) >> shift;
 }
 
 // Does word a (la bytes) start with word b (lb bytes)?
@@ -709,35 +753,107 @@ static bool starts_with(const uint32_t *a, int la, const uint32_t *b, int lb)
     return true;
 }
 
-// A trie node of depth 2..4 on some word's path, before it goes in the cuckoo table.
+// Do the packed words a and b (both d bytes or longer) share their first d bytes?
+static bool same_prefix(const uint32_t *a, const uint32_t *b, int d)
+{
+    for (int i = 0; i < d / 4; i++)
+        if (a[i] != b[i])
+            return false;
+    return d % 4 == 0 || ((a[d / 4] ^ b[d / 4]) & last_int_mask(d % 4)) == 0;
+}
+
+// A trie node before it goes in a cuckoo table.
 struct trie_node {
     uint32_t key, info;
 };
 
-// Places the nodes in the cuckoo table (each in one of its two slots, evicting and
-// re-placing others); false if some node found no place in 64 moves.
-static bool cuckoo_place(longest_tables *t, const trie_node *nodes, int count)
+// Places the nodes in the table (each in one of its two slots, evicting and re-placing
+// others); false if some node found no place in 64 moves.
+static bool cuckoo_place(uint2 *slots, const node_hash &h, uint32_t tag_mask,
+                         const trie_node *nodes, int count)
 {
-    memset(t->nodes, 0, sizeof t->nodes);
+    memset(slots, 0, (size_t)h.slots * sizeof *slots);
     for (int i = 0; i < count; i++) {
         uint2 moving = make_uint2(nodes[i].key, nodes[i].info);
         int which = 0;
         for (int moves = 0;; moves++) {
             if (moves == 64)
                 return false;
-            const int depth = (int)(moving.y >> NODE_DEPTH_SHIFT & 3u) + 1;
-            const uint32_t s = node_slot(moving.x, depth, which, t->node_salt, t->node_shift);
-            const uint2 there = t->nodes[s];
-            t->nodes[s] = moving;
+            const uint32_t s = node_slot(moving.x, moving.y & tag_mask, which, h);
+            const uint2 there = slots[s];
+            slots[s] = moving;
             if (!there.y)
                 break;
             // The evicted node moves to its other slot.
             moving = there;
-            const int there_depth = (int)(there.y >> NODE_DEPTH_SHIFT & 3u) + 1;
-            which = node_slot(there.x, there_depth, 0, t->node_salt, t->node_shift) == s;
+            which = node_slot(there.x, there.y & tag_mask, 0, h) == s;
         }
     }
     return true;
+}
+
+// A cuckoo table of the nodes: `per_node` slots a node to start (a power of two, at
+// most max_slots), more or other salts until all fit.
+static void cuckoo_build(uint2 *slots, int max_slots, int per_node, uint32_t tag_mask,
+                         const trie_node *nodes, int count, node_hash *h)
+{
+    h->slots = 64;
+    while (h->slots < per_node * count && h->slots < max_slots)
+        h->slots *= 2;
+    for (uint32_t seed = 1;; seed++) {
+        h->shift = 32 - __builtin_ctz((unsigned)h->slots);
+        h->salt[0] = seed * 0x9e3779b9u;
+        h->salt[1] = seed * 0x7f4a7c15u + 0x632be5abu;
+        if (cuckoo_place(slots, *h, tag_mask, nodes, count))
+            return;
+        if (seed % 8 == 0 && h->slots < max_slots)
+            h->slots *= 2;
+    }
+}
+
+// The chunk node of depth d (a multiple of 4) on word r's path, as a deep node's info
+// bits 0..12: its id (the word that ends there, else the first word through it) and
+// what lies under it.
+static uint32_t chunk_node(const longest_tables *t, const int *len, int r, int d)
+{
+    int ends = -1, first = -1;
+    uint32_t under = 0;
+    for (int s = 0; s < t->ranks; s++) {
+        if (len[s] < d || !same_prefix(t->packed[s], t->packed[r], d))
+            continue;
+        if (len[s] == d)
+            ends = s;
+        else if (first < 0)
+            first = s;
+        if (len[s] >= d + 4)
+            under |= DEEP_HAS_CHUNK;
+        else if (len[s] > d)
+            under |= DEEP_HAS_PARTIAL;
+    }
+    return (ends >= 0 ? (uint32_t)ends | DEEP_ENDS : (uint32_t)first) | under;
+}
+
+// The deep trie's nodes (see DEEP_TAG_MASK); returns how many.
+static int deep_trie_nodes(const longest_tables *t, const int *len, trie_node *nodes)
+{
+    int count = 0;
+    for (int r = 0; r < t->ranks; r++)
+        for (int d = 5; d <= len[r]; d++) {
+            const int k = (d - 1) / 4, j = d - 4 * k;
+            if (j < 4 && d < len[r])
+                continue; // nodes of 1..3 bytes into a level only where a word ends
+            const uint32_t parent = chunk_node(t, len, r, 4 * k) & DEEP_ID_MASK;
+            const uint32_t tag = NODE_OCCUPIED | (uint32_t)(k - 1) << DEEP_LEVEL_SHIFT |
+                                 (uint32_t)(j - 1) << DEEP_J_SHIFT | parent << DEEP_PARENT_SHIFT;
+            const uint32_t key = t->packed[r][k] & first_int_mask(j);
+            int i = 0;
+            while (i < count && !(nodes[i].key == key && (nodes[i].info & DEEP_TAG_MASK) == tag))
+                i++;
+            if (i == count)
+                nodes[count++] = {
+                    key, tag | (j == 4 ? chunk_node(t, len, r, d) : (uint32_t)r | DEEP_ENDS)};
+        }
+    return count;
 }
 
 static void build_longest_tables(const pm_words *words, longest_tables *t)
@@ -764,7 +880,6 @@ static void build_longest_tables(const pm_words *words, longest_tables *t)
                 nodes[count++] = {key, tag};
         }
     }
-    int long_ranks[PM_MAX_WORDS], group_of[PM_MAX_WORDS], longs = 0;
     for (int i = 0; i < count; i++) {
         const int depth = (int)(nodes[i].info >> NODE_DEPTH_SHIFT & 3u) + 1;
         int best = -1;
@@ -773,40 +888,20 @@ static void build_longest_tables(const pm_words *words, longest_tables *t)
                 starts_with(&nodes[i].key, depth, t->packed[r], len[r]))
                 best = r;
         nodes[i].info |= (uint32_t)(best + 1);
-        // Words of 5 bytes or more, grouped by their depth-4 node.
-        for (int r = 0; r < t->ranks; r++)
-            if (depth == 4 && len[r] >= 5 && t->packed[r][0] == nodes[i].key) {
-                if (!(nodes[i].info >> NODE_GROUP_SHIFT & 0x7ffu))
-                    nodes[i].info |= (uint32_t)++t->groups_used << NODE_GROUP_SHIFT;
-                group_of[r] = t->groups_used - 1;
-                long_ranks[longs++] = r;
+        // A depth-4 node with words of 5 bytes or more under it: its deep-trie id.
+        for (int r = 0; r < t->ranks && depth == 4; r++)
+            if (len[r] >= 5 && t->packed[r][0] == nodes[i].key) {
+                const uint32_t c = chunk_node(t, len, r, 4);
+                nodes[i].info |= (c & DEEP_ID_MASK) << NODE_ID_SHIFT |
+                                 (c & DEEP_HAS_CHUNK ? NODE_HAS_CHUNK : 0u) |
+                                 (c & DEEP_HAS_PARTIAL ? NODE_HAS_PARTIAL : 0u);
+                break;
             }
     }
-    // The groups' words, longest first (the first that matches is the longest).
-    std::sort(long_ranks, long_ranks + longs, [&](int a, int b) {
-        return group_of[a] != group_of[b] ? group_of[a] < group_of[b] : len[a] > len[b];
-    });
-    for (int i = 0; i < longs; i++) {
-        const int r = long_ranks[i], g = group_of[r];
-        if (i == 0 || group_of[long_ranks[i - 1]] != g)
-            t->groups[g] = (uint32_t)i;
-        t->groups[g] += 1u << 16;
-        t->group_words[i] = (uint32_t)r | (uint32_t)len[r] << 16;
-    }
-    t->group_words_used = longs;
-    // The cuckoo table: 4 slots a node to start, more (or other salts) until all fit.
-    t->node_slots = 64;
-    while (t->node_slots < 4 * count && t->node_slots < NODE_SLOTS_MAX)
-        t->node_slots *= 2;
-    for (uint32_t seed = 1;; seed++) {
-        t->node_shift = 32 - __builtin_ctz((unsigned)t->node_slots);
-        t->node_salt[0] = seed * 0x9e3779b9u;
-        t->node_salt[1] = seed * 0x7f4a7c15u + 0x632be5abu;
-        if (cuckoo_place(t, nodes, count))
-            break;
-        if (seed % 8 == 0 && t->node_slots < NODE_SLOTS_MAX)
-            t->node_slots *= 2;
-    }
+    cuckoo_build(t->nodes, NODE_SLOTS_MAX, 4, NODE_TAG_MASK, nodes, count, &t->node_hash);
+    static trie_node deep[DEEP_NODES_MAX];
+    t->deep_nodes = deep_trie_nodes(t, len, deep);
+    cuckoo_build(t->deep, DEEP_SLOTS_MAX, 2, DEEP_TAG_MASK, deep, t->deep_nodes, &t->deep_hash);
     // The pair table (see above).
     static uint8_t pair_queued[PAIR_SLOTS];
     static int16_t pair_best[PAIR_SLOTS];
@@ -846,59 +941,103 @@ static void build_longest_tables(const pm_words *words, longest_tables *t)
 // The v5 tables as a block sees them.
 struct longest_view {
     const uint8_t *pair;
-    const uint2 *nodes;
+    const uint2 *nodes, *deep;
     const uint16_t *single;
-    const uint32_t *groups, *group_words;
-    const uint32_t (*packed)[PM_WORD_INTS];
     uint32_t *rank_count; // the block's counts by rank (longest words only)
-    uint32_t salt[2];
-    int node_shift;
+    node_hash node_hash, deep_hash;
 };
 
-// The info of the trie node of depth `depth` whose bytes are `key`, 0 where there is
-// none: its two slots, both loaded at once.
-__device__ __forceinline__ uint32_t find_node(const longest_view &v, uint32_t key, int depth)
+// The info of the node whose bytes are `key` and whose tag (info & tag_mask) is `tag`,
+// 0 where there is none: its two slots, both loaded at once.
+__device__ __forceinline__ uint32_t find_node(const uint2 *slots, const node_hash &h, uint32_t key,
+                                              uint32_t tag, uint32_t tag_mask)
 {
-    const uint32_t tag = NODE_OCCUPIED | (uint32_t)(depth - 1) << NODE_DEPTH_SHIFT;
-    const uint2 a = v.nodes[node_slot(key, depth, 0, v.salt, v.node_shift)];
-    const uint2 b = v.nodes[node_slot(key, depth, 1, v.salt, v.node_shift)];
-    return a.x == key && (a.y & NODE_TAG_MASK) == tag   ? a.y
-           : b.x == key && (b.y & NODE_TAG_MASK) == tag ? b.y
-                                                        : 0u;
+    const uint2 a = slots[node_slot(key, tag, 0, h)];
+    const uint2 b = slots[node_slot(key, tag, 1, h)];
+    return a.x == key && (a.y & tag_mask) == tag   ? a.y
+           : b.x == key && (b.y & tag_mask) == tag ? b.y
+                                                   : 0u;
 }
 
-// 1 + the rank of the longest word at text position p (< n), 0 where none starts there.
-__device__ uint32_t longest_word_at(const longest_view &v, const uint32_t *text32, size_t n,
-                                    size_t p)
+// The trie node of depth 2..4 whose bytes are `key`.
+__device__ __forceinline__ uint32_t find_shallow(const longest_view &v, uint32_t key, int depth)
 {
-    const int room = n - p < PM_MAX_WORD_BYTES ? (int)(n - p) : PM_MAX_WORD_BYTES;
-    const uint32_t window = window_of(text32, p);
+    return find_node(v.nodes, v.node_hash, key,
+                     NODE_OCCUPIED | (uint32_t)(depth - 1) << NODE_DEPTH_SHIFT, NODE_TAG_MASK);
+}
+
+// The 4 bytes at byte q of a warp's chunk (chunk: its first int); 32-bit offsets, as
+// every position a warp looks up is within its chunk.
+__device__ __forceinline__ uint32_t chunk_window(const uint32_t *chunk, uint32_t q)
+{
+    return window_at(__ldg(&chunk[q / 4]), __ldg(&chunk[q / 4 + 1]), (int)(q % 4));
+}
+
+// 1 + the rank of the longest word at byte q of a chunk, which has room (1..32) text
+// bytes from q on; 0 where no word starts there; where a word of 5 bytes or more may
+// start there, LONGEST_TAIL and the depth-4 node's info, for deep_walk.
+__device__ uint32_t longest_word_at(const longest_view &v, const uint32_t *chunk, uint32_t q,
+                                    int room)
+{
+    const uint32_t window = chunk_window(chunk, q);
     if (room == 1)
         return v.single[window & 0xffu];
-    const uint32_t info4 = room >= 4 ? find_node(v, window, 4) : 0u;
-    const uint32_t info3 = room >= 3 ? find_node(v, window & 0xffffffu, 3) : 0u;
+    const uint32_t info4 = room >= 4 ? find_shallow(v, window, 4) : 0u;
+    const uint32_t info3 = room >= 3 ? find_shallow(v, window & 0xffffffu, 3) : 0u;
     if (!info4 && !info3) { // the longest word has 1 or 2 bytes
         const uint32_t e = v.pair[pair_index(window & 0xffffu)];
         if (e < PAIR_QUEUE)
             return e;
         if (e < PAIR_QUEUE_LOOKUP)
             return e - PAIR_QUEUE;
-        const uint32_t info2 = find_node(v, window & 0xffffu, 2);
+        const uint32_t info2 = find_shallow(v, window & 0xffffu, 2);
         return info2 ? info2 & NODE_RANK_MASK : v.single[window & 0xffu];
     }
     if (!info4)
         return info3 & NODE_RANK_MASK;
-    const uint32_t group = info4 >> NODE_GROUP_SHIFT & 0x7ffu;
-    if (group) { // the words of 5 bytes or more under this node, longest first
-        const uint32_t g = v.groups[group - 1];
-        for (uint32_t i = g & 0xffffu; i < (g & 0xffffu) + (g >> 16); i++) {
-            const uint32_t word = v.group_words[i];
-            const int len = (int)(word >> 16);
-            if (len <= room && rest_matches(text32, p, v.packed[word & 0xffffu], len))
-                return (word & 0xffffu) + 1;
-        }
-    }
+    if ((info4 & NODE_DEEPER) && room >= 5)
+        return LONGEST_TAIL | (info4 & TAIL_INFO_MASK);
     return info4 & NODE_RANK_MASK;
+}
+
+// 1 + the rank of the longest word at byte q of a chunk (room bytes from q on, 5..32)
+// from its tail entry (the best word up to depth 4, the depth-4 node's id and what lies
+// under it): each level
+// looks up the node of the next 4 bytes and, where words end within them, the nodes of
+// their first 3, 2 and 1 bytes, all at once; the deepest found that ends a word is the
+// best so far. The walk stops where the 4-byte node is missing.
+__device__ uint32_t deep_walk(const longest_view &v, const uint32_t *chunk, uint32_t q, int room,
+                              uint32_t entry)
+{
+    uint32_t best = entry & NODE_RANK_MASK, parent = entry >> NODE_ID_SHIFT & DEEP_ID_MASK;
+    bool whole_under = entry & NODE_HAS_CHUNK, partial_under = entry & NODE_HAS_PARTIAL;
+    for (int k = 1; 4 * k < room && (whole_under || partial_under); k++) {
+        const int left = room - 4 * k; // bytes of the text from this level on
+        const uint32_t bytes = chunk_window(chunk, q + 4u * k);
+        const uint32_t tag =
+            NODE_OCCUPIED | (uint32_t)(k - 1) << DEEP_LEVEL_SHIFT | parent << DEEP_PARENT_SHIFT;
+        auto find = [&](int j) {
+            return j <= left ? find_node(v.deep, v.deep_hash, bytes & first_int_mask(j),
+                                         tag | (uint32_t)(j - 1) << DEEP_J_SHIFT, DEEP_TAG_MASK)
+                             : 0u;
+        };
+        const uint32_t whole = whole_under ? find(4) : 0u;
+        uint32_t part = 0;
+        if (partial_under) {
+            const uint32_t p3 = find(3), p2 = find(2), p1 = find(1);
+            part = p3 ? p3 : p2 ? p2 : p1;
+        }
+        if (whole & DEEP_ENDS)
+            best = 1 + (whole & DEEP_ID_MASK);
+        else if (part)
+            best = 1 + (part & DEEP_ID_MASK);
+        if (!whole)
+            break;
+        parent = whole & DEEP_ID_MASK;
+        whole_under = whole & DEEP_HAS_CHUNK;
+        partial_under = whole & DEEP_HAS_PARTIAL;
+    }
+    return best;
 }
 
 // The pair-table index of the two bytes at byte j of the lane's ints x[] (j known at
@@ -930,13 +1069,14 @@ __device__ __forceinline__ void filter_step(uint32_t e, uint32_t counter_base, u
 enum {
     LONGEST_THREADS = 1024,
     LANE_COUNT_BYTES = (FAST_RANKS + 1) * 32 * 4, // a counter an entry value a lane
-    LONGEST_QUEUE_BYTES = QUEUE_CHUNK * 2,
+    LONGEST_TAIL_ENTRIES = 64,                    // a round's 32 more while under 32 wait
+    // A warp's queue (a position of its chunk at most once) and its tail.
+    LONGEST_QUEUE_BYTES = QUEUE_CHUNK * 2 + LONGEST_TAIL_ENTRIES * 4,
     // Whatever the list: the lanes' and the ranks' counters, the 1-byte words.
     LONGEST_SHARED_COUNTERS = LANE_COUNT_BYTES + PM_MAX_WORDS * 4 + 256 * 2,
-    // At most, besides the pair and node tables: those, the groups and their words.
-    LONGEST_SHARED_FIXED = LONGEST_SHARED_COUNTERS + 2 * PM_MAX_WORDS * 4,
+    // At most, besides the deep trie: the pair and node tables, those, the queues.
     LONGEST_SHARED_MAX =
-        PAIR_SLOTS + NODE_SLOTS_MAX * 8 + LONGEST_SHARED_FIXED + 32 * LONGEST_QUEUE_BYTES,
+        PAIR_SLOTS + NODE_SLOTS_MAX * 8 + LONGEST_SHARED_COUNTERS + 32 * LONGEST_QUEUE_BYTES,
 };
 
 // Napkin math (1 GB, the default words, H100): a position costs ~10 instructions (byte
@@ -945,11 +1085,17 @@ enum {
 // lane-instructions, 0.3 ms at 33e12/s; a queued position ~60 more. Shared memory: one
 // random byte load a position, measured 3.1 wavefronts a warp (32 lanes over 32 banks):
 // 1e9/32 x 3.1 / (132 SMs x 1.75 GHz) = 0.42 ms, the floor of any one-lookup-a-position
-// filter, above the 0.34 ms the text takes to read at the copy rate. Measured: 1.30 ms.
+// filter, above the 0.34 ms the text takes to read at the copy rate. Measured: 1.35 ms
+// (ncu, 1e8 bytes: issue-bound, a scheduler issuing in 78% of cycles; half the
+// instructions are the filter's, 40% the queue's rounds: ~140 instructions a round of
+// 32 positions, however few lanes are busy). 1024 vocabulary words: 40% of positions
+// queued, 8% go on past 4 bytes: 4.9 ms (the tail's walks 22% of the instructions).
+// SMEM_TABLES: the pair and depth-2..4 tables in shared memory; deep_shared: the deep
+// trie too (where it fits beside them).
 template <bool SMEM_TABLES>
 __global__ void __launch_bounds__(LONGEST_THREADS, 1)
     longest_kernel(const uint32_t *text32, size_t n, const longest_tables *t,
-                   unsigned long long *counts)
+                   unsigned long long *counts, bool deep_shared)
 {
     extern __shared__ uint4 shared_raw[];
     char *shared = reinterpret_cast<char *>(shared_raw);
@@ -971,28 +1117,27 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
     copy_to_shared(shared, t->single, 256 * 2);
     v.single = reinterpret_cast<const uint16_t *>(shared);
     shared += 256 * 2;
-    v.salt[0] = t->node_salt[0];
-    v.salt[1] = t->node_salt[1];
-    v.node_shift = t->node_shift;
+    v.node_hash = t->node_hash;
+    v.deep_hash = t->deep_hash;
     v.nodes = t->nodes;
     if (SMEM_TABLES) {
-        copy_to_shared(shared, t->nodes, t->node_slots * 8);
+        copy_to_shared(shared, t->nodes, v.node_hash.slots * 8);
         v.nodes = reinterpret_cast<const uint2 *>(shared);
-        shared += t->node_slots * 8;
+        shared += v.node_hash.slots * 8;
     }
-    const int groups_bytes = padded_to_16(t->groups_used * 4);
-    copy_to_shared(shared, t->groups, groups_bytes);
-    v.groups = reinterpret_cast<const uint32_t *>(shared);
-    shared += groups_bytes;
-    const int group_words_bytes = padded_to_16(t->group_words_used * 4);
-    copy_to_shared(shared, t->group_words, group_words_bytes);
-    v.group_words = reinterpret_cast<const uint32_t *>(shared);
-    shared += group_words_bytes;
-    v.packed = t->packed; // read only for words of 5 bytes or more
+    v.deep = t->deep;
+    if (deep_shared) {
+        copy_to_shared(shared, t->deep, v.deep_hash.slots * 8);
+        v.deep = reinterpret_cast<const uint2 *>(shared);
+        shared += v.deep_hash.slots * 8;
+    }
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     uint16_t *queue = reinterpret_cast<uint16_t *>(shared + warp * LONGEST_QUEUE_BYTES);
+    uint32_t *tail =
+        reinterpret_cast<uint32_t *>(shared + warp * LONGEST_QUEUE_BYTES + QUEUE_CHUNK * 2);
     uint32_t *my_counts = lane_counts + lane;
     const uint32_t counter_base = (uint32_t)__cvta_generic_to_shared(my_counts);
+    const uint32_t lanes_below = (1u << lane) - 1u;
     auto count_rank = [&](uint32_t r) {
         if (r < FAST_RANKS)
             atomicAdd(&my_counts[(r + 1) * 32], 1u);
@@ -1005,6 +1150,7 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
     const size_t chunks = (n + QUEUE_CHUNK - 1) / QUEUE_CHUNK;
     const size_t warps = (size_t)gridDim.x * (blockDim.x / 32);
     size_t c = (size_t)blockIdx.x * (blockDim.x / 32) + warp;
+    const bool deep_trie = t->deep_nodes > 0;
     // Two chunks' loads in flight while one is filtered.
     uint4 bytes = lane_bytes(text128, n, c, lane), next = lane_bytes(text128, n, c + warps, lane);
     uint32_t after = lane == 31 ? int_after_chunk(text32, n, c) : 0u;
@@ -1026,7 +1172,21 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
             for (int j = 0; j < QUEUE_LANE_BYTES; j++)
                 queued |= (uint32_t)(v.pair[pair_index_at(x, j)] != PAIR_NONE && j < room) << j;
         }
-        // The warp's queued positions in lane order, then one a lane.
+        // The warp's queued positions in lane order, then one a lane; those the deep
+        // trie must settle go to the tail, which walks whenever it holds 32 (a warp with
+        // a lane or two walking while the others wait was the first cut's cost: 1024
+        // words, 1 GB, H100: 11.3 ms, 2.7 without the walks).
+        const uint32_t *chunk = text32 + c * (QUEUE_CHUNK / 4);
+        const int chunk_room =
+            n - c * QUEUE_CHUNK < 2 * QUEUE_CHUNK ? (int)(n - c * QUEUE_CHUNK) : 2 * QUEUE_CHUNK;
+        auto room_at = [&](uint32_t q) { return min(chunk_room - (int)q, (int)PM_MAX_WORD_BYTES); };
+        // A tail entry's walk through the deep trie, counted.
+        auto walk = [&](uint32_t entry) {
+            const uint32_t q = entry >> TAIL_POSITION_SHIFT;
+            const uint32_t best = deep_walk(v, chunk, q, room_at(q), entry);
+            if (best)
+                count_rank(best - 1);
+        };
         const int mine = __popc(queued);
         const int end = warp_inclusive_scan(mine);
         const int total = __shfl_sync(0xffffffffu, end, 31);
@@ -1034,10 +1194,37 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
         for (; queued; queued &= queued - 1)
             queue[at++] = (uint16_t)(lane * QUEUE_LANE_BYTES + __ffs(queued) - 1);
         __syncwarp();
-        for (int q = lane; q < total; q += 32) {
-            const uint32_t best = longest_word_at(v, text32, n, c * QUEUE_CHUNK + queue[q]);
-            if (best)
-                count_rank(best - 1);
+        if (!deep_trie) { // no word over 4 bytes: a lane a position, no tail to keep
+            for (int i = lane; i < total; i += 32) {
+                const uint32_t q = queue[i];
+                const uint32_t best = longest_word_at(v, chunk, q, room_at(q));
+                if (best)
+                    count_rank(best - 1);
+            }
+        } else {
+            int tails = 0;
+            for (int round = 0; round < total; round += 32) {
+                const int i = round + lane;
+                const uint32_t q = i < total ? queue[i] : 0u;
+                const uint32_t found = i < total ? longest_word_at(v, chunk, q, room_at(q)) : 0u;
+                const bool deep = found & LONGEST_TAIL;
+                if (found && !deep)
+                    count_rank(found - 1);
+                const uint32_t deeps = __ballot_sync(0xffffffffu, deep);
+                if (deep)
+                    tail[tails + __popc(deeps & lanes_below)] =
+                        (found & TAIL_INFO_MASK) | q << TAIL_POSITION_SHIFT;
+                tails += __popc(deeps);
+                if (tails >= 32) {
+                    __syncwarp();
+                    tails -= 32;
+                    walk(tail[tails + lane]);
+                    __syncwarp();
+                }
+            }
+            __syncwarp();
+            if (lane < tails)
+                walk(tail[lane]);
         }
         __syncwarp();
         bytes = next;
@@ -1073,7 +1260,7 @@ struct pm_device_words {
     pm_words *list; // device copy
     prefix_tables *tables;
     longest_tables *longest;
-    int longest_node_bytes, longest_group_bytes; // the v5 tables' sizes for this list
+    int longest_node_bytes, longest_deep_bytes; // the v5 tables' sizes for this list
     int count;
     int distinct_count;
     constant_head head[PM_MAX_WORDS];
@@ -1095,9 +1282,8 @@ extern "C" pm_device_words *pm_device_words_create(const pm_words *words)
     delete host_tables;
     longest_tables *host_longest = new longest_tables;
     build_longest_tables(words, host_longest);
-    dw->longest_node_bytes = host_longest->node_slots * 8;
-    dw->longest_group_bytes = padded_to_16(host_longest->groups_used * 4) +
-                              padded_to_16(host_longest->group_words_used * 4);
+    dw->longest_node_bytes = host_longest->node_hash.slots * 8;
+    dw->longest_deep_bytes = host_longest->deep_hash.slots * 8;
     CL_CUDA_CHECK(cudaMalloc((void **)&dw->longest, sizeof *host_longest));
     CL_CUDA_CHECK(
         cudaMemcpy(dw->longest, host_longest, sizeof *host_longest, cudaMemcpyHostToDevice));
@@ -1209,14 +1395,16 @@ static void launch_v4(const uint8_t *text, size_t n, const pm_device_words *dw,
 }
 
 // v5 keeps its pair and node tables in shared memory where a block may have
-// LONGEST_SHARED_MAX (189 KB: sm_90), and reads them from global memory otherwise (the
-// counters and queues stay).
+// LONGEST_SHARED_MAX (186 KB: sm_90), and the deep trie too where it fits beside them
+// (the vocabulary's 1024 words: 32 KB); otherwise it reads them from global memory
+// (the counters and queues stay).
 typedef void (*longest_kernel_fn)(const uint32_t *, size_t, const longest_tables *,
-                                  unsigned long long *);
+                                  unsigned long long *, bool);
 struct longest_launch {
     longest_kernel_fn kernel;
     bool shared_tables;
     int warps;
+    size_t shared_max; // the most a block may have
 };
 
 static longest_launch longest_launch_for()
@@ -1224,16 +1412,14 @@ static longest_launch longest_launch_for()
     int device, optin;
     CL_CUDA_CHECK(cudaGetDevice(&device));
     CL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    longest_launch l = {longest_kernel<true>, true, 32};
-    size_t fixed = LONGEST_SHARED_FIXED;
-    if (optin >= LONGEST_SHARED_MAX) {
-        fixed += PAIR_SLOTS + NODE_SLOTS_MAX * 8;
-    } else {
-        l = {longest_kernel<false>, false, (int)(((size_t)optin - fixed) / LONGEST_QUEUE_BYTES)};
+    longest_launch l = {longest_kernel<true>, true, 32, (size_t)optin};
+    if (optin < LONGEST_SHARED_MAX) {
+        l = {longest_kernel<false>, false,
+             (int)(((size_t)optin - LONGEST_SHARED_COUNTERS) / LONGEST_QUEUE_BYTES), (size_t)optin};
         l.warps = l.warps > 32 ? 32 : l.warps;
     }
-    CL_CUDA_CHECK(cudaFuncSetAttribute(l.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       (int)(fixed + l.warps * LONGEST_QUEUE_BYTES)));
+    CL_CUDA_CHECK(
+        cudaFuncSetAttribute(l.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
     return l;
 }
 
@@ -1242,14 +1428,16 @@ static void launch_v5(const uint8_t *text, size_t n, const pm_device_words *dw,
 {
     static const longest_launch l = longest_launch_for();
     CL_CUDA_CHECK(cudaMemsetAsync(counts, 0, dw->count * sizeof *counts, s));
-    size_t shared = LONGEST_SHARED_COUNTERS + dw->longest_group_bytes +
-                    (size_t)l.warps * LONGEST_QUEUE_BYTES;
+    size_t shared = LONGEST_SHARED_COUNTERS + (size_t)l.warps * LONGEST_QUEUE_BYTES;
     if (l.shared_tables)
         shared += PAIR_SLOTS + dw->longest_node_bytes;
+    const bool deep_shared = l.shared_tables && shared + dw->longest_deep_bytes <= l.shared_max;
+    if (deep_shared)
+        shared += dw->longest_deep_bytes;
     const size_t grid = (size_t)cl_device_current()->sm_count;
     const size_t needed = cl_ceil_div(cl_ceil_div(n, QUEUE_CHUNK), (size_t)l.warps);
     l.kernel<<<(unsigned)(needed < grid ? needed : grid), l.warps * 32, shared, s>>>(
-        reinterpret_cast<const uint32_t *>(text), n, dw->longest, counts);
+        reinterpret_cast<const uint32_t *>(text), n, dw->longest, counts, deep_shared);
     CL_LAUNCH_CHECK();
 }
 
