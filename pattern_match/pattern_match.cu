@@ -1395,7 +1395,7 @@ static void launch_v4(const uint8_t *text, size_t n, const pm_device_words *dw,
 }
 
 // v5 keeps its pair and node tables in shared memory where a block may have
-// LONGEST_SHARED_MAX (186 KB: sm_90), and the deep trie too where it fits beside them
+// LONGEST_SHARED_MAX (189 KB: sm_90), and the deep trie too where it fits beside them
 // (the vocabulary's 1024 words: 32 KB); otherwise it reads them from global memory
 // (the counters and queues stay).
 typedef void (*longest_kernel_fn)(const uint32_t *, size_t, const longest_tables *,
