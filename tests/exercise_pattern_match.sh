@@ -45,6 +45,17 @@ printf '%s\n' a b c d e f g h i j k l m n o p q r s t u v w x y z the that tion 
 for n in 1 4099 1000007; do
     expect_gpu "pattern_match: 218 words of 1 or 2 bytes, -n $n" 0 "$pm" -k all -n "$n" --words-file "$tmp/short_words" -i 1
 done
+# Words of 5 to 32 bytes that share long prefixes, on a text of a's and b's: v5's deeper
+# trie at every level; 1024 words of 32 bytes make it too large for shared memory
+# (read from global memory then).
+awk 'BEGIN { for (L = 1; L <= 32; L++) { s = ""; for (i = 0; i < L; i++) s = s "a"; print s
+    if (L > 1) { print substr(s, 2) "b"; h = int(L / 2); print substr(s, 1, h) "b" substr(s, h + 2) } } }' \
+    >"$tmp/nested_words"
+awk 'BEGIN { srand(7); for (w = 0; w < 1024; w++) { s = ""; for (i = 0; i < 32; i++) s = s (rand() < 0.5 ? "a" : "b"); print s } }' \
+    >"$tmp/long_words"
+awk 'BEGIN { srand(11); for (i = 0; i < 300007; i++) printf "%s", rand() < 0.75 ? "a" : "b" }' >"$tmp/ab_text"
+expect_gpu "pattern_match: nested words of 1..32 bytes on a/b text" 0 "$pm" -k all --text "$tmp/ab_text" --words-file "$tmp/nested_words" -i 1
+expect_gpu "pattern_match: 1024 words of 32 bytes on a/b text" 0 "$pm" -k all --text "$tmp/ab_text" --words-file "$tmp/long_words" -i 1
 # The practical's run: its four words in its own source (here this exercise's).
 expect_gpu "pattern_match: the practical's words in pattern_match.cu" 0 "$pm" -k all --text pattern_match/pattern_match.cu --words cuti,gold,text,word -i 1
 # A real text: a license the system ships.
