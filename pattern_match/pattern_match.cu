@@ -40,9 +40,8 @@
 // v4 sits at the edge of compute and memory; every candidate adds ~30 more.
 // Measured (H100, 1 GB, the default 32 words, 22% of positions candidates): v4 1.94 ms,
 // 514 GB/s, 17% of the copy rate; ncu: issue-bound (a scheduler issues in 71% of
-// cycles, 1.9 warp instructions a byte, 20 of 32 lanes active, DRAM 8% busy). v5 1.35
-// ms, 743 GB/s, 25% (the same on the H200: not memory-bound; see v5's kernel).
-#include <algorithm>
+// cycles, 1.9 warp instructions a byte, 20 of 32 lanes active, DRAM 8% busy). v5 1.32
+// ms, 760 GB/s, 26% (the same on the H200: not memory-bound; see v5's kernel).
 #include <cooperative_groups.h>
 #include <cstring>
 
@@ -742,17 +741,6 @@ __host__ __device__ static inline uint32_t pair_index(uint32_t key)
     return key ^ ((key >> 6) & 0x7cu);
 }
 
-// Does word a (la bytes) start with word b (lb bytes)?
-static bool starts_with(const uint32_t *a, int la, const uint32_t *b, int lb)
-{
-    if (lb > la)
-        return false;
-    for (int i = 0; i < lb; i++)
-        if ((a[i / 4] >> 8 * (i % 4) & 0xffu) != (b[i / 4] >> 8 * (i % 4) & 0xffu))
-            return false;
-    return true;
-}
-
 // Do the packed words a and b (both d bytes or longer) share their first d bytes?
 static bool same_prefix(const uint32_t *a, const uint32_t *b, int d)
 {
@@ -760,6 +748,12 @@ static bool same_prefix(const uint32_t *a, const uint32_t *b, int d)
         if (a[i] != b[i])
             return false;
     return d % 4 == 0 || ((a[d / 4] ^ b[d / 4]) & last_int_mask(d % 4)) == 0;
+}
+
+// Does word a (la bytes) start with word b (lb bytes)?
+static bool starts_with(const uint32_t *a, int la, const uint32_t *b, int lb)
+{
+    return lb <= la && same_prefix(a, b, lb);
 }
 
 // A trie node before it goes in a cuckoo table.
@@ -1002,10 +996,10 @@ __device__ uint32_t longest_word_at(const longest_view &v, const uint32_t *chunk
 
 // 1 + the rank of the longest word at byte q of a chunk (room bytes from q on, 5..32)
 // from its tail entry (the best word up to depth 4, the depth-4 node's id and what lies
-// under it): each level
-// looks up the node of the next 4 bytes and, where words end within them, the nodes of
-// their first 3, 2 and 1 bytes, all at once; the deepest found that ends a word is the
-// best so far. The walk stops where the 4-byte node is missing.
+// under it): each level looks up the node of the next 4 bytes and, where words end
+// within them, the nodes of their first 3, 2 and 1 bytes, all at once; the deepest
+// found that ends a word is the best so far. The walk stops where the 4-byte node is
+// missing.
 __device__ uint32_t deep_walk(const longest_view &v, const uint32_t *chunk, uint32_t q, int room,
                               uint32_t entry)
 {
@@ -1069,7 +1063,7 @@ __device__ __forceinline__ void filter_step(uint32_t e, uint32_t counter_base, u
 enum {
     LONGEST_THREADS = 1024,
     LANE_COUNT_BYTES = (FAST_RANKS + 1) * 32 * 4, // a counter an entry value a lane
-    LONGEST_TAIL_ENTRIES = 64,                    // a round's 32 more while under 32 wait
+    LONGEST_TAIL_ENTRIES = 64,                    // up to 31 waiting, and a round's 32 more
     // A warp's queue (a position of its chunk at most once) and its tail.
     LONGEST_QUEUE_BYTES = QUEUE_CHUNK * 2 + LONGEST_TAIL_ENTRIES * 4,
     // Whatever the list: the lanes' and the ranks' counters, the 1-byte words.
@@ -1085,10 +1079,11 @@ enum {
 // lane-instructions, 0.3 ms at 33e12/s; a queued position ~60 more. Shared memory: one
 // random byte load a position, measured 3.1 wavefronts a warp (32 lanes over 32 banks):
 // 1e9/32 x 3.1 / (132 SMs x 1.75 GHz) = 0.42 ms, the floor of any one-lookup-a-position
-// filter, above the 0.34 ms the text takes to read at the copy rate. Measured: 1.35 ms
-// (ncu, 1e8 bytes: issue-bound, a scheduler issuing in 78% of cycles; half the
-// instructions are the filter's, 40% the queue's rounds: ~140 instructions a round of
-// 32 positions, however few lanes are busy). 1024 vocabulary words: 40% of positions
+// filter, above the 0.34 ms the text takes to read at the copy rate. Measured: 1.32 ms
+// (ncu, 1e8 bytes, of a build that ran every list through the tail's rounds: issue-
+// bound, a scheduler issuing in 78% of cycles; half the instructions are the filter's,
+// 40% the queue's rounds: ~140 instructions a round of 32 positions, however few lanes
+// are busy). 1024 vocabulary words: 40% of positions
 // queued, 8% go on past 4 bytes: 4.9 ms (the tail's walks 22% of the instructions).
 // SMEM_TABLES: the pair and depth-2..4 tables in shared memory; deep_shared: the deep
 // trie too (where it fits beside them).
