@@ -8,6 +8,7 @@
 
 #include <cuda/atomic>
 
+#include "bulk_copy.cuh"
 #include "check.h"
 #include "scan.h"
 
@@ -249,78 +250,9 @@ __global__ void __launch_bounds__(THREADS, (MIN_BLOCKS * THREADS <= CL_THREADS_P
 // in its plain, non-tensor form) fills the next STAGES - 1 tiles while the block scans
 // one, an mbarrier per stage says when a tile's bytes have landed, and the scanned tile
 // leaves by a bulk store from the same buffer. One thread issues a whole tile's copy, so
-// the other threads spend no instructions on addresses. The PTX below is sm_90's; the
-// kernel is empty on older GPUs and the launchers run single_pass_scan_kernel there.
-
-__device__ __forceinline__ unsigned shared_address(const void *p)
-{
-    return (unsigned)__cvta_generic_to_shared(p);
-}
-
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-#define CL_HAVE_BULK_COPY 1
-__device__ __forceinline__ void mbarrier_init(unsigned long long *bar, unsigned count)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count)
-                 : "memory");
-}
-// Makes the initialized barriers visible to the bulk-copy engine.
-__device__ __forceinline__ void mbarrier_init_fence()
-{
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-}
-// The one arrival a phase expects, announcing `bytes` that copies will complete.
-__device__ __forceinline__ void mbarrier_arrive_expect_bytes(unsigned long long *bar,
-                                                             unsigned bytes)
-{
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
-                     shared_address(bar)),
-                 "r"(bytes)
-                 : "memory");
-}
-__device__ __forceinline__ void mbarrier_wait_parity(unsigned long long *bar, unsigned parity)
-{
-    unsigned done = 0;
-    while (!done)
-        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;"
-                     " selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done)
-                     : "r"(shared_address(bar)), "r"(parity)
-                     : "memory");
-}
-// global -> shared, `bytes` a multiple of 16, both addresses 16-byte aligned; completes
-// `bytes` of the barrier's expected count.
-__device__ __forceinline__ void bulk_load(void *dst, const void *src, unsigned bytes,
-                                          unsigned long long *bar)
-{
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], "
-                 "%2, [%3];" ::"r"(shared_address(dst)),
-                 "l"(src), "r"(bytes), "r"(shared_address(bar))
-                 : "memory");
-}
-// shared -> global, one bulk group per call.
-__device__ __forceinline__ void bulk_store(void *dst, const void *src, unsigned bytes)
-{
-    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n\t"
-                 "cp.async.bulk.commit_group;" ::"l"(dst),
-                 "r"(shared_address(src)), "r"(bytes)
-                 : "memory");
-}
-// Waits until all but the newest PENDING bulk stores have read their shared memory.
-template <int PENDING> __device__ __forceinline__ void bulk_store_wait_read()
-{
-    asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(PENDING) : "memory");
-}
-__device__ __forceinline__ void bulk_store_wait_all()
-{
-    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
-}
-// Orders this thread's plain shared-memory writes before later bulk-copy reads of them.
-__device__ __forceinline__ void fence_shared_for_bulk_copy()
-{
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-}
-#endif
+// the other threads spend no instructions on addresses. The PTX (bulk_copy.cuh) is
+// sm_90's; the kernel is empty on older GPUs and the launchers run
+// single_pass_scan_kernel there.
 
 // A thread's ITEMS consecutive words of a tile in shared memory, as CHUNKS 16-byte
 // chunks. Read in order, the lanes of a quarter-warp (which share one shared-memory
@@ -488,8 +420,7 @@ __global__ void __launch_bounds__(THREADS)
             const size_t count = tile_words_from(tile_first);
             if (count < (size_t)TILE) { // the last tile: the bulk copy brought whole
                                         // chunks; the rest, and zeros past n
-                for (size_t w = (count & ~(size_t)3) + threadIdx.x; w < (size_t)TILE;
-                     w += THREADS)
+                for (size_t w = (count & ~(size_t)3) + threadIdx.x; w < (size_t)TILE; w += THREADS)
                     tile_words[w] = w < count ? op.src[tile_first + w] : 0u;
                 __syncthreads();
             }
@@ -593,13 +524,13 @@ bool launch_bulk_single_pass_scan(const TileOp &op, bool aligned, scan_tile_stat
     if (blocks_per_sm[device] == 0) {
         CL_CUDA_CHECK(
             cudaDeviceGetAttribute(&sm_count[device], cudaDevAttrMultiProcessorCount, device));
-        CL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           (int)SHARED));
+        CL_CUDA_CHECK(
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SHARED));
         CL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm[device], kernel,
                                                                     THREADS, SHARED));
         if (blocks_per_sm[device] < 1)
-            cl_die(CL_EXIT_CUDA, "the bulk-copy scan kernel (%zu bytes of shared memory) fits no SM",
-                   SHARED);
+            cl_die(CL_EXIT_CUDA,
+                   "the bulk-copy scan kernel (%zu bytes of shared memory) fits no SM", SHARED);
     }
     size_t grid = (size_t)blocks_per_sm[device] * sm_count[device];
     if (grid > num_tiles)

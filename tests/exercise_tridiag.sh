@@ -24,7 +24,7 @@ expect_no_device "tridiag without a device exits 77" "$td" -n 10
 batch "$td"
 batch_gpu "tridiag v5 --nx 1025 -n 77" 0 -k 5 --nx 1025 -n 77 --input random -i 2
 batch_gpu "tridiag v5 --nx 4000 -n 5" 0 -k 5 --nx 4000 -n 5 --input random -i 2
-for shape in "32 100003" "100 5001" "128 4099" "300 1001" "512 77" "1000 257"; do
+for shape in "32 100003" "100 5001" "128 4099" "300 1001" "512 77" "1000 257" "1023 301" "1024 2001"; do
     # shellcheck disable=SC2086 # the shape is words
     set -- $shape
     batch_gpu "tridiag -k all --nx $1 -n $2 --input random" 0 -k all --nx "$1" -n "$2" --input random -i 2 -S 3

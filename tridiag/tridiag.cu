@@ -16,7 +16,9 @@
 //                     (a spike towards the previous chunk), a reduced system of one
 //                     unknown a thread solved by PCR across the T threads of a
 //                     system (shuffles within a warp, shared memory across warps),
-//                     then back-substitution: O(NX) work in registers (NX <= 1024)
+//                     then back-substitution: O(NX) work in registers (NX <= 1024);
+//                     a block a system (NX > 256) on an H200-class GPU: persistent
+//                     blocks, the next system prefetched by the bulk-copy engine
 //   v7-batched        by shape: v6 up to 1024 rows (v5 at NX = 1, 2, 5..7), v8
 //                     above (measured, see launch_v7)
 //   v8-segments       systems of any length (to 1,000,000): segments of 1024 rows,
@@ -37,9 +39,11 @@
 // 0.215 ms at an H100's 2977 GB/s copy rate; v6 takes 0.210-0.223 there.
 #include <cusparse.h>
 
+#include "bulk_copy.cuh"
 #include "check.h"
 #include "check_libs.h"
 #include "device.h"
+#include "scan.h"
 #include "tridiag.h"
 
 // --- PCR in a block: one thread a row --------------------------------------------------
@@ -466,6 +470,23 @@ template <int T> __host__ __device__ constexpr int partition_block()
     return T <= 32 ? PARTITION_THREADS : T;
 }
 
+// One system's rows of a thread through the factorization and the NITER solves: the
+// right-hand side rx in, the solution out.
+template <int K, int T>
+__device__ __forceinline__ void partition_system(const float (&ra)[K], const float (&rb)[K],
+                                                 const float (&rc)[K], float (&rx)[1][K],
+                                                 tridiag_shape shape, float *scratch)
+{
+    partition_factors<K, T> f;
+    partition_factor<K, T>(ra, rb, rc, f, scratch);
+    for (int it = 0; it < shape.niter; it++) {
+#pragma unroll
+        for (int j = 0; j < K; j++)
+            rx[0][j] *= shape.lambda;
+        partition_solve<K, T, 1>(f, rx, scratch);
+    }
+}
+
 template <int K, int T>
 __global__ void __launch_bounds__(PARTITION_THREADS, PARTITION_MIN_BLOCKS)
     partition_pcr(const float *a, const float *b, const float *c, const float *d, float *x,
@@ -482,15 +503,71 @@ __global__ void __launch_bounds__(PARTITION_THREADS, PARTITION_MIN_BLOCKS)
     load_rows<K>(b, first, count, 1.0f, rb);
     load_rows<K>(c, first, count, 0.0f, rc);
     load_rows<K>(d, first, count, 0.0f, rx[0]);
-    partition_factors<K, T> f;
-    partition_factor<K, T>(ra, rb, rc, f, scratch);
-    for (int it = 0; it < shape.niter; it++) {
-#pragma unroll
-        for (int j = 0; j < K; j++)
-            rx[0][j] *= shape.lambda;
-        partition_solve<K, T, 1>(f, rx, scratch);
-    }
+    partition_system<K, T>(ra, rb, rc, rx, shape, scratch);
     store_rows<K>(x, first, count, rx[0]);
+}
+
+// v6 with a block a system (T > 32, NX > 256) on sm_90: partition_pcr's block reads its
+// system (16 KB at NX = 1024), then works through barriers with none of its own loads
+// in flight, so DRAM sees only what the other blocks happen to be loading (1024 x 32K on
+// an H200: 0.186 ms, 84.6% of the copy rate). Here blocks are persistent (6 an SM, each
+// taking systems blockIdx.x, + gridDim.x, ...) and while a block solves one system the
+// bulk-copy engine brings the next one's four arrays into the other of two shared
+// buffers (2 x 16 KB a block; NX % 4 == 0, so each array's run is whole 16-byte
+// chunks): 96 KB an SM always in flight, where Little's law asks for ~36 KB (4.8 TB/s
+// x 1 us / 132 SMs). The rows then come from shared memory (two 16-byte loads an
+// array, 2-way bank conflicts: 8 loads a system). A buffer is refilled one iteration
+// after it was read, and partition_factor's barriers lie between. H200: 1024 x 32K
+// 0.186 -> 0.169 ms (93% of copy), 512 x 64K 0.171 -> 0.167. Systems by tickets from
+// an atomic counter instead of a fixed share: 0.170 and 0.192 (the ticket's round trip
+// is in warp 0's path to the first barrier).
+template <int K, int T>
+__global__ void __launch_bounds__(PARTITION_THREADS, PARTITION_MIN_BLOCKS)
+    partition_pcr_prefetch(const float *a, const float *b, const float *c, const float *d, float *x,
+                           tridiag_shape shape)
+{
+#ifdef CL_HAVE_BULK_COPY
+    static_assert(T > 32 && T <= PARTITION_THREADS, "a block a system");
+    constexpr int ROWS = T * K;
+    extern __shared__ __align__(128) float staged[]; // 2 buffers x (a, b, c, d) x ROWS
+    __shared__ float scratch[2 * 3 * T];
+    __shared__ unsigned long long landed[2]; // a phase per fill of each buffer
+    const int t = threadIdx.x, n = shape.nx;
+    const unsigned bytes = (unsigned)n * sizeof(float);
+    // Thread 0: the four arrays of `system` into `buffer`.
+    auto fetch = [&](int buffer, size_t system) {
+        float *rows = staged + buffer * 4 * ROWS;
+        const size_t first = system * n;
+        mbarrier_arrive_expect_bytes(&landed[buffer], 4 * bytes);
+        bulk_load(rows, a + first, bytes, &landed[buffer]);
+        bulk_load(rows + ROWS, b + first, bytes, &landed[buffer]);
+        bulk_load(rows + 2 * ROWS, c + first, bytes, &landed[buffer]);
+        bulk_load(rows + 3 * ROWS, d + first, bytes, &landed[buffer]);
+    };
+    if (t == 0) {
+        mbarrier_init(&landed[0], 1);
+        mbarrier_init(&landed[1], 1);
+        mbarrier_init_fence();
+        fetch(0, blockIdx.x); // gridDim.x <= M
+    }
+    __syncthreads();
+    const int count = min(K, max(n - t * K, 0));
+    unsigned k = 0;
+    for (size_t system = blockIdx.x; system < shape.m; system += gridDim.x, k++) {
+        const int buffer = k & 1;
+        if (t == 0 && system + gridDim.x < shape.m)
+            fetch(buffer ^ 1, system + gridDim.x);
+        mbarrier_wait_parity(&landed[buffer], (k >> 1) & 1u);
+        const float *rows = staged + buffer * 4 * ROWS;
+        float ra[K], rb[K], rc[K], rx[1][K];
+        load_rows<K>(rows, t * K, count, 0.0f, ra);
+        load_rows<K>(rows + ROWS, t * K, count, 1.0f, rb);
+        load_rows<K>(rows + 2 * ROWS, t * K, count, 0.0f, rc);
+        load_rows<K>(rows + 3 * ROWS, t * K, count, 0.0f, rx[0]);
+        partition_system<K, T>(ra, rb, rc, rx, shape, scratch);
+        store_rows<K>(x, system * n + t * K, count, rx[0]);
+    }
+#endif
 }
 
 // --- v8: systems longer than a block, in segments across blocks ------------------------
@@ -725,10 +802,53 @@ static void launch_v5(const float *a, const float *b, const float *c, const floa
 }
 
 // v6: K rows a thread, T threads a system, T K >= NX.
+// v6 with a block a system, aligned, on a GPU with the bulk-copy engine whose DRAM
+// feeds each SM more than 30 GB/s: partition_pcr_prefetch on as many blocks as stay
+// resident (at most M); returns false, launching nothing, otherwise. Measured: on an
+// H200 (4.8 TB/s, 132 SMs: 36 GB/s an SM) prefetching takes 1024 x 32K from 85% to 95%
+// of the copy rate; on an H100 (3.35 TB/s: 25 GB/s an SM) partition_pcr already runs at
+// 99% there and prefetching measured 5% slower (0.223 -> 0.234 ms; faster only where
+// padding rows make the solve long, 300 x 100K: 0.250 -> 0.235).
+template <int K, int T>
+static bool launch_partition_prefetch(const float *a, const float *b, const float *c,
+                                      const float *d, float *x, tridiag_shape shape, cudaStream_t s)
+{
+    constexpr size_t SHARED = 2 * 4 * T * K * sizeof(float);
+    static int blocks_per_sm = -1, sm_count; // -1: not asked yet; 0: prefetching does not pay
+    const bool aligned = shape.nx % 4 == 0 &&
+                         (((uintptr_t)a | (uintptr_t)b | (uintptr_t)c | (uintptr_t)d) & 15u) == 0;
+    if (!aligned || !cl_scan_has_bulk_copy())
+        return false;
+    if (blocks_per_sm < 0) {
+        int device, memory_khz, bus_bits;
+        CL_CUDA_CHECK(cudaGetDevice(&device));
+        CL_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+        CL_CUDA_CHECK(cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, device));
+        CL_CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
+        const double bytes_per_s_per_sm = 2.0 * memory_khz * 1e3 * bus_bits / 8 / sm_count;
+        blocks_per_sm = 0;
+        if (bytes_per_s_per_sm > 30e9)
+            CL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &blocks_per_sm, partition_pcr_prefetch<K, T>, T, SHARED));
+    }
+    if (blocks_per_sm == 0)
+        return false;
+    size_t grid = (size_t)blocks_per_sm * sm_count;
+    if (grid > shape.m)
+        grid = shape.m;
+    partition_pcr_prefetch<K, T><<<(unsigned)grid, T, SHARED, s>>>(a, b, c, d, x, shape);
+    CL_LAUNCH_CHECK();
+    return true;
+}
+
 template <int K, int T>
 static void launch_partition(const float *a, const float *b, const float *c, const float *d,
                              float *x, tridiag_shape shape, cudaStream_t s)
 {
+    if constexpr (T > 32) {
+        if (launch_partition_prefetch<K, T>(a, b, c, d, x, shape, s))
+            return;
+    }
     constexpr int threads = partition_block<T>(), per_block = threads / T;
     partition_pcr<K, T><<<cl_ceil_div(shape.m, per_block), threads, 0, s>>>(a, b, c, d, x, shape);
     CL_LAUNCH_CHECK();

@@ -1,0 +1,81 @@
+// Hopper's bulk-copy engine (cp.async.bulk, the plain, non-tensor form of the TMA) and
+// the mbarriers that say when its copies have landed: one thread asks for a whole
+// run of bytes between global and shared memory, the other threads spend no
+// instructions on addresses. The scan (scan.cuh) streams its tiles through it and
+// tridiag's v6 prefetches the next system with it. sm_90 only: CL_HAVE_BULK_COPY is
+// defined where the PTX exists, and the host asks cl_scan_has_bulk_copy() (scan.h)
+// before launching a kernel that uses it. Device code only.
+#ifndef CUDALAB_BULK_COPY_CUH
+#define CUDALAB_BULK_COPY_CUH
+
+__device__ __forceinline__ unsigned shared_address(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define CL_HAVE_BULK_COPY 1
+__device__ __forceinline__ void mbarrier_init(unsigned long long *bar, unsigned count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count)
+                 : "memory");
+}
+// Makes the initialized barriers visible to the bulk-copy engine.
+__device__ __forceinline__ void mbarrier_init_fence()
+{
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+// The one arrival a phase expects, announcing `bytes` that copies will complete.
+__device__ __forceinline__ void mbarrier_arrive_expect_bytes(unsigned long long *bar,
+                                                             unsigned bytes)
+{
+    asm volatile(
+        "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(bar)),
+        "r"(bytes)
+        : "memory");
+}
+__device__ __forceinline__ void mbarrier_wait_parity(unsigned long long *bar, unsigned parity)
+{
+    unsigned done = 0;
+    while (!done)
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;"
+                     " selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done)
+                     : "r"(shared_address(bar)), "r"(parity)
+                     : "memory");
+}
+// global -> shared, `bytes` a multiple of 16, both addresses 16-byte aligned; completes
+// `bytes` of the barrier's expected count.
+__device__ __forceinline__ void bulk_load(void *dst, const void *src, unsigned bytes,
+                                          unsigned long long *bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], "
+                 "%2, [%3];" ::"r"(shared_address(dst)),
+                 "l"(src), "r"(bytes), "r"(shared_address(bar))
+                 : "memory");
+}
+// shared -> global, one bulk group per call.
+__device__ __forceinline__ void bulk_store(void *dst, const void *src, unsigned bytes)
+{
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n\t"
+                 "cp.async.bulk.commit_group;" ::"l"(dst),
+                 "r"(shared_address(src)), "r"(bytes)
+                 : "memory");
+}
+// Waits until all but the newest PENDING bulk stores have read their shared memory.
+template <int PENDING> __device__ __forceinline__ void bulk_store_wait_read()
+{
+    asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(PENDING) : "memory");
+}
+__device__ __forceinline__ void bulk_store_wait_all()
+{
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
+// Orders this thread's plain shared-memory writes before later bulk-copy reads of them.
+__device__ __forceinline__ void fence_shared_for_bulk_copy()
+{
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+#endif
+
+#endif
