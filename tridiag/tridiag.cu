@@ -801,11 +801,10 @@ static void launch_v5(const float *a, const float *b, const float *c, const floa
     CL_LAUNCH_CHECK();
 }
 
-// v6: K rows a thread, T threads a system, T K >= NX.
 // v6 with a block a system, aligned, on a GPU with the bulk-copy engine whose DRAM
 // feeds each SM more than 30 GB/s: partition_pcr_prefetch on as many blocks as stay
 // resident (at most M); returns false, launching nothing, otherwise. Measured: on an
-// H200 (4.8 TB/s, 132 SMs: 36 GB/s an SM) prefetching takes 1024 x 32K from 85% to 95%
+// H200 (4.8 TB/s, 132 SMs: 36 GB/s an SM) prefetching takes 1024 x 32K from 85% to 93%
 // of the copy rate; on an H100 (3.35 TB/s: 25 GB/s an SM) partition_pcr already runs at
 // 99% there and prefetching measured 5% slower (0.223 -> 0.234 ms; faster only where
 // padding rows make the solve long, 300 x 100K: 0.250 -> 0.235).
@@ -841,6 +840,8 @@ static bool launch_partition_prefetch(const float *a, const float *b, const floa
     return true;
 }
 
+// v6: K rows a thread, T threads a system, T K >= NX; a block a system by the
+// prefetching kernel where it pays.
 template <int K, int T>
 static void launch_partition(const float *a, const float *b, const float *c, const float *d,
                              float *x, tridiag_shape shape, cudaStream_t s)
