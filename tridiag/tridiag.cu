@@ -17,8 +17,9 @@
 //                     unknown a thread solved by PCR across the T threads of a
 //                     system (shuffles within a warp, shared memory across warps),
 //                     then back-substitution: O(NX) work in registers (NX <= 1024);
-//                     a block a system (NX > 256) on an H200-class GPU: persistent
-//                     blocks, the next system prefetched by the bulk-copy engine
+//                     a block a system (NX > 256) on a GPU of > 27 GB/s of copy an
+//                     SM (the H200): persistent blocks, the next system prefetched
+//                     by the bulk-copy engine
 //   v7-batched        by shape: v6 up to 1024 rows (v5 at NX = 1, 2, 5..7), v8
 //                     above (measured, see launch_v7)
 //   v8-segments       systems of any length (to 1,000,000): segments of 1024 rows,
@@ -801,38 +802,32 @@ static void launch_v5(const float *a, const float *b, const float *c, const floa
     CL_LAUNCH_CHECK();
 }
 
-// v6 with a block a system, aligned, on a GPU with the bulk-copy engine whose DRAM
-// feeds each SM more than 30 GB/s: partition_pcr_prefetch on as many blocks as stay
-// resident (at most M); returns false, launching nothing, otherwise. Measured: on an
-// H200 (4.8 TB/s, 132 SMs: 36 GB/s an SM) prefetching takes 1024 x 32K from 85% to 93%
-// of the copy rate; on an H100 (3.35 TB/s: 25 GB/s an SM) partition_pcr already runs at
-// 99% there and prefetching measured 5% slower (0.223 -> 0.234 ms; faster only where
-// padding rows make the solve long, 300 x 100K: 0.250 -> 0.235).
+// v6 with a block a system, aligned, on a GPU with the bulk-copy engine whose device
+// copy rate (measured when the device opened) is more than 27 GB/s an SM:
+// partition_pcr_prefetch on as many blocks as stay resident (at most M); returns false,
+// launching nothing, otherwise. Measured: on an H200 (4168 GB/s, 132 SMs: 31.6 GB/s an
+// SM) prefetching takes 1024 x 32K from 85% to 93% of the copy rate; on an H100 (2975
+// GB/s: 22.5 an SM) partition_pcr already runs at 99% there and prefetching measured 5%
+// slower (0.223 -> 0.234 ms; faster only where padding rows make the solve long,
+// 300 x 100K: 0.250 -> 0.235).
 template <int K, int T>
 static bool launch_partition_prefetch(const float *a, const float *b, const float *c,
                                       const float *d, float *x, tridiag_shape shape, cudaStream_t s)
 {
     constexpr size_t SHARED = 2 * 4 * T * K * sizeof(float);
-    static int blocks_per_sm = -1, sm_count; // -1: not asked yet; 0: prefetching does not pay
+    const cl_device_info *device = cl_device_current();
     const bool aligned = shape.nx % 4 == 0 &&
                          (((uintptr_t)a | (uintptr_t)b | (uintptr_t)c | (uintptr_t)d) & 15u) == 0;
-    if (!aligned || !cl_scan_has_bulk_copy())
+    if (!aligned || !cl_scan_has_bulk_copy() || device->copy_gbps / device->sm_count <= 27.0)
         return false;
-    if (blocks_per_sm < 0) {
-        int device, memory_khz, bus_bits;
-        CL_CUDA_CHECK(cudaGetDevice(&device));
-        CL_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-        CL_CUDA_CHECK(cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, device));
-        CL_CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
-        const double bytes_per_s_per_sm = 2.0 * memory_khz * 1e3 * bus_bits / 8 / sm_count;
-        blocks_per_sm = 0;
-        if (bytes_per_s_per_sm > 30e9)
-            CL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                &blocks_per_sm, partition_pcr_prefetch<K, T>, T, SHARED));
+    static int blocks_per_sm; // 0: not asked yet
+    if (blocks_per_sm == 0) {
+        CL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &blocks_per_sm, partition_pcr_prefetch<K, T>, T, SHARED));
+        if (blocks_per_sm < 1)
+            cl_die(CL_EXIT_CUDA, "tridiag's v6 (%zu bytes of shared memory) fits no SM", SHARED);
     }
-    if (blocks_per_sm == 0)
-        return false;
-    size_t grid = (size_t)blocks_per_sm * sm_count;
+    size_t grid = (size_t)blocks_per_sm * device->sm_count;
     if (grid > shape.m)
         grid = shape.m;
     partition_pcr_prefetch<K, T><<<(unsigned)grid, T, SHARED, s>>>(a, b, c, d, x, shape);
