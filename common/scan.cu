@@ -3,11 +3,13 @@
 //                             stores through a warp transpose
 //   cl_exclusive_scan_i32     bulk_single_pass_scan_kernel: persistent blocks, tiles
 //                             brought in and written out by the bulk-copy engine,
-//                             STAGES - 1 tiles in flight a block (sm_90; elsewhere, or
+//                             STAGES - 3 tiles in flight a block (sm_90; elsewhere, or
 //                             for pointers not 16-byte aligned, the v5 kernel)
 // Napkin math: reads 4n and writes 4n bytes, one launch; 256M ints = 2.05 GB, 0.69 ms
 // at an H100's 2977 GB/s copy rate (read + write), 0.50 ms at an H200's 4137. The
-// look-back adds a short serial chain per tile, hidden while other tiles stream.
+// look-back adds a short serial chain per tile, hidden while other tiles stream
+// (the persistent kernel asks for it an iteration before it needs it: 100% of copy on
+// an H100, 93-95% on an H200).
 #include <stdint.h>
 #include <stdio.h>
 
@@ -26,7 +28,7 @@ static size_t words_for(size_t n_max) { return n_max / CL_SCAN_MIN_TILE + 1; }
 
 extern "C" size_t cl_scan_workspace_words_bytes(size_t words)
 {
-    return words * sizeof(unsigned long long) + sizeof(unsigned);
+    return words * sizeof(unsigned long long) + 2 * sizeof(unsigned);
 }
 
 extern "C" size_t cl_scan_workspace_bytes(size_t n_max)
@@ -41,8 +43,8 @@ extern "C" cl_scan_workspace *cl_scan_workspace_create_words(size_t words)
     ws->epoch = 0;
     CL_CUDA_CHECK(cudaMalloc((void **)&ws->status, ws->max_tiles * sizeof(unsigned long long)));
     CL_CUDA_CHECK(cudaMemset(ws->status, 0, ws->max_tiles * sizeof(unsigned long long)));
-    CL_CUDA_CHECK(cudaMalloc((void **)&ws->tile_counter, sizeof(unsigned)));
-    CL_CUDA_CHECK(cudaMemset(ws->tile_counter, 0, sizeof(unsigned)));
+    CL_CUDA_CHECK(cudaMalloc((void **)&ws->tile_counter, 2 * sizeof(unsigned)));
+    CL_CUDA_CHECK(cudaMemset(ws->tile_counter, 0, 2 * sizeof(unsigned)));
     return ws;
 }
 
@@ -123,14 +125,14 @@ struct plain_scan_op {
 };
 } // namespace
 
-// v6's tile shape: 768 threads x 16 items (48 KB tiles), 4 stages (192 KB of shared
-// memory, one block an SM): 2 tiles a block in flight (96 KB), where Little's law asks
-// for ~30 KB an SM (3.35 TB/s x ~1.2 us / 132 SMs). One block an SM keeps a look-back's
-// round of predecessors short (132 tiles, 64 status words a round); measured on an
-// H100 at 256M (ms): 256 x 16 x 4 stages (3 blocks an SM) 0.836, 512 x 16 0.779,
-// 768 x 16 0.759, CUB 0.836; look-back 1, 2, 4, 8 words a lane 0.836 / 0.861 / 0.898 /
-// 0.941 with 3 blocks an SM; 2 and 3 within 1% at one. scan/README.md has the sweep.
-enum { BULK_THREADS = 768, BULK_ITEMS = 16, BULK_STAGES = 4, BULK_LOOKBACK = 2 };
+// v6's tile shape: 512 threads x 16 items (32 KB tiles), 6 stages (192 KB of shared
+// memory, one block an SM). Two stages hold results waiting for their prefixes, one
+// is scanned, so 3 tiles (96 KB) are in flight where Little's law asks for ~40 KB an
+// SM (4.2 TB/s x ~1.2 us / 132 SMs). One block an SM: a span is G - 1 = 131 status
+// words, read as 5 windows of 32 at once. Measured at 256M (ms, H100 / H200): 512 x 16
+// x 6 stages 0.685 / 0.522, 512 x 16 x 7 0.687 / -, 768 x 8 x 8 0.706 / -;
+// the look-back of the step before (scan/README.md) 0.758 / 0.584 at 768 x 16 x 4.
+enum { BULK_THREADS = 512, BULK_ITEMS = 16, BULK_STAGES = 6, BULK_SPAN_WINDOWS = 5 };
 
 struct bulk_plain_scan_op {
     static constexpr bool STORES_TILE = true, NEEDS_NEXT = false;
@@ -174,9 +176,9 @@ extern "C" void cl_exclusive_scan_i32(const int32_t *in, int32_t *out, size_t n,
     const size_t tile = (size_t)BULK_THREADS * BULK_ITEMS;
     const size_t num_tiles = (n + tile - 1) / tile;
     const bool aligned = (((uintptr_t)in | (uintptr_t)out) & 15u) == 0;
-    bulk_plain_scan_op op{reinterpret_cast<const uint32_t *>(in),
-                          reinterpret_cast<uint32_t *>(out), n};
-    if (!launch_bulk_single_pass_scan<BULK_THREADS, BULK_ITEMS, BULK_STAGES, BULK_LOOKBACK>(
+    bulk_plain_scan_op op{reinterpret_cast<const uint32_t *>(in), reinterpret_cast<uint32_t *>(out),
+                          n};
+    if (!launch_bulk_single_pass_scan<BULK_THREADS, BULK_ITEMS, BULK_STAGES, BULK_SPAN_WINDOWS>(
             op, aligned, cl_scan_tile_state(ws, num_tiles), num_tiles, stream))
         cl_exclusive_scan_i32_v5(in, out, n, ws, stream);
 }

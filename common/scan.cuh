@@ -63,7 +63,8 @@ enum { CL_SCAN_MIN_TILE = 1024 };
 
 struct scan_tile_state {
     unsigned long long *status; // one word per tile
-    unsigned *tile_counter;     // tickets: tiles start in ticket order, not blockIdx order
+    unsigned *tile_counter;     // [0] tickets: tiles start in ticket order, not blockIdx
+                                // order; [1] the persistent kernel's blocks that are done
     unsigned epoch;             // 1 .. 2^30 - 1
 };
 
@@ -316,6 +317,69 @@ template <int ITEMS> struct rotated_chunks {
     }
 };
 
+// Warp 0 of a persistent block: the status words of tiles lo, lo + 1, ... below hi,
+// 32 neighbouring words a load (lane l of load j: tile lo + 32 j + l), WINDOWS loads
+// issued back to back, so the window costs one L2 round trip. Tiles at or past hi read
+// as published aggregates of 0.
+template <int WINDOWS>
+__device__ __forceinline__ void read_tile_span(scan_tile_state st, long long lo, long long hi,
+                                               unsigned long long (&w)[WINDOWS])
+{
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int j = 0; j < WINDOWS; j++) {
+        const long long t = lo + 32 * j + lane;
+        if (t < hi) {
+            cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(st.status[t]);
+            w[j] = word.load(cuda::memory_order_relaxed);
+        } else {
+            w[j] = tile_word(st.epoch, TILE_AGGREGATE, 0);
+        }
+    }
+}
+
+// Warp 0: the sum of the aggregates of tiles lo .. hi - 1, from a first window `w` read
+// by read_tile_span(st, lo, hi, w) a while ago. Words not yet published are read again
+// until they are; spans longer than the window go on window by window.
+template <int WINDOWS>
+__device__ inline uint32_t sum_tile_span(scan_tile_state st, long long lo, long long hi,
+                                         unsigned long long (&w)[WINDOWS])
+{
+    const int lane = threadIdx.x & 31;
+    uint32_t sum = 0;
+    while (true) {
+        while (true) {
+            bool published = true;
+#pragma unroll
+            for (int j = 0; j < WINDOWS; j++)
+                published &= (unsigned)(w[j] >> 34) == st.epoch;
+            if (__all_sync(0xffffffffu, published))
+                break;
+#pragma unroll
+            for (int j = 0; j < WINDOWS; j++) {
+                const long long t = lo + 32 * j + lane;
+                if ((unsigned)(w[j] >> 34) != st.epoch) {
+                    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(
+                        st.status[t]);
+                    w[j] = word.load(cuda::memory_order_relaxed);
+                }
+            }
+        }
+        uint32_t value = 0;
+#pragma unroll
+        for (int j = 0; j < WINDOWS; j++)
+            value += (uint32_t)w[j];
+#pragma unroll
+        for (int offset = 16; offset > 0; offset >>= 1)
+            value += __shfl_xor_sync(0xffffffffu, value, offset);
+        sum += value;
+        lo += 32 * WINDOWS;
+        if (lo >= hi)
+            return sum;
+        read_tile_span(st, lo, hi, w);
+    }
+}
+
 // The persistent single-pass kernel. TileOp supplies:
 //   const uint32_t *src; size_t n;            the words the tiles are copied from
 //   static constexpr bool STORES_TILE;         true: the exclusive results replace the
@@ -327,50 +391,66 @@ template <int ITEMS> struct rotated_chunks {
 //   void store(size_t first, items, exclusive, thread_end) const;   if !STORES_TILE
 // with `first` the index of the thread's first word, as in single_pass_scan_kernel.
 //
-// A block finishes each tile one iteration late. Persistent blocks move in step, so
-// the G tiles of one round (G blocks) finish their scans at nearly the same moment; a
-// look-back right after the scan would spin until all of its round's predecessors had
-// published (without the look-back this kernel runs at the copy rate; with it, at half).
-// So iteration i scans tile i and publishes its aggregate, then looks back for tile
-// i - 1, whose predecessors published an iteration ago, and stores it. The walk ends at
-// the latest at the block's own tile i - 2, which has its prefix: at most G tiles back,
-// LOOKBACK x 32 a round.
+// The look-back, out of the way. Persistent blocks move in step: the G tiles of a
+// round (G blocks) finish their scans at nearly the same moment, so a look-back right
+// after the scan spins until the round's predecessors have published, and even one
+// done an iteration later walks back through a round of words in the block's critical
+// path. Here nothing waits on another block's look-back and no walk is in the way:
+//   - a block knows the inclusive prefix of the last tile it finished itself, so the
+//     prefix of its next one is that plus the aggregates of the tiles between them
+//     (the other blocks' tiles of about one round, G - 1 words): no inclusive prefix
+//     is published or read, every block needs only aggregates, which a block publishes
+//     as soon as it has scanned a tile;
+//   - iteration i scans tile i and publishes its aggregate, and finishes tile i - 2
+//     (adds its prefix, stores it), whose span the other blocks published more than an
+//     iteration ago; warp 0 asks for that span at the end of iteration i - 1, so the
+//     L2 round trip (1-2 us while DRAM streams) overlaps a wait and a scan.
+// Every L2 round trip is asked for an iteration before its answer is needed: the
+// loader thread (warp 1's first lane) draws the next refill's ticket an iteration
+// ahead too. An iteration has two barriers (three when the results leave through
+// shared memory): after the warps' sums; after warp 0 has turned them into offsets and
+// found tile i - 2's prefix, while the loader refills a stage.
+// The price: two scanned tiles wait in registers (items, offsets), and, when the
+// results leave through the tile's own stage, two stages hold results.
 //
 // Launch at most as many blocks as stay resident (each takes tiles until the tickets
 // run out), STAGES * THREADS * ITEMS * 4 bytes of dynamic shared memory, src (and dst)
-// 16-byte aligned. Tickets: num_tiles of them name tiles, and every block draws exactly
-// one more that does not, so the draw numbered num_tiles + gridDim.x - 1 is the last and
-// resets the counter. A block draws tiles' tickets a few tiles ahead and finishes them
-// in ticket order. No deadlock: a block's iteration scans its tile before it waits on
-// anything, and its look-back waits only on lower tiles' aggregates; the lowest tile
-// without one belongs to a block whose earlier look-backs need only tiles below it.
-template <int THREADS, int ITEMS, int STAGES, int LOOKBACK, typename TileOp>
+// 16-byte aligned. Tickets: the first num_tiles name tiles; a block stops drawing once
+// it has drawn past them, and the last block out resets the counter. A block finishes its tiles in
+// ticket order. No deadlock: a block scans and publishes a tile before it waits on
+// anything in that iteration, and it waits only on aggregates of tiles with lower
+// tickets than the one it finishes; the lowest tile without an aggregate belongs to a
+// block whose earlier waits need only tiles below it.
+template <int THREADS, int ITEMS, int STAGES, int WINDOWS, typename TileOp>
 __global__ void __launch_bounds__(THREADS)
     bulk_single_pass_scan_kernel(TileOp op, scan_tile_state st, unsigned num_tiles)
 {
-    // A stage is refilled when its tile's results have left it: two iterations after it
-    // was scanned when they leave through it (STORES_TILE), one otherwise; and the new
-    // tile number is read at least one barrier after thread 0 writes it.
-    constexpr int REFILL_LAG = TileOp::STORES_TILE ? 2 : 1;
+    // Iteration i refills the stage of tile i - REFILL_LAG: when the results leave
+    // through their stage (STORES_TILE), tile i - 3's, whose bulk store was issued last
+    // iteration; otherwise tile i's own, whose words are in registers by then.
+    constexpr int REFILL_LAG = TileOp::STORES_TILE ? 3 : 0;
     static_assert(STAGES >= REFILL_LAG + 2, "too few stages for the refill lag");
+    static_assert(THREADS >= 64 && THREADS % 32 == 0, "a loader warp besides warp 0");
 #ifdef CL_HAVE_BULK_COPY
-    constexpr int TILE = THREADS * ITEMS;
+    constexpr int TILE = THREADS * ITEMS, WARPS = THREADS / 32, LOADER = 32;
     constexpr unsigned NO_TILE = 0xffffffffu;
     extern __shared__ __align__(128) uint32_t stage_words[]; // STAGES x TILE
     __shared__ unsigned long long landed[STAGES];            // a phase per fill
     __shared__ unsigned stage_tile[STAGES];
-    __shared__ uint32_t tile_prefix_shared;
-    const unsigned draws = num_tiles + gridDim.x;
-    bool drawing = true; // thread 0: no ticket past the tiles drawn yet
+    // By iteration parity (an iteration's two barriers are all that separate its reads
+    // from the next one's writes): the warps' offsets in the tile, the tile's total, and
+    // the prefix of the tile finished in the iteration.
+    __shared__ uint32_t scan_shared[2][WARPS + 2];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     // Words of the tile starting at `first`: TILE, except for the last tile.
     auto tile_words_from = [&](size_t first) {
         return op.n - first < (size_t)TILE ? op.n - first : (size_t)TILE;
     };
 
-    // Thread 0: the tile of `ticket` into stage s (or the word that there is none).
+    // The loader: the tile of `ticket` into stage s, or the mark that the tiles ran out.
+    bool drawing = true;
     auto fill = [&](int s, unsigned ticket) {
-        reset_after_last_ticket(st, ticket, draws);
-        if (ticket >= num_tiles) {
+        if (!drawing || ticket >= num_tiles) {
             drawing = false;
             stage_tile[s] = NO_TILE;
             return;
@@ -383,36 +463,44 @@ __global__ void __launch_bounds__(THREADS)
         if (bytes)
             bulk_load(stage_words + s * TILE, op.src + first, bytes, &landed[s]);
     };
+    auto draw = [&]() { return drawing ? atomicAdd(st.tile_counter, 1u) : NO_TILE; };
 
-    if (threadIdx.x == 0) {
+    // The loader: the first stage's tile now, the other stages' while it loads, one
+    // ticket at a time (drawn back to back, or two at a time, a block's tickets would be
+    // neighbours: where there are few tiles a block, a few blocks would do them all, and
+    // each block would wait on the one before it through its first tiles).
+    unsigned ticket_in_hand = NO_TILE; // the loader's: the next refill's, drawn ahead
+    if (threadIdx.x == LOADER) {
         for (int s = 0; s < STAGES; s++)
             mbarrier_init(&landed[s], 1);
         mbarrier_init_fence();
-        for (int s = 0; s < STAGES; s++) {
-            if (drawing)
-                fill(s, atomicAdd(st.tile_counter, 1u));
-            else
-                stage_tile[s] = NO_TILE;
-        }
+        fill(0, draw());
     }
     __syncthreads();
 
-    // The tile scanned last iteration, finished in this one.
-    unsigned prev_tile = NO_TILE;
-    uint32_t prev_items[ITEMS], prev_offset = 0, prev_total = 0;
+    // Tiles scanned one (p1) and two (p2) iterations ago, waiting for their prefixes.
+    unsigned p1_tile = NO_TILE, p2_tile = NO_TILE;
+    uint32_t p1_items[ITEMS], p1_offset = 0, p1_total = 0;
+    uint32_t p2_items[ITEMS], p2_offset = 0, p2_total = 0;
+    // Warp 0: the first tile after the last one this block finished, the sum of
+    // everything before it, and the words of the next span, asked for an iteration ahead.
+    long long span_first = 0;
+    uint32_t finished_sum = 0;
+    unsigned long long span[WINDOWS];
     for (unsigned i = 0;; i++) {
-        const int s = (int)(i % STAGES);
+        const int s = (int)(i % STAGES), parity = (int)(i & 1);
         const unsigned tile = stage_tile[s];
-        if (tile == NO_TILE && prev_tile == NO_TILE)
+        if (tile == NO_TILE && p1_tile == NO_TILE && p2_tile == NO_TILE)
             break;
-        // Thread 0 draws the ticket for this iteration's refill now and looks at it
-        // only then, so the atomic's round trip overlaps the tile's work.
-        unsigned next_ticket = 0;
-        if (threadIdx.x == 0 && i >= REFILL_LAG && drawing && tile != NO_TILE)
-            next_ticket = atomicAdd(st.tile_counter, 1u);
+        if (i == 0 && threadIdx.x == LOADER) { // read from iteration 1 on, after two barriers
+            for (int k = 1; k < STAGES; k++)
+                fill(k, draw());
+            ticket_in_hand = draw();
+        }
 
-        // 1. Scan tile i and publish its aggregate (tile 0: its prefix).
-        uint32_t items[ITEMS], thread_offset = 0, tile_total = 0;
+        // 1. Tile i's items and their sums a warp (zeros in the last two iterations,
+        // which only finish tiles).
+        uint32_t items[ITEMS], thread_sum = 0;
         if (tile != NO_TILE) {
             uint32_t *tile_words = stage_words + s * TILE;
             const size_t tile_first = (size_t)tile * TILE;
@@ -429,7 +517,7 @@ __global__ void __launch_bounds__(THREADS)
             uint32_t next = 0;
             if constexpr (TileOp::NEEDS_NEXT) { // the first word of the next thread's run
                 next = __shfl_down_sync(0xffffffffu, words[0], 1);
-                if ((threadIdx.x & 31) == 31) {
+                if (lane == 31) {
                     const size_t after = tile_first + (size_t)(threadIdx.x + 1) * ITEMS;
                     next = threadIdx.x + 1 < THREADS ? tile_words[(threadIdx.x + 1) * ITEMS]
                            : after < op.n            ? op.src[after]
@@ -437,66 +525,93 @@ __global__ void __launch_bounds__(THREADS)
                 }
             }
             op.items(words, next, tile_first + (size_t)threadIdx.x * ITEMS, items);
-            uint32_t thread_sum = 0;
 #pragma unroll
             for (int k = 0; k < ITEMS; k++)
                 thread_sum += items[k];
-            thread_offset = block_exclusive_scan<uint32_t, THREADS>(thread_sum, tile_total);
-            if (threadIdx.x == 0)
-                publish_tile(st, tile, tile == 0 ? TILE_PREFIX : TILE_AGGREGATE, tile_total);
+        } else {
+#pragma unroll
+            for (int k = 0; k < ITEMS; k++)
+                items[k] = 0;
         }
+        const uint32_t inclusive = warp_inclusive_scan(thread_sum);
+        if (lane == 31)
+            scan_shared[parity][warp] = inclusive;
+        __syncthreads();
 
-        // 2. Tile i - 1: look back (its predecessors published an iteration ago), then
-        // its results.
-        if (prev_tile != NO_TILE) {
-            if (threadIdx.x < 32) {
-                const uint32_t tile_prefix =
-                    prev_tile > 0 ? lookback_and_publish<LOOKBACK>(st, prev_tile, prev_total) : 0u;
-                if (threadIdx.x == 0)
-                    tile_prefix_shared = tile_prefix;
+        // 2. Warp 0: the warps' offsets and tile i's total, published as its aggregate;
+        // tile i - 2's prefix from its span. The loader: a refill and the next ticket.
+        if (warp == 0) {
+            const uint32_t w = lane < WARPS ? scan_shared[parity][lane] : 0u;
+            const uint32_t w_inclusive = warp_inclusive_scan(w);
+            if (lane < WARPS)
+                scan_shared[parity][lane] = w_inclusive - w;
+            if (lane == WARPS - 1) {
+                scan_shared[parity][WARPS] = w_inclusive;
+                if (tile != NO_TILE)
+                    publish_tile(st, tile, TILE_AGGREGATE, w_inclusive);
             }
-            __syncthreads();
+            if (p2_tile != NO_TILE) {
+                const uint32_t prefix = finished_sum + sum_tile_span(st, span_first, p2_tile, span);
+                finished_sum = prefix + p2_total;
+                span_first = (long long)p2_tile + 1;
+                if (lane == 0)
+                    scan_shared[parity][WARPS + 1] = prefix;
+            }
+        } else if (threadIdx.x == LOADER && (long long)i >= REFILL_LAG) {
+            if constexpr (TileOp::STORES_TILE)
+                bulk_store_wait_read<0>(); // tile i - 3's store, issued last iteration
+            fill((int)((i - REFILL_LAG) % STAGES), ticket_in_hand);
+            ticket_in_hand = draw();
+        }
+        __syncthreads();
+        const uint32_t thread_offset = scan_shared[parity][warp] + inclusive - thread_sum;
+        const uint32_t tile_total = scan_shared[parity][WARPS];
+
+        // 3. Tile i - 2's results.
+        if (p2_tile != NO_TILE) {
             uint32_t exclusive[ITEMS];
             const uint32_t thread_end =
-                thread_exclusive(tile_prefix_shared + prev_offset, prev_items, exclusive);
-            const size_t prev_first = (size_t)prev_tile * TILE;
+                thread_exclusive(scan_shared[parity][WARPS + 1] + p2_offset, p2_items, exclusive);
+            const size_t p2_first = (size_t)p2_tile * TILE;
             if constexpr (TileOp::STORES_TILE) {
-                uint32_t *prev_words = stage_words + (int)((i - 1) % STAGES) * TILE;
-                rotated_chunks<ITEMS>::store(prev_words, exclusive);
+                uint32_t *p2_words = stage_words + (int)((i - 2) % STAGES) * TILE;
+                rotated_chunks<ITEMS>::store(p2_words, exclusive);
                 fence_shared_for_bulk_copy();
                 __syncthreads();
-                const size_t count = tile_words_from(prev_first);
+                const size_t count = tile_words_from(p2_first);
                 const size_t chunked = count & ~(size_t)3;
-                if (threadIdx.x == 0 && chunked)
-                    bulk_store(op.dst + prev_first, prev_words, (unsigned)chunked * 4u);
+                if (threadIdx.x == LOADER && chunked)
+                    bulk_store(op.dst + p2_first, p2_words, (unsigned)chunked * 4u);
                 for (size_t w = chunked + threadIdx.x; w < count; w += THREADS)
-                    op.dst[prev_first + w] = prev_words[w];
+                    op.dst[p2_first + w] = p2_words[w];
             } else {
-                op.store(prev_first + (size_t)threadIdx.x * ITEMS, prev_items, exclusive,
-                         thread_end);
+                op.store(p2_first + (size_t)threadIdx.x * ITEMS, p2_items, exclusive, thread_end);
             }
         }
 
-        // 3. Refill the stage whose results have left (barriers since its last reader).
-        if (threadIdx.x == 0 && i >= REFILL_LAG && tile != NO_TILE) {
-            const int refill = (int)((i - REFILL_LAG) % STAGES);
-            if constexpr (TileOp::STORES_TILE)
-                bulk_store_wait_read<1>(); // all but tile i - 1's store
-            if (drawing)
-                fill(refill, next_ticket);
-            else
-                stage_tile[refill] = NO_TILE;
-        }
-        prev_tile = tile;
-        prev_offset = thread_offset;
-        prev_total = tile_total;
+        p2_tile = p1_tile;
+        p2_offset = p1_offset;
+        p2_total = p1_total;
+        p1_tile = tile;
+        p1_offset = thread_offset;
+        p1_total = tile_total;
 #pragma unroll
-        for (int k = 0; k < ITEMS; k++)
-            prev_items[k] = items[k];
+        for (int k = 0; k < ITEMS; k++) {
+            p2_items[k] = p1_items[k];
+            p1_items[k] = items[k];
+        }
+        // 4. Warp 0 asks for the span of the tile it finishes next iteration.
+        if (warp == 0 && p2_tile != NO_TILE)
+            read_tile_span(st, span_first, p2_tile, span);
     }
-    if constexpr (TileOp::STORES_TILE) {
-        if (threadIdx.x == 0)
+    if (threadIdx.x == LOADER) {
+        if constexpr (TileOp::STORES_TILE)
             bulk_store_wait_all();
+        // The last block out resets the ticket counter for the next launch.
+        if (atomicAdd(st.tile_counter + 1, 1u) == gridDim.x - 1) {
+            atomicExch(st.tile_counter, 0u);
+            atomicExch(st.tile_counter + 1, 0u);
+        }
     }
 #endif
 }
@@ -506,7 +621,7 @@ __global__ void __launch_bounds__(THREADS)
 // returns true; returns false, launching nothing, where the GPU has no bulk-copy engine
 // (before sm_90) or a pointer is not 16-byte aligned, so the caller runs
 // single_pass_scan_kernel instead.
-template <int THREADS, int ITEMS, int STAGES, int LOOKBACK, typename TileOp>
+template <int THREADS, int ITEMS, int STAGES, int WINDOWS, typename TileOp>
 bool launch_bulk_single_pass_scan(const TileOp &op, bool aligned, scan_tile_state st,
                                   size_t num_tiles, cudaStream_t stream)
 {
@@ -514,7 +629,7 @@ bool launch_bulk_single_pass_scan(const TileOp &op, bool aligned, scan_tile_stat
     static int blocks_per_sm[MAX_DEVICES]; // 0: not asked yet
     static int sm_count[MAX_DEVICES];
     constexpr size_t SHARED = (size_t)STAGES * THREADS * ITEMS * sizeof(uint32_t);
-    auto kernel = bulk_single_pass_scan_kernel<THREADS, ITEMS, STAGES, LOOKBACK, TileOp>;
+    auto kernel = bulk_single_pass_scan_kernel<THREADS, ITEMS, STAGES, WINDOWS, TileOp>;
     int device;
     if (!aligned || !cl_scan_has_bulk_copy())
         return false;

@@ -61,11 +61,10 @@ __device__ __forceinline__ void repeat_flags_of(const uint32_t (&v)[ITEMS], uint
 // Writes each flagged index at its position (the exclusive scan of the flags); the
 // thread owning element n - 1 writes the count.
 template <int ITEMS>
-__device__ __forceinline__ void scatter_repeats_of(size_t first, size_t n,
-                                                   const uint32_t (&flags)[ITEMS],
-                                                   const uint32_t (&position)[ITEMS],
-                                                   uint32_t thread_end, int32_t *indices,
-                                                   int32_t *count)
+__device__ __forceinline__ void
+scatter_repeats_of(size_t first, size_t n, const uint32_t (&flags)[ITEMS],
+                   const uint32_t (&position)[ITEMS], uint32_t thread_end, int32_t *indices,
+                   int32_t *count)
 {
 #pragma unroll
     for (int i = 0; i < ITEMS; i++)
@@ -105,11 +104,14 @@ struct repeats_tile_op {
 
 // --- v3: v2's flags and scatter, tiles fed by the bulk-copy engine ------------------
 
-// 1024 threads x 16 items (64 KB tiles), 3 stages (192 KB, one block an SM; nothing
-// leaves through the stage, so a stage is refilled as soon as it is scanned: 2 tiles in
-// flight). Measured on an H100 at 256M (ms): 256 x 16 x 4 stages 0.638, 512 x 16 x 3
-// 0.492, 768 x 16 x 4 0.506, 1024 x 16 x 3 0.474; CUB 0.662.
-enum { BULK_THREADS = 1024, BULK_ITEMS = 16, BULK_STAGES = 3, BULK_LOOKBACK = 2 };
+// 768 threads x 16 items (48 KB tiles), 4 stages (192 KB, one block an SM; nothing
+// leaves through the stage, so a stage is refilled as soon as its words are in
+// registers: 3 tiles in flight). Find_repeats' iteration does less with its data than
+// the scan's (no results to store back), so its fixed costs (barriers, the span, the
+// ticket) weigh more and larger tiles pay. Measured at 256M on an H100 (ms): 768 x 16
+// x 4 0.416, 768 x 16 x 3 0.412, 1024 x 16 x 3 (registers spilled) 0.662; README.md
+// has more.
+enum { BULK_THREADS = 768, BULK_ITEMS = 16, BULK_STAGES = 4, BULK_SPAN_WINDOWS = 5 };
 
 struct bulk_repeats_op {
     static constexpr bool STORES_TILE = false, NEEDS_NEXT = true;
@@ -189,7 +191,7 @@ static void launch_v3(const int32_t *a, size_t n, int32_t *indices, int32_t *cou
     const size_t tile = (size_t)BULK_THREADS * BULK_ITEMS;
     const size_t tiles = (n + tile - 1) / tile;
     bulk_repeats_op op{reinterpret_cast<const uint32_t *>(a), n, indices, count};
-    if (!launch_bulk_single_pass_scan<BULK_THREADS, BULK_ITEMS, BULK_STAGES, BULK_LOOKBACK>(
+    if (!launch_bulk_single_pass_scan<BULK_THREADS, BULK_ITEMS, BULK_STAGES, BULK_SPAN_WINDOWS>(
             op, ((uintptr_t)a & 15u) == 0, cl_scan_tile_state(ws->scan, tiles), tiles, s))
         launch_v2(a, n, indices, count, ws, s);
 }
@@ -197,7 +199,7 @@ static void launch_v3(const int32_t *a, size_t n, int32_t *indices, int32_t *cou
 extern "C" const find_repeats_version find_repeats_versions[] = {
     {{"v1-scan-scatter", "flags, the suite's exclusive scan, scatter: three launches"}, launch_v1},
     {{"v2-fused", "one launch: flags and scatter fused into the single-pass scan"}, launch_v2},
-    {{"v3-bulk", "v2 in persistent blocks fed by the bulk-copy engine, 3 tiles in flight (sm_90)"},
+    {{"v3-bulk", "v2 in persistent blocks fed by the bulk-copy engine, look-back ahead (sm_90)"},
      launch_v3},
     {{"yours", find_repeats_yours_idea}, find_repeats_yours},
 };

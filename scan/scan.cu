@@ -10,9 +10,11 @@
 //   v4-shuffle       v3 with warp-shuffle tile scans and 8 items a thread
 //   v5-lookback      one launch: tiles in ticket order, decoupled look-back
 //                    (common/scan.cu, cl_exclusive_scan_i32_v5)
-//   v6-bulk          v5's look-back in persistent blocks that keep 3 tiles in flight,
-//                    brought in and written out by the bulk-copy engine (sm_90; the
-//                    v5 kernel on older GPUs). common/scan.cu, the scan every exercise
+//   v6-bulk          persistent blocks that keep 3 tiles in flight, brought in and
+//                    written out by the bulk-copy engine; a block finishes a tile two
+//                    iterations after scanning it, from its own last prefix and the
+//                    aggregates between, asked for an iteration ahead (sm_90; the v5
+//                    kernel on older GPUs). common/scan.cu, the scan every exercise
 //                    links.
 //
 // Napkin math: a scan reads 4n and writes 4n bytes. Floor at 2M: 16 MB, ~4 us at
@@ -435,7 +437,8 @@ extern "C" const scan_version scan_versions[] = {
     {{"v4-shuffle", "v3 with warp-shuffle tile scans, 8 items a thread, 16-byte accesses"},
      launch_v4},
     {{"v5-lookback", "single pass, a block a tile by ticket, decoupled look-back"}, launch_v5},
-    {{"v6-bulk", "v5 in persistent blocks fed by the bulk-copy engine, 3 tiles in flight (sm_90)"},
+    {{"v6-bulk",
+      "persistent blocks fed by the bulk-copy engine, look-back an iteration ahead (sm_90)"},
      launch_v6},
     {{"yours", scan_yours_idea}, scan_yours},
 };
