@@ -13,6 +13,15 @@ template <typename T> __device__ __forceinline__ T warp_reduce_sum(T v)
     return v;
 }
 
+// The same sum in every lane: a butterfly (shuffle XOR), 5 steps.
+template <typename T> __device__ __forceinline__ T warp_sum_all(T v)
+{
+#pragma unroll
+    for (int offset = 16; offset > 0; offset >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, offset);
+    return v;
+}
+
 // Sum over the block: each warp reduces by shuffles, warp 0 reduces the warp sums.
 // Thread 0 holds the result. blockDim.x must be a multiple of 32 (at most 1024) and
 // every thread must call it; a second call in the same kernel needs a

@@ -8,6 +8,7 @@
 
 #include <cuda/atomic>
 
+#include "block_reduce.cuh"
 #include "bulk_copy.cuh"
 #include "check.h"
 #include "scan.h"
@@ -97,68 +98,51 @@ __device__ __forceinline__ unsigned take_tile_ticket(scan_tile_state st, unsigne
     return t;
 }
 
+// A tile's status word, read without ordering (the flag and value travel in one word),
+// and whether it was published in this launch.
+__device__ __forceinline__ unsigned long long read_status(scan_tile_state st, long long tile)
+{
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(st.status[tile]);
+    return word.load(cuda::memory_order_relaxed);
+}
+__device__ __forceinline__ bool is_published(scan_tile_state st, unsigned long long w)
+{
+    return (unsigned)(w >> 34) == st.epoch;
+}
+
 // Warp 0 of a tile: the sum of everything before `tile`. Each round the warp reads the
-// status of the 32 x WIDTH nearest predecessors not yet summed, 32 neighbouring words
-// a load (lane l of load j: the (32 j + l)-th nearest), so a load is two 128-byte lines
-// however wide the window: every block reads the same few status lines, and scattered
-// reads would multiply the requests to them. When a word holds an inclusive prefix, the
-// sum stops at the nearest one, otherwise the aggregates are added and the window
-// moves back. WIDTH > 1 pays where many neighbouring tiles look back at once (the
-// persistent kernel's rounds): a round costs one L2 round trip. Spins only on tiles
-// that took earlier tickets, which are already running, so it cannot deadlock.
-template <int WIDTH = 1> __device__ inline uint32_t tile_lookback(scan_tile_state st, unsigned tile)
+// status of the 32 nearest predecessors not yet summed (lane l: the (l + 1)-th nearest),
+// one load of two 128-byte lines: every block reads the same few status lines, and
+// scattered reads would multiply the requests to them. When a word holds an inclusive
+// prefix, the sum stops at the nearest one, otherwise the aggregates are added and the
+// window moves back. Spins only on tiles that took earlier tickets, which are already
+// running, so it cannot deadlock.
+__device__ inline uint32_t tile_lookback(scan_tile_state st, unsigned tile)
 {
     const int lane = threadIdx.x & 31;
     uint32_t exclusive = 0;
-    long long nearest = (long long)tile - 1 - lane; // load j reads nearest - 32 j
+    long long pred = (long long)tile - 1 - lane;
     while (true) {
-        unsigned long long w[WIDTH];
-        while (true) {
-            bool published = true;
-#pragma unroll
-            for (int j = 0; j < WIDTH; j++) {
-                const long long pred = nearest - 32 * j;
-                if (pred >= 0) {
-                    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(
-                        st.status[pred]);
-                    w[j] = word.load(cuda::memory_order_relaxed);
-                } else { // before tile 0: a prefix of 0 ends the walk
-                    w[j] = tile_word(st.epoch, TILE_PREFIX, 0);
-                }
-                published &= (unsigned)(w[j] >> 34) == st.epoch;
-            }
-            if (__all_sync(0xffffffffu, published))
-                break;
-        }
-        // The nearest prefix: the first load whose ballot has one, its lowest lane.
-        int stop = 32 * WIDTH; // distance (32 j + lane) of the nearest prefix
-#pragma unroll
-        for (int j = WIDTH - 1; j >= 0; j--) {
-            const unsigned lanes = __ballot_sync(0xffffffffu, ((w[j] >> 32) & 3u) == TILE_PREFIX);
-            if (lanes)
-                stop = 32 * j + __ffs(lanes) - 1;
-        }
-        uint32_t value = 0; // words up to and including the nearest prefix
-#pragma unroll
-        for (int j = 0; j < WIDTH; j++)
-            value += 32 * j + lane <= stop ? (uint32_t)w[j] : 0u;
-#pragma unroll
-        for (int offset = 16; offset > 0; offset >>= 1)
-            value += __shfl_xor_sync(0xffffffffu, value, offset);
-        exclusive += value;
-        if (stop < 32 * WIDTH)
+        unsigned long long w;
+        do // before tile 0: a prefix of 0 ends the walk
+            w = pred >= 0 ? read_status(st, pred) : tile_word(st.epoch, TILE_PREFIX, 0);
+        while (!__all_sync(0xffffffffu, is_published(st, w)));
+        // The nearest prefix: the lowest lane whose word holds one.
+        const unsigned lanes = __ballot_sync(0xffffffffu, ((w >> 32) & 3u) == TILE_PREFIX);
+        const int stop = lanes ? __ffs(lanes) - 1 : 32;
+        exclusive += warp_sum_all(lane <= stop ? (uint32_t)w : 0u); // up to the prefix
+        if (lanes)
             return exclusive;
-        nearest -= 32 * WIDTH;
+        pred -= 32;
     }
 }
 
 // Warp 0 of a tile past the first, once its aggregate is out: the sum before it (the
 // look-back), published with the tile's own total as its inclusive prefix.
-template <int WIDTH = 1>
 __device__ inline uint32_t lookback_and_publish(scan_tile_state st, unsigned tile,
                                                 uint32_t tile_total)
 {
-    const uint32_t tile_prefix = tile_lookback<WIDTH>(st, tile);
+    const uint32_t tile_prefix = tile_lookback(st, tile);
     if (threadIdx.x == 0)
         publish_tile(st, tile, TILE_PREFIX, tile_prefix + tile_total);
     return tile_prefix;
@@ -329,12 +313,7 @@ __device__ __forceinline__ void read_tile_span(scan_tile_state st, long long lo,
 #pragma unroll
     for (int j = 0; j < WINDOWS; j++) {
         const long long t = lo + 32 * j + lane;
-        if (t < hi) {
-            cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(st.status[t]);
-            w[j] = word.load(cuda::memory_order_relaxed);
-        } else {
-            w[j] = tile_word(st.epoch, TILE_AGGREGATE, 0);
-        }
+        w[j] = t < hi ? read_status(st, t) : tile_word(st.epoch, TILE_AGGREGATE, 0);
     }
 }
 
@@ -352,27 +331,19 @@ __device__ inline uint32_t sum_tile_span(scan_tile_state st, long long lo, long 
             bool published = true;
 #pragma unroll
             for (int j = 0; j < WINDOWS; j++)
-                published &= (unsigned)(w[j] >> 34) == st.epoch;
+                published &= is_published(st, w[j]);
             if (__all_sync(0xffffffffu, published))
                 break;
 #pragma unroll
-            for (int j = 0; j < WINDOWS; j++) {
-                const long long t = lo + 32 * j + lane;
-                if ((unsigned)(w[j] >> 34) != st.epoch) {
-                    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(
-                        st.status[t]);
-                    w[j] = word.load(cuda::memory_order_relaxed);
-                }
-            }
+            for (int j = 0; j < WINDOWS; j++) // the words past hi read as published
+                if (!is_published(st, w[j]))
+                    w[j] = read_status(st, lo + 32 * j + lane);
         }
         uint32_t value = 0;
 #pragma unroll
         for (int j = 0; j < WINDOWS; j++)
             value += (uint32_t)w[j];
-#pragma unroll
-        for (int offset = 16; offset > 0; offset >>= 1)
-            value += __shfl_xor_sync(0xffffffffu, value, offset);
-        sum += value;
+        sum += warp_sum_all(value);
         lo += 32 * WINDOWS;
         if (lo >= hi)
             return sum;
