@@ -135,7 +135,7 @@ struct plain_scan_op {
 enum { BULK_THREADS = 512, BULK_ITEMS = 16, BULK_STAGES = 6, BULK_SPAN_WINDOWS = 5 };
 
 struct bulk_plain_scan_op {
-    static constexpr bool STORES_TILE = true, NEEDS_NEXT = false;
+    static constexpr bool STORES_TILE = true, NEEDS_NEXT = false, FLAG_ITEMS = false;
     const uint32_t *src;
     uint32_t *dst;
     size_t n;

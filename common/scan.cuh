@@ -356,11 +356,20 @@ __device__ inline uint32_t sum_tile_span(scan_tile_state st, long long lo, long 
 //   static constexpr bool STORES_TILE;         true: the exclusive results replace the
 //                                              tile in shared memory and a bulk store
 //                                              writes them to `uint32_t *dst` (op.dst)
-//   static constexpr bool NEEDS_NEXT;          items() wants the word after the thread's
+//   static constexpr bool NEEDS_NEXT;          items() wants the word after the thread's last
+//   static constexpr bool FLAG_ITEMS;          the items are flags (0 or 1), given and
+//                                              taken as a bit mask a thread
 //   void items(const uint32_t (&words)[ITEMS], uint32_t next, size_t first,
 //              uint32_t (&items)[ITEMS]) const;  values to scan from the words
 //   void store(size_t first, items, exclusive, thread_end) const;   if !STORES_TILE
+// or, with FLAG_ITEMS (and not STORES_TILE):
+//   uint32_t flags(const uint32_t (&words)[ITEMS], uint32_t next, size_t first) const;
+//                                              bit k: item k's flag
+//   void store_flags(size_t first, uint32_t flags, uint32_t exclusive, uint32_t thread_end)
+//                                              const;  exclusive: the result at item 0
 // with `first` the index of the thread's first word, as in single_pass_scan_kernel.
+// Flags as a bit mask: their sum is one popcount, a tile waiting for its prefix holds
+// one register a thread instead of ITEMS, and a store visits only the set bits.
 //
 // The look-back, out of the way. Persistent blocks move in step: the G tiles of a
 // round (G blocks) finish their scans at nearly the same moment, so a look-back right
@@ -402,8 +411,10 @@ __global__ void __launch_bounds__(THREADS)
     constexpr int REFILL_LAG = TileOp::STORES_TILE ? 3 : 0;
     static_assert(STAGES >= REFILL_LAG + 2, "too few stages for the refill lag");
     static_assert(THREADS >= 64 && THREADS % 32 == 0, "a loader warp besides warp 0");
+    static_assert(!(TileOp::FLAG_ITEMS && TileOp::STORES_TILE), "flags are not stored back");
 #ifdef CL_HAVE_BULK_COPY
     constexpr int TILE = THREADS * ITEMS, WARPS = THREADS / 32, LOADER = 32;
+    constexpr int HELD = TileOp::FLAG_ITEMS ? 1 : ITEMS; // registers a scanned tile's items take
     constexpr unsigned NO_TILE = 0xffffffffu;
     extern __shared__ __align__(128) uint32_t stage_words[]; // STAGES x TILE
     __shared__ unsigned long long landed[STAGES];            // a phase per fill
@@ -451,8 +462,8 @@ __global__ void __launch_bounds__(THREADS)
 
     // Tiles scanned one (p1) and two (p2) iterations ago, waiting for their prefixes.
     unsigned p1_tile = NO_TILE, p2_tile = NO_TILE;
-    uint32_t p1_items[ITEMS], p1_offset = 0, p1_total = 0;
-    uint32_t p2_items[ITEMS], p2_offset = 0, p2_total = 0;
+    uint32_t p1_items[HELD], p1_offset = 0, p1_total = 0;
+    uint32_t p2_items[HELD], p2_offset = 0, p2_total = 0;
     // Warp 0: the first tile after the last one this block finished, the sum of
     // everything before it, and the words of the next span, asked for an iteration ahead.
     long long span_first = 0;
@@ -471,7 +482,7 @@ __global__ void __launch_bounds__(THREADS)
 
         // 1. Tile i's items and their sums a warp (zeros in the last two iterations,
         // which only finish tiles).
-        uint32_t items[ITEMS], thread_sum = 0;
+        uint32_t items[HELD], thread_sum = 0;
         if (tile != NO_TILE) {
             uint32_t *tile_words = stage_words + s * TILE;
             const size_t tile_first = (size_t)tile * TILE;
@@ -495,13 +506,19 @@ __global__ void __launch_bounds__(THREADS)
                                                      : 0u;
                 }
             }
-            op.items(words, next, tile_first + (size_t)threadIdx.x * ITEMS, items);
+            const size_t first = tile_first + (size_t)threadIdx.x * ITEMS;
+            if constexpr (TileOp::FLAG_ITEMS) {
+                items[0] = op.flags(words, next, first);
+                thread_sum = __popc(items[0]);
+            } else {
+                op.items(words, next, first, items);
 #pragma unroll
-            for (int k = 0; k < ITEMS; k++)
-                thread_sum += items[k];
+                for (int k = 0; k < ITEMS; k++)
+                    thread_sum += items[k];
+            }
         } else {
 #pragma unroll
-            for (int k = 0; k < ITEMS; k++)
+            for (int k = 0; k < HELD; k++)
                 items[k] = 0;
         }
         const uint32_t inclusive = warp_inclusive_scan(thread_sum);
@@ -540,11 +557,14 @@ __global__ void __launch_bounds__(THREADS)
 
         // 3. Tile i - 2's results.
         if (p2_tile != NO_TILE) {
-            uint32_t exclusive[ITEMS];
-            const uint32_t thread_end =
-                thread_exclusive(scan_shared[parity][WARPS + 1] + p2_offset, p2_items, exclusive);
+            const uint32_t thread_prefix = scan_shared[parity][WARPS + 1] + p2_offset;
             const size_t p2_first = (size_t)p2_tile * TILE;
-            if constexpr (TileOp::STORES_TILE) {
+            if constexpr (TileOp::FLAG_ITEMS) {
+                op.store_flags(p2_first + (size_t)threadIdx.x * ITEMS, p2_items[0], thread_prefix,
+                               thread_prefix + __popc(p2_items[0]));
+            } else if constexpr (TileOp::STORES_TILE) {
+                uint32_t exclusive[ITEMS];
+                thread_exclusive(thread_prefix, p2_items, exclusive);
                 uint32_t *p2_words = stage_words + (int)((i - 2) % STAGES) * TILE;
                 rotated_chunks<ITEMS>::store(p2_words, exclusive);
                 fence_shared_for_bulk_copy();
@@ -556,6 +576,8 @@ __global__ void __launch_bounds__(THREADS)
                 for (size_t w = chunked + threadIdx.x; w < count; w += THREADS)
                     op.dst[p2_first + w] = p2_words[w];
             } else {
+                uint32_t exclusive[ITEMS];
+                const uint32_t thread_end = thread_exclusive(thread_prefix, p2_items, exclusive);
                 op.store(p2_first + (size_t)threadIdx.x * ITEMS, p2_items, exclusive, thread_end);
             }
         }
@@ -567,7 +589,7 @@ __global__ void __launch_bounds__(THREADS)
         p1_offset = thread_offset;
         p1_total = tile_total;
 #pragma unroll
-        for (int k = 0; k < ITEMS; k++) {
+        for (int k = 0; k < HELD; k++) {
             p2_items[k] = p1_items[k];
             p1_items[k] = items[k];
         }

@@ -8,9 +8,10 @@
 //   v2-fused         one launch: the single-pass scan kernel (common/scan.cuh) with a
 //                    tile operation that computes the flags as it loads A and scatters
 //                    as it stores; flags and positions never touch memory.
-//   v3-bulk          v2's tile operation in the bulk-copy scan (common/scan.cuh):
-//                    persistent blocks keep 3 tiles of A in flight by the bulk-copy
-//                    engine while they scan one (sm_90; v2's kernel on older GPUs).
+//   v3-bulk          v2's flags and scatter in the bulk-copy scan (common/scan.cuh):
+//                    persistent blocks keep 2 tiles of A in flight by the bulk-copy
+//                    engine while they scan one, a thread's flags one bit mask (sm_90;
+//                    v2's kernel on older GPUs).
 //
 // Napkin math: v2 reads A once (4n bytes) and writes 4 bytes per repeat (about n/10
 // for rand % 10): 4.4n bytes, 1.1 GB at 256M, 0.27 ms at 4.2 TB/s. v1 moves ~24n.
@@ -43,7 +44,7 @@ __global__ void scatter_repeats(const int32_t *flags, const int32_t *positions, 
     }
 }
 
-// --- the tile operation v2 and v3 share: flags from A, then the scatter ----------------
+// --- v2's tile operation: flags from A, then the scatter ----------------------------
 
 // flags[i] = (A[first + i] == A[first + i + 1]) for a thread's ITEMS words v, `next`
 // the word after them (anything past n: never flagged).
@@ -104,29 +105,46 @@ struct repeats_tile_op {
 
 // --- v3: v2's flags and scatter, tiles fed by the bulk-copy engine ------------------
 
-// 768 threads x 16 items (48 KB tiles), 4 stages (192 KB, one block an SM; nothing
+// 1024 threads x 16 items (64 KB tiles), 3 stages (192 KB, one block an SM; nothing
 // leaves through the stage, so a stage is refilled as soon as its words are in
-// registers: 3 tiles in flight). Find_repeats' iteration does less with its data than
-// the scan's (no results to store back), so its fixed costs (barriers, the span, the
-// ticket) weigh more and larger tiles pay. Measured at 256M on an H100 (ms): 768 x 16
-// x 4 0.416, 768 x 16 x 3 0.412, 1024 x 16 x 3 (registers spilled) 0.662; README.md
-// has more.
-enum { BULK_THREADS = 768, BULK_ITEMS = 16, BULK_STAGES = 4, BULK_SPAN_WINDOWS = 5 };
+// registers: 2 tiles in flight). The kernel was bound by instructions, not DRAM (ncu,
+// H200: 440 warp instructions a 16-item tile, schedulers 60% busy, DRAM 48%); flags as
+// a bit mask halved the flag and scatter work and left 1024 threads room in 64
+// registers (64 used, no spill), so the block's fixed costs (barriers, the span, the
+// ticket) spread over more bytes. 256M, ms, H100 / H200: 0.382 / 0.309 (99% / 87% of
+// copy); 768 x 16 x 4 0.398 / 0.329; README.md has more.
+enum { BULK_THREADS = 1024, BULK_ITEMS = 16, BULK_STAGES = 3, BULK_SPAN_WINDOWS = 5 };
 
 struct bulk_repeats_op {
-    static constexpr bool STORES_TILE = false, NEEDS_NEXT = true;
+    static constexpr bool STORES_TILE = false, NEEDS_NEXT = true, FLAG_ITEMS = true;
     const uint32_t *src;
     size_t n;
     int32_t *indices, *count;
-    __device__ void items(const uint32_t (&words)[BULK_ITEMS], uint32_t next, size_t first,
-                          uint32_t (&flags)[BULK_ITEMS]) const
+    // Bit i: A[first + i] == A[first + i + 1] (v's words, `next` the one after them);
+    // an element whose successor is past n is never flagged. Two instructions an item
+    // (a compare, a select-or into the mask) where v2's flags array costs six (a 64-bit
+    // bound test each) and a sum.
+    __device__ uint32_t flags(const uint32_t (&v)[BULK_ITEMS], uint32_t next, size_t first) const
     {
-        repeat_flags_of(words, next, first, n, flags);
+        uint32_t mask = 0;
+#pragma unroll
+        for (int i = 0; i < BULK_ITEMS; i++)
+            mask |= v[i] == (i + 1 < BULK_ITEMS ? v[i + 1] : next) ? 1u << i : 0u;
+        if (first + BULK_ITEMS >= n) // the run holding element n - 1: i + 1 < n - first
+            mask &= first + 1 < n ? (1u << (n - 1 - first)) - 1u : 0u;
+        return mask;
     }
-    __device__ void store(size_t first, const uint32_t (&flags)[BULK_ITEMS],
-                          const uint32_t (&position)[BULK_ITEMS], uint32_t thread_end) const
+    // The flagged indices, one store a set bit from `position` on: about 1.6 flags in 16
+    // elements (rand % 10), so the warp loops a few times where v2 issues 16 predicated
+    // stores. The thread owning element n - 1 writes the count.
+    __device__ void store_flags(size_t first, uint32_t mask, uint32_t position,
+                                uint32_t thread_end) const
     {
-        scatter_repeats_of(first, n, flags, position, thread_end, indices, count);
+        int32_t *out = indices + position;
+        for (; mask; mask &= mask - 1u)
+            *out++ = (int32_t)first + __ffs(mask) - 1;
+        if (first < n && n - 1 - first < BULK_ITEMS)
+            *count = (int32_t)thread_end;
     }
 };
 
