@@ -98,16 +98,21 @@ __device__ __forceinline__ unsigned take_tile_ticket(scan_tile_state st, unsigne
     return t;
 }
 
-// A tile's status word, read without ordering (the flag and value travel in one word),
-// and whether it was published in this launch.
-__device__ __forceinline__ unsigned long long read_status(scan_tile_state st, long long tile)
+// Status word i (a tile's; in the sort, a tile's digit's), read without ordering (the
+// flag and value travel in one word); whether it was published in this launch; its flag,
+// or 0 where it was not.
+__device__ __forceinline__ unsigned long long read_status(scan_tile_state st, long long i)
 {
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(st.status[tile]);
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(st.status[i]);
     return word.load(cuda::memory_order_relaxed);
 }
 __device__ __forceinline__ bool is_published(scan_tile_state st, unsigned long long w)
 {
     return (unsigned)(w >> 34) == st.epoch;
+}
+__device__ __forceinline__ unsigned published_flag(scan_tile_state st, unsigned long long w)
+{
+    return (w >> 34) == st.epoch ? (unsigned)(w >> 32) & 3u : 0u;
 }
 
 // Warp 0 of a tile: the sum of everything before `tile`. Each round the warp reads the

@@ -14,8 +14,6 @@
 // 256M keys 2.1 GB, 0.72 ms at an H100's ~2.97 TB/s copy rate; four 8-bit passes plus
 // the histogram's read, 3.2 ms, ~80 Gkeys/s. v4's passes run at about 40% of the copy
 // rate, v5's at about 55% (the v5 section below says what bounds it).
-#include <cuda/atomic>
-
 #include "check.h"
 #include "device.h"
 #include "scan.cuh"
@@ -125,13 +123,11 @@ __device__ unsigned digit_lookback(scan_tile_state st, unsigned tile, unsigned d
 {
     unsigned sum = 0;
     for (long pred = (long)tile - 1; pred >= 0; pred--) {
-        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(
-            st.status[(size_t)pred * V4_RADIX + d]);
         unsigned long long w;
         unsigned flag;
         do {
-            w = word.load(cuda::memory_order_relaxed);
-            flag = (w >> 34) == st.epoch ? (unsigned)(w >> 32) & 3u : 0u;
+            w = read_status(st, (long long)((size_t)pred * V4_RADIX + d));
+            flag = published_flag(st, w);
         } while (flag == 0);
         sum += (uint32_t)w;
         if (flag == TILE_PREFIX)
@@ -265,8 +261,8 @@ __global__ void __launch_bounds__(V4_THREADS, 3)
 // (8 ballots an item), so the pass is bound by the ranking's instructions and
 // latency, not bytes. Pairs (10.1 ms, CUB 8.3) add the values' staging and stores.
 
-#define V5_ITEMS 32    // keys a thread: 8192-key tiles, with or without values
-#define V5_LOOKBACK 4  // status words a look-back thread reads at once
+#define V5_ITEMS 32   // keys a thread: 8192-key tiles, with or without values
+#define V5_LOOKBACK 4 // status words a look-back thread reads at once
 #define V5_MIN_BLOCKS 3
 
 __device__ __forceinline__ uint32_t load_once(const uint32_t *p) { return __ldcs(p); }
@@ -286,20 +282,17 @@ __device__ unsigned digit_lookback_wide(scan_tile_state st, unsigned tile, unsig
         unsigned long long w[K];
 #pragma unroll
         for (int j = 0; j < K; j++) {
-            if (pred - j >= 0) {
-                cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(
-                    st.status[(size_t)(pred - j) * V4_RADIX + d]);
-                w[j] = word.load(cuda::memory_order_relaxed);
-            } else {
+            if (pred - j >= 0)
+                w[j] = read_status(st, (long long)((size_t)(pred - j) * V4_RADIX + d));
+            else
                 w[j] = tile_word(st.epoch, TILE_PREFIX, 0);
-            }
         }
         int used = 0;
 #pragma unroll
         for (int j = 0; j < K; j++) {
             if (used < j)
                 break;
-            const unsigned flag = (w[j] >> 34) == st.epoch ? (unsigned)(w[j] >> 32) & 3u : 0u;
+            const unsigned flag = published_flag(st, w[j]);
             if (flag == 0)
                 break;
             sum += (uint32_t)w[j];
@@ -322,8 +315,8 @@ template <bool PAIRS> struct v5_shared {
         uint8_t slot_digit[V5_TILE];
     } rows;
     static_assert(V5_TILE <= sizeof(unsigned) * V4_WARPS * V4_RADIX, "slot digits fit the rows");
-    uint32_t staged[V5_TILE];                 // keys, then values, in tile-sorted order
-    uint32_t values[PAIRS ? V5_TILE : 1];     // the tile's values in input order
+    uint32_t staged[V5_TILE];             // keys, then values, in tile-sorted order
+    uint32_t values[PAIRS ? V5_TILE : 1]; // the tile's values in input order
     unsigned output_base[V4_RADIX];
     unsigned ticket;
 };
@@ -333,10 +326,10 @@ template <bool PAIRS> struct v5_shared {
 __device__ __forceinline__ void copy_async(uint32_t *to, const uint32_t *from)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(
-                     (unsigned)__cvta_generic_to_shared(to)),
-                 "l"(from)
-                 : "memory");
+    asm volatile(
+        "cp.async.ca.shared.global [%0], [%1], 4;" ::"r"((unsigned)__cvta_generic_to_shared(to)),
+        "l"(from)
+        : "memory");
 #else
     *to = *from;
 #endif
@@ -353,18 +346,18 @@ __device__ __forceinline__ void wait_copies()
 // no key needs a bounds check. Item i of lane l in warp w is key w W + 32 i + l of the
 // tile (W = 32 V5_ITEMS), as in v4.
 template <bool PAIRS, bool FULL>
-__device__ __forceinline__ void onesweep_tile(v5_shared<PAIRS> &sm, unsigned tile,
-                                              const uint32_t *keys_in, const uint32_t *values_in,
-                                              uint32_t *keys_out, uint32_t *values_out, size_t n,
-                                              int shift, unsigned mask,
-                                              const unsigned *digit_starts, scan_tile_state st)
+__device__ __forceinline__ void
+onesweep_tile(v5_shared<PAIRS> &sm, unsigned tile, const uint32_t *keys_in,
+              const uint32_t *values_in, uint32_t *keys_out, uint32_t *values_out, size_t n,
+              int shift, unsigned mask, const unsigned *digit_starts, scan_tile_state st)
 {
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
     const size_t warp_first = (size_t)tile * V5_TILE + (size_t)warp * 32 * V5_ITEMS;
     const size_t first_key = warp_first + lane;
     // This thread's keys: all, or those below n.
-    const unsigned mine =
-        FULL ? V5_ITEMS : first_key < n ? (unsigned)((n - first_key + 31) / 32) : 0;
+    const unsigned mine = FULL            ? V5_ITEMS
+                          : first_key < n ? (unsigned)((n - first_key + 31) / 32)
+                                          : 0;
     const uint32_t *my_keys = keys_in + first_key;
     uint32_t *my_values_sm = sm.values + (PAIRS ? warp * 32 * V5_ITEMS + lane : 0);
 
@@ -519,11 +512,12 @@ static void radix_sort(const uint32_t *keys_in, const uint32_t *values_in, uint3
            ws->digit_counts);
     launch(dependent, digit_starts_from_counts, (unsigned)passes, V4_RADIX, 0, stream,
            ws->digit_counts, ws->digit_starts);
-    void (*pass)(const uint32_t *, const uint32_t *, uint32_t *, uint32_t *, size_t, int,
-                 unsigned, const unsigned *, scan_tile_state, unsigned) =
+    void (*pass)(const uint32_t *, const uint32_t *, uint32_t *, uint32_t *, size_t, int, unsigned,
+                 const unsigned *, scan_tile_state, unsigned) =
         v5 ? (pairs ? onesweep_pass_v5<true> : onesweep_pass_v5<false>)
            : (pairs ? onesweep_pass<true> : onesweep_pass<false>);
-    const size_t shared_bytes = v5 ? (pairs ? sizeof(v5_shared<true>) : sizeof(v5_shared<false>)) : 0;
+    const size_t shared_bytes =
+        v5 ? (pairs ? sizeof(v5_shared<true>) : sizeof(v5_shared<false>)) : 0;
     for (int p = 0; p < passes; p++) {
         const int shift = 8 * p, width = bits - shift < 8 ? bits - shift : 8;
         const unsigned mask = (1u << width) - 1;
