@@ -110,6 +110,8 @@ __device__ __forceinline__ bool is_published(scan_tile_state st, unsigned long l
 {
     return (unsigned)(w >> 34) == st.epoch;
 }
+// (is_published's test on the whole shifted word: written through is_published, the
+// sort's look-back compiled differently and ran 0.4% slower.)
 __device__ __forceinline__ unsigned published_flag(scan_tile_state st, unsigned long long w)
 {
     return (w >> 34) == st.epoch ? (unsigned)(w >> 32) & 3u : 0u;
@@ -401,11 +403,11 @@ __device__ inline uint32_t sum_tile_span(scan_tile_state st, long long lo, long 
 // Launch at most as many blocks as stay resident (each takes tiles until the tickets
 // run out), STAGES * THREADS * ITEMS * 4 bytes of dynamic shared memory, src (and dst)
 // 16-byte aligned. Tickets: the first num_tiles name tiles; a block stops drawing once
-// it has drawn past them, and the last block out resets the counter. A block finishes its tiles in
-// ticket order. No deadlock: a block scans and publishes a tile before it waits on
-// anything in that iteration, and it waits only on aggregates of tiles with lower
-// tickets than the one it finishes; the lowest tile without an aggregate belongs to a
-// block whose earlier waits need only tiles below it.
+// it has drawn past them, and the last block out resets the counter. A block finishes
+// its tiles in ticket order. No deadlock: a block scans and publishes a tile before it
+// waits on anything in that iteration, and it waits only on aggregates of tiles with
+// lower tickets than the one it finishes; the lowest tile without an aggregate belongs
+// to a block whose earlier waits need only tiles below it.
 template <int THREADS, int ITEMS, int STAGES, int WINDOWS, typename TileOp>
 __global__ void __launch_bounds__(THREADS)
     bulk_single_pass_scan_kernel(TileOp op, scan_tile_state st, unsigned num_tiles)

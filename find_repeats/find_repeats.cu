@@ -217,7 +217,7 @@ static void launch_v3(const int32_t *a, size_t n, int32_t *indices, int32_t *cou
 extern "C" const find_repeats_version find_repeats_versions[] = {
     {{"v1-scan-scatter", "flags, the suite's exclusive scan, scatter: three launches"}, launch_v1},
     {{"v2-fused", "one launch: flags and scatter fused into the single-pass scan"}, launch_v2},
-    {{"v3-bulk", "v2 in persistent blocks fed by the bulk-copy engine, look-back ahead (sm_90)"},
+    {{"v3-bulk", "v2's flags as bit masks, persistent blocks fed by the bulk-copy engine (sm_90)"},
      launch_v3},
     {{"yours", find_repeats_yours_idea}, find_repeats_yours},
 };
