@@ -964,7 +964,8 @@ __device__ __forceinline__ uint32_t find_shallow(const longest_view &v, uint32_t
 // every position a warp looks up is within its chunk.
 __device__ __forceinline__ uint32_t chunk_window(const uint32_t *chunk, uint32_t q)
 {
-    return window_at(__ldg(&chunk[q / 4]), __ldg(&chunk[q / 4 + 1]), (int)(q % 4));
+    const uint32_t *at = chunk + q / 4;
+    return window_at(__ldg(at), __ldg(at + 1), (int)(q % 4));
 }
 
 // 1 + the rank of the longest word at byte q of a chunk, which has room (1..32) text
@@ -1034,29 +1035,42 @@ __device__ uint32_t deep_walk(const longest_view &v, const uint32_t *chunk, uint
     return best;
 }
 
-// The pair-table index of the two bytes at byte j of the lane's ints x[] (j known at
-// compile time): one byte permute, two more where the pair straddles two ints.
-__device__ __forceinline__ uint32_t pair_index_at(const uint32_t *x, int j)
+// The pair-table indices of the lane's 16 positions (pair_index of bytes j and j + 1,
+// j = 0..15; x[4] holds bytes 16..19). A position on its own costs a byte permute and
+// the two-instruction swizzle; here, an int at a time, a funnel shift gives the bytes
+// one on, one shift and one XOR swizzle all four first bytes at once, and each position
+// is one byte permute from words whose other bytes are 0: 9 instructions for 4 positions.
+__device__ __forceinline__ void pair_indices(const uint32_t *x, uint32_t *index)
 {
-    const int k = j % 4;
-    const uint32_t key = k < 3 ? __byte_perm(x[j / 4], 0u, 0x4400u | (k + 1) << 4 | k)
-                               : __byte_perm(x[j / 4], x[j / 4 + 1], 0x0043u) & 0xffffu;
-    return pair_index(key);
+#pragma unroll
+    for (int k = 0; k < QUEUE_LANE_BYTES / 4; k++) {
+        const uint32_t second = __funnelshift_r(x[k], x[k + 1], 8);  // bytes 4k + 1 .. 4k + 4
+        const uint32_t first = x[k] ^ ((second << 2) & 0x7c7c7c7cu); // pair_index's XOR
+        const uint32_t second_02 = second & 0x00ff00ffu, second_13 = second & 0xff00ff00u;
+        index[4 * k] = __byte_perm(first, second_02, 0x5540u);
+        index[4 * k + 1] = __byte_perm(first, second_13, 0x4451u);
+        index[4 * k + 2] = __byte_perm(first, second_02, 0x7762u);
+        index[4 * k + 3] = __byte_perm(first, second_13, 0x6673u);
+    }
 }
 
-// The filter's step for one position whose pair entry is e: entries 1..127 add one to
-// the lane's own counter (shared address counter_base + 128 e), 128 and up set `bit` in
-// queued. Written out so both are predicated instructions, not branches around them.
+// The filter's step for one position whose pair entry is e: an entry under 128 adds one
+// to the lane's own counter e (shared address counter_base + 128 e; counter 0, for the
+// positions no word starts at, is never read); 128 and up sets `bit` in queued and adds
+// 0 to counter e - 128. The add is unconditional: ptxas puts a predicated shared atomic
+// in a branch, and a branch a position keeps the next position's table load waiting.
 __device__ __forceinline__ void filter_step(uint32_t e, uint32_t counter_base, uint32_t bit,
                                             uint32_t &queued)
 {
-    asm volatile("{\n\t.reg .pred fast, queue;\n\t"
-                 "setp.lt.u32 fast, %2, 127;\n\t"
+    asm volatile("{\n\t.reg .pred queue;\n\t.reg .u32 add, counter;\n\t"
                  "setp.ge.u32 queue, %1, 128;\n\t"
-                 "@fast red.shared.add.u32 [%3], 1;\n\t"
-                 "@queue or.b32 %0, %0, %4;\n\t}"
+                 "selp.u32 add, 0, 1, queue;\n\t"
+                 "and.b32 counter, %1, 127;\n\t"
+                 "mad.lo.u32 counter, counter, 128, %2;\n\t"
+                 "red.shared.add.u32 [counter], add;\n\t"
+                 "@queue or.b32 %0, %0, %3;\n\t}"
                  : "+r"(queued)
-                 : "r"(e), "r"(e - 1), "r"(counter_base + 128 * e), "r"(bit)
+                 : "r"(e), "r"(counter_base), "r"(bit)
                  : "memory");
 }
 
@@ -1155,23 +1169,32 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
         const uint32_t later_after = lane == 31 ? int_after_chunk(text32, n, c + 2 * warps) : 0u;
         const uint32_t from_right = __shfl_down_sync(0xffffffffu, bytes.x, 1);
         const uint32_t x[5] = {bytes.x, bytes.y, bytes.z, bytes.w, lane == 31 ? after : from_right};
-        uint32_t queued = 0;
+        uint32_t index[QUEUE_LANE_BYTES], queued = 0;
+        pair_indices(x, index);
         if ((c + 1) * QUEUE_CHUNK < n) { // every position has a byte after it
+            // All 16 table loads first, then the counts: the loads overlap.
+            uint32_t entry[QUEUE_LANE_BYTES];
 #pragma unroll
             for (int j = 0; j < QUEUE_LANE_BYTES; j++)
-                filter_step(v.pair[pair_index_at(x, j)], counter_base, 1u << j, queued);
+                entry[j] = v.pair[index[j]];
+#pragma unroll
+            for (int j = 0; j < QUEUE_LANE_BYTES; j++)
+                filter_step(entry[j], counter_base, 1u << j, queued);
         } else { // the text's last chunk: every possible start queued, lengths checked there
             const size_t first = c * QUEUE_CHUNK + (size_t)lane * QUEUE_LANE_BYTES;
             const int room = first < n ? (n - first < QUEUE_LANE_BYTES ? (int)(n - first) : 16) : 0;
 #pragma unroll
             for (int j = 0; j < QUEUE_LANE_BYTES; j++)
-                queued |= (uint32_t)(v.pair[pair_index_at(x, j)] != PAIR_NONE && j < room) << j;
+                queued |= (uint32_t)(v.pair[index[j]] != PAIR_NONE && j < room) << j;
         }
         // The warp's queued positions in lane order, then one a lane; those the deep
         // trie must settle go to the tail, which walks whenever it holds 32 (a warp with
         // a lane or two walking while the others wait was the first cut's cost: 1024
         // words, 1 GB, H100: 11.3 ms, 2.7 without the walks).
-        const uint32_t *chunk = text32 + c * (QUEUE_CHUNK / 4);
+        // The chunk's address in one register pair, which the compiler would otherwise
+        // rebuild from c and text32 for every load (64-bit arithmetic, twice a window).
+        const uint32_t *chunk;
+        asm("mov.b64 %0, %1;" : "=l"(chunk) : "l"(text32 + c * (QUEUE_CHUNK / 4)));
         const int chunk_room =
             n - c * QUEUE_CHUNK < 2 * QUEUE_CHUNK ? (int)(n - c * QUEUE_CHUNK) : 2 * QUEUE_CHUNK;
         auto room_at = [&](uint32_t q) { return min(chunk_room - (int)q, (int)PM_MAX_WORD_BYTES); };
