@@ -1147,11 +1147,13 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
     uint32_t *my_counts = lane_counts + lane;
     const uint32_t counter_base = (uint32_t)__cvta_generic_to_shared(my_counts);
     const uint32_t lanes_below = (1u << lane) - 1u;
-    auto count_rank = [&](uint32_t r) {
-        if (r < FAST_RANKS)
-            atomicAdd(&my_counts[(r + 1) * 32], 1u);
-        else
-            atomicAdd(&v.rank_count[r], 1u);
+    // Counts best = 1 + a rank on the lane's own counter (ranks under 127) or the
+    // block's, and best = 0 (no word) on counter 0: one shared atomic, no branch.
+    const uint32_t rank_base = (uint32_t)__cvta_generic_to_shared(v.rank_count) - 4u;
+    auto count_best = [&](uint32_t best) {
+        const uint32_t counter =
+            best <= FAST_RANKS ? counter_base + 128u * best : rank_base + 4u * best;
+        asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(counter) : "memory");
     };
     __syncthreads();
 
@@ -1201,9 +1203,7 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
         // A tail entry's walk through the deep trie, counted.
         auto walk = [&](uint32_t entry) {
             const uint32_t q = entry >> TAIL_POSITION_SHIFT;
-            const uint32_t best = deep_walk(v, chunk, q, room_at(q), entry);
-            if (best)
-                count_rank(best - 1);
+            count_best(deep_walk(v, chunk, q, room_at(q), entry));
         };
         const int mine = __popc(queued);
         const int end = warp_inclusive_scan(mine);
@@ -1215,9 +1215,7 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
         if (!deep_trie) { // no word over 4 bytes: a lane a position, no tail to keep
             for (int i = lane; i < total; i += 32) {
                 const uint32_t q = queue[i];
-                const uint32_t best = longest_word_at(v, chunk, q, room_at(q));
-                if (best)
-                    count_rank(best - 1);
+                count_best(longest_word_at(v, chunk, q, room_at(q)));
             }
         } else {
             int tails = 0;
@@ -1226,8 +1224,7 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
                 const uint32_t q = i < total ? queue[i] : 0u;
                 const uint32_t found = i < total ? longest_word_at(v, chunk, q, room_at(q)) : 0u;
                 const bool deep = found & LONGEST_TAIL;
-                if (found && !deep)
-                    count_rank(found - 1);
+                count_best(deep ? 0u : found); // counter 0 past the queue's end
                 const uint32_t deeps = __ballot_sync(0xffffffffu, deep);
                 if (deep)
                     tail[tails + __popc(deeps & lanes_below)] =
