@@ -40,8 +40,8 @@
 // v4 sits at the edge of compute and memory; every candidate adds ~30 more.
 // Measured (H100, 1 GB, the default 32 words, 22% of positions candidates): v4 1.94 ms,
 // 514 GB/s, 17% of the copy rate; ncu: issue-bound (a scheduler issues in 71% of
-// cycles, 1.9 warp instructions a byte, 20 of 32 lanes active, DRAM 8% busy). v5 1.32
-// ms, 760 GB/s, 26% (the same on the H200: not memory-bound; see v5's kernel).
+// cycles, 1.9 warp instructions a byte, 20 of 32 lanes active, DRAM 8% busy). v5 1.18
+// ms, 848 GB/s, 28% (the same on the H200: not memory-bound; see v5's kernel).
 #include <cooperative_groups.h>
 #include <cstring>
 
@@ -1087,18 +1087,18 @@ enum {
         PAIR_SLOTS + NODE_SLOTS_MAX * 8 + LONGEST_SHARED_COUNTERS + 32 * LONGEST_QUEUE_BYTES,
 };
 
-// Napkin math (1 GB, the default words, H100): a position costs ~10 instructions (byte
-// permute, swizzle, a shared byte load, two tests, a predicated shared atomic on the
-// lane's own counter, so no two lanes collide, a predicated queue bit): 1e10
-// lane-instructions, 0.3 ms at 33e12/s; a queued position ~60 more. Shared memory: one
-// random byte load a position, measured 3.1 wavefronts a warp (32 lanes over 32 banks):
-// 1e9/32 x 3.1 / (132 SMs x 1.75 GHz) = 0.42 ms, the floor of any one-lookup-a-position
-// filter, above the 0.34 ms the text takes to read at the copy rate. Measured: 1.32 ms
-// (ncu, 1e8 bytes, of a build that ran every list through the tail's rounds: issue-
-// bound, a scheduler issuing in 78% of cycles; half the instructions are the filter's,
-// 40% the queue's rounds: ~140 instructions a round of 32 positions, however few lanes
-// are busy). 1024 vocabulary words: 40% of positions
-// queued, 8% go on past 4 bytes: 4.9 ms (the tail's walks 22% of the instructions).
+// Napkin math (1 GB, the default words, H100): a position costs ~10 instructions (a
+// byte permute and a quarter of the swizzle, a shared byte load, the test, the counter's
+// address, an unconditional shared atomic on the lane's own counter, so no two lanes
+// collide, a predicated queue bit): 1e10 lane-instructions, 0.3 ms at 33e12/s; a queued
+// position ~60 more. Shared memory: one random byte load a position, measured 3.1
+// wavefronts a warp (32 lanes over 32 banks): 1e9/32 x 3.1 / (132 SMs x 1.75 GHz) =
+// 0.42 ms, the floor of any one-lookup-a-position filter, above the 0.34 ms the text
+// takes to read at the copy rate. Measured: 1.18 ms (ncu, 1e8 bytes, before the
+// branch-free filter: issue-bound, a scheduler issuing in 78% of cycles; 40% of the
+// instructions the filter's, 36% the queue's rounds, ~100 a round of 32 positions,
+// however few lanes are busy). 1024 vocabulary words: 40% of positions queued, 8% go on
+// past 4 bytes: 4.6 ms (the tail's walks 22% of the instructions).
 // SMEM_TABLES: the pair and depth-2..4 tables in shared memory; deep_shared: the deep
 // trie too (where it fits beside them).
 template <bool SMEM_TABLES>
