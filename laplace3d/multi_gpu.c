@@ -386,9 +386,11 @@ static void iteration_peer(team *t, run_part part)
     for (int l = 0; l < t->nlocal; l++) {
         slab_gpu *s = &t->local[l];
         CL_CUDA_CHECK(cudaSetDevice(s->device));
-        if (s->slab.below >= 0)
+        // Neighbours in this process only: with one process a GPU (its slab timed alone,
+        // PART_COMPUTE) the neighbours' events are in other processes.
+        if (s->slab.below >= 0 && l > 0)
             CL_CUDA_CHECK(cudaStreamWaitEvent(s->compute, t->local[l - 1].exchanged, 0));
-        if (s->slab.above >= 0)
+        if (s->slab.above >= 0 && l + 1 < t->nlocal)
             CL_CUDA_CHECK(cudaStreamWaitEvent(s->compute, t->local[l + 1].exchanged, 0));
         if (part != PART_EXCHANGE)
             step_slab(t, s, 1, s->slab.planes + 1);
