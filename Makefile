@@ -122,10 +122,11 @@ include mk/rules.mk
 $(foreach ex,$(EXERCISES),$(eval include $(ex)/exercise.mk)$(eval $(call exercise_rules,$(ex))))
 
 # --- tests --------------------------------------------------------------------
-# tests/test_common.c tests common/; tests/test_<exercise>.c tests that exercise's gold.
-UNIT_TESTS := bin/tests/test_common $(foreach ex,$(EXERCISES),$(if $(wildcard tests/test_$(ex).c),bin/tests/test_$(ex)))
+# tests/test_common.c tests common/ (tests/test_launch.cu its launch cache, on the GPU);
+# tests/test_<exercise>.c tests that exercise's gold.
+UNIT_TESTS := bin/tests/test_common bin/tests/test_launch $(foreach ex,$(EXERCISES),$(if $(wildcard tests/test_$(ex).c),bin/tests/test_$(ex)))
 
-bin/tests/test_common: build/tests/test_common.o $(LIBCUDALAB)
+bin/tests/test_common bin/tests/test_launch: bin/tests/%: build/tests/%.o $(LIBCUDALAB)
 	@mkdir -p $(@D)
 	$(NVCC) $(GENCODE) -o $@ $^ $(LDLIBS)
 

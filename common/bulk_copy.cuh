@@ -3,17 +3,24 @@
 // run of bytes between global and shared memory, the other threads spend no
 // instructions on addresses. The scan (scan.cuh) streams its tiles through it and
 // tridiag's v6 prefetches the next system with it. sm_90 only: CL_HAVE_BULK_COPY is
-// defined where the PTX exists, and the host asks cl_scan_has_bulk_copy() (scan.h)
-// before launching a kernel that uses it. Device code only.
+// defined where the code is compiled for it, and a host launcher asks the kernel's
+// compiled architecture (cl_kernel_fit_for(...).code_arch >= CL_BULK_COPY_ARCH,
+// launch.h) before launching a kernel that uses it: in a build for an older GPU the
+// kernel's body is compiled out, also when that build runs on an H100. Device code only.
 #ifndef CUDALAB_BULK_COPY_CUH
 #define CUDALAB_BULK_COPY_CUH
+
+#include "launch.h"
+
+// The first architecture with the bulk-copy engine, as cl_kernel_fit's code_arch.
+#define CL_BULK_COPY_ARCH 90
 
 __device__ __forceinline__ unsigned shared_address(const void *p)
 {
     return (unsigned)__cvta_generic_to_shared(p);
 }
 
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= CL_BULK_COPY_ARCH * 10
 #define CL_HAVE_BULK_COPY 1
 __device__ __forceinline__ void mbarrier_init(unsigned long long *bar, unsigned count)
 {

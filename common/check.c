@@ -8,6 +8,19 @@
 
 const char *cl_progname = "cudalab";
 
+static void (*fatal_hook)(void);
+
+void cl_set_fatal_hook(void (*hook)(void)) { fatal_hook = hook; }
+
+// Once: a hook that fails fatally itself does not run again.
+static void run_fatal_hook(void)
+{
+    void (*hook)(void) = fatal_hook;
+    fatal_hook = NULL;
+    if (hook)
+        hook();
+}
+
 void cl_die(int code, const char *fmt, ...)
 {
     va_list ap;
@@ -16,6 +29,7 @@ void cl_die(int code, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+    run_fatal_hook();
     exit(code);
 }
 
@@ -31,6 +45,7 @@ void cl_cuda_check(cudaError_t err, const char *call, const char *file, int line
         hint = " (device memory: try a smaller -n)";
     fprintf(stderr, "%s: CUDA error at %s:%d: %s: %s (%s, %d)%s\n", cl_progname, file, line, call,
             cudaGetErrorString(err), cudaGetErrorName(err), (int)err, hint);
+    run_fatal_hook();
     exit(CL_EXIT_CUDA);
 }
 

@@ -29,6 +29,11 @@ __attribute__((noreturn, format(printf, 2, 3)))
 #endif
 void cl_die(int code, const char *fmt, ...);
 
+// A function run once before a fatal exit (cl_die, a failed CL_CUDA_CHECK), for what must
+// not outlive the process unannounced: laplace3d's multi-GPU team aborts its NCCL
+// communicators there, so no peer is left waiting on them. NULL removes it.
+void cl_set_fatal_hook(void (*hook)(void));
+
 // Exits 3 with file:line, the call and CUDA's error string when err != cudaSuccess.
 void cl_cuda_check(cudaError_t err, const char *call, const char *file, int line);
 

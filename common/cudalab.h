@@ -8,6 +8,7 @@
 #include "device.h"
 #include "io.h"
 #include "ladder.h"
+#include "launch.h"
 #include "report.h"
 #include "rng.h"
 #include "timing.h"

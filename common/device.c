@@ -151,6 +151,10 @@ const cl_device_info *cl_device_open(int index)
     device.total_bytes = prop.totalGlobalMem;
     device.l2_bytes = (size_t)prop.l2CacheSize;
     device.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
+    device.shared_optin_bytes = prop.sharedMemPerBlockOptin;
+    int memory_khz; // cudaDeviceProp lost its memory clock in CUDA 13; the attribute stays
+    CL_CUDA_CHECK(cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, index));
+    device.dram_rated_gbps = 2.0 * memory_khz * 1e3 * (prop.memoryBusWidth / 8) / 1e9;
     device.concurrent_managed_access = prop.concurrentManagedAccess;
     device_open = 1;
     device.copy_gbps = measure_copy_gbps();

@@ -17,8 +17,12 @@ typedef struct {
     size_t total_bytes;
     size_t l2_bytes;
     int max_threads_per_sm;
+    size_t shared_optin_bytes; // the most shared memory a block may ask for
     int concurrent_managed_access;
     double copy_gbps; // cudaMemcpy device-to-device, bytes read + written per second / 1e9
+    // The memory's rated bandwidth (memory clock x 2 x bus width), GB/s: a fixed fact
+    // of the GPU, for choices that must not move with load as copy_gbps may.
+    double dram_rated_gbps;
 } cl_device_info;
 
 // Why there is no usable device, in words that say what to do, for the one line a

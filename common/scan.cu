@@ -3,8 +3,9 @@
 //                             stores through a warp transpose
 //   cl_exclusive_scan_i32     bulk_single_pass_scan_kernel: persistent blocks, tiles
 //                             brought in and written out by the bulk-copy engine,
-//                             STAGES - 3 tiles in flight a block (sm_90; elsewhere, or
-//                             for pointers not 16-byte aligned, the v5 kernel)
+//                             STAGES - 3 tiles in flight a block (code for sm_90;
+//                             in a build for older GPUs, or for pointers not 16-byte
+//                             aligned, the v5 kernel)
 // Napkin math: reads 4n and writes 4n bytes, one launch; 256M ints = 2.05 GB, 0.69 ms
 // at an H100's 2977 GB/s copy rate (read + write), 0.50 ms at an H200's 4137. The
 // look-back adds a short serial chain per tile, hidden while other tiles stream
@@ -14,6 +15,7 @@
 #include <stdio.h>
 
 #include "check.h"
+#include "device.h"
 #include "scan.cuh"
 
 struct cl_scan_workspace {
@@ -58,35 +60,6 @@ extern "C" void cl_scan_workspace_destroy(cl_scan_workspace *ws)
     CL_CUDA_CHECK(cudaFree(ws->status));
     CL_CUDA_CHECK(cudaFree(ws->tile_counter));
     delete ws;
-}
-
-extern "C" int cl_scan_has_bulk_copy(void)
-{
-    enum { MAX_DEVICES = 64 };
-    static int major_of[MAX_DEVICES]; // 0: not asked yet
-    int device;
-    CL_CUDA_CHECK(cudaGetDevice(&device));
-    if (device >= MAX_DEVICES)
-        return 0;
-    if (major_of[device] == 0)
-        CL_CUDA_CHECK(
-            cudaDeviceGetAttribute(&major_of[device], cudaDevAttrComputeCapabilityMajor, device));
-    return major_of[device] >= 9;
-}
-
-extern "C" const char *cl_scan_bulk_path(void)
-{
-    static char text[96];
-    int device, major, minor;
-    CL_CUDA_CHECK(cudaGetDevice(&device));
-    CL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    CL_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-    if (cl_scan_has_bulk_copy())
-        snprintf(text, sizeof text, "on the bulk-copy engine (sm_%d%d)", major, minor);
-    else
-        snprintf(text, sizeof text, "v5's kernel: this GPU (sm_%d%d) has no bulk-copy engine",
-                 major, minor);
-    return text;
 }
 
 scan_tile_state cl_scan_tile_state(cl_scan_workspace *ws, size_t num_tiles)
@@ -151,6 +124,28 @@ struct bulk_plain_scan_op {
     {
     }
 };
+
+extern "C" const char *cl_scan_bulk_path(void)
+{
+    static char text[160];
+    const int code_arch = cl_kernel_code_arch(
+        (const void *)bulk_single_pass_scan_kernel<BULK_THREADS, BULK_ITEMS, BULK_STAGES,
+                                                   BULK_SPAN_WINDOWS, bulk_plain_scan_op>);
+    const cl_device_info *device = cl_device_current();
+    const int gpu_arch = 10 * device->cc_major + device->cc_minor;
+    if (code_arch >= CL_BULK_COPY_ARCH)
+        snprintf(text, sizeof text, "on the bulk-copy engine (sm_%d, code for sm_%d)", gpu_arch,
+                 code_arch);
+    else if (gpu_arch >= CL_BULK_COPY_ARCH)
+        snprintf(text, sizeof text,
+                 "v5's kernel: this build's code is for sm_%d, without the bulk-copy engine "
+                 "(make ARCH=auto builds for this GPU)",
+                 code_arch);
+    else
+        snprintf(text, sizeof text, "v5's kernel: this GPU (sm_%d) has no bulk-copy engine",
+                 gpu_arch);
+    return text;
+}
 
 extern "C" void cl_exclusive_scan_i32_v5(const int32_t *in, int32_t *out, size_t n,
                                          cl_scan_workspace *ws, cudaStream_t stream)

@@ -618,38 +618,24 @@ __global__ void __launch_bounds__(THREADS)
 
 // Host side of bulk_single_pass_scan_kernel: launches it over num_tiles tiles of
 // THREADS * ITEMS words, as many blocks as stay resident (at most num_tiles), and
-// returns true; returns false, launching nothing, where the GPU has no bulk-copy engine
-// (before sm_90) or a pointer is not 16-byte aligned, so the caller runs
-// single_pass_scan_kernel instead.
+// returns true; returns false, launching nothing, where the kernel's code was compiled
+// without the bulk-copy engine (for a GPU before sm_90: its body is empty there) or a
+// pointer is not 16-byte aligned, so the caller runs single_pass_scan_kernel instead.
 template <int THREADS, int ITEMS, int STAGES, int WINDOWS, typename TileOp>
 bool launch_bulk_single_pass_scan(const TileOp &op, bool aligned, scan_tile_state st,
                                   size_t num_tiles, cudaStream_t stream)
 {
-    enum { MAX_DEVICES = 64 };
-    static int blocks_per_sm[MAX_DEVICES]; // 0: not asked yet
-    static int sm_count[MAX_DEVICES];
     constexpr size_t SHARED = (size_t)STAGES * THREADS * ITEMS * sizeof(uint32_t);
     auto kernel = bulk_single_pass_scan_kernel<THREADS, ITEMS, STAGES, WINDOWS, TileOp>;
-    int device;
-    if (!aligned || !cl_scan_has_bulk_copy())
+    if (!aligned)
         return false;
-    CL_CUDA_CHECK(cudaGetDevice(&device));
-    if (device >= MAX_DEVICES)
+    const cl_kernel_fit fit = cl_kernel_fit_for((const void *)kernel, THREADS, SHARED);
+    if (fit.code_arch < CL_BULK_COPY_ARCH)
         return false;
-    if (blocks_per_sm[device] == 0) {
-        CL_CUDA_CHECK(
-            cudaDeviceGetAttribute(&sm_count[device], cudaDevAttrMultiProcessorCount, device));
-        CL_CUDA_CHECK(
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SHARED));
-        CL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm[device], kernel,
-                                                                    THREADS, SHARED));
-        if (blocks_per_sm[device] < 1)
-            cl_die(CL_EXIT_CUDA,
-                   "the bulk-copy scan kernel (%zu bytes of shared memory) fits no SM", SHARED);
-    }
-    size_t grid = (size_t)blocks_per_sm[device] * sm_count[device];
-    if (grid > num_tiles)
-        grid = num_tiles;
+    if (fit.blocks_per_sm < 1)
+        cl_die(CL_EXIT_CUDA, "the bulk-copy scan kernel (%zu bytes of shared memory) fits no SM",
+               SHARED);
+    const size_t grid = (size_t)fit.resident < num_tiles ? (size_t)fit.resident : num_tiles;
     kernel<<<(unsigned)grid, THREADS, SHARED, stream>>>(op, st, (unsigned)num_tiles);
     CL_LAUNCH_CHECK();
     return true;

@@ -27,17 +27,16 @@ size_t cl_scan_workspace_words_bytes(size_t words);
 
 // out[i] = in[0] + ... + in[i-1] (out[0] = 0), int32 with wrap-around, n <= n_max.
 // in and out may be the same array. One kernel launch: persistent blocks fed by the
-// bulk-copy engine where cl_scan_has_bulk_copy() and both pointers are 16-byte aligned,
-// otherwise cl_exclusive_scan_i32_v5's kernel.
+// bulk-copy engine where the build has code for it (sm_90) and both pointers are 16-byte
+// aligned, otherwise cl_exclusive_scan_i32_v5's kernel.
 void cl_exclusive_scan_i32(const int32_t *in, int32_t *out, size_t n, cl_scan_workspace *ws,
                            cudaStream_t stream);
 // The same scan by the step before: a block a tile, plain loads and stores.
 void cl_exclusive_scan_i32_v5(const int32_t *in, int32_t *out, size_t n, cl_scan_workspace *ws,
                               cudaStream_t stream);
-// 1 when the current device has the bulk-copy engine (sm_90 and up) the fast path needs.
-int cl_scan_has_bulk_copy(void);
 // Which path the bulk-copy kernels take on the current device, for a note: "on the
-// bulk-copy engine (sm_90)" or "v5's kernel: this GPU (sm_80) has no bulk-copy engine".
+// bulk-copy engine (sm_90, code for sm_90)", or v5's kernel and why (a GPU without the
+// engine, or a build whose code is for an older GPU).
 const char *cl_scan_bulk_path(void);
 
 #ifdef __cplusplus

@@ -16,6 +16,7 @@
 // rate, v5's at about 55% (the v5 section below says what bounds it).
 #include "check.h"
 #include "device.h"
+#include "launch.h"
 #include "scan.cuh"
 #include "scan.h"
 #include "sort.cuh"
@@ -27,7 +28,6 @@ struct cl_sort_workspace {
     unsigned *digit_counts;      // [4][256], zero between sorts (the scan of them clears them)
     unsigned *digit_starts;      // [4][256]: exclusive sums of the counts
     cl_scan_workspace *lookback; // a status word per (tile, digit)
-    bool dependent_launch;       // sm_90 and up: programmatic dependent launches
     bool v5_pairs_fit;           // the GPU gives a block v5_shared<true>
 };
 
@@ -48,17 +48,19 @@ static_assert(V4_THREADS == V4_RADIX, "onesweep_pass: thread t owns digit t");
 // Programmatic dependent launch (sm_90): a kernel launched with it may start before the
 // one before it in the stream has finished, and waits for that grid here, before it
 // reads anything the grid wrote; a kernel lets the next one launch once all its blocks
-// run. Both do nothing on older GPUs or in a plain launch.
+// run. Both do nothing in a plain launch, and are compiled out of code for older GPUs,
+// so launch() asks for a dependent launch only where the kernel's code has the wait.
+#define DEPENDENT_LAUNCH_ARCH 90
 __device__ __forceinline__ void wait_for_previous_grid()
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= DEPENDENT_LAUNCH_ARCH * 10
     asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
 }
 
 __device__ __forceinline__ void let_next_grid_launch()
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= DEPENDENT_LAUNCH_ARCH * 10
     asm volatile("griddepcontrol.launch_dependents;");
 #endif
 }
@@ -468,13 +470,15 @@ __global__ void __launch_bounds__(V4_THREADS, V5_MIN_BLOCKS)
                                     mask, digit_starts, st);
 }
 
-// A launch of `kernel`; with `dependent`, as a programmatic dependent launch (sm_90+):
-// it may start while the kernel before it in the stream finishes, and waits for that
-// grid inside (wait_for_previous_grid).
+// A launch of `kernel`; with `dependent`, as a programmatic dependent launch where the
+// kernel's code waits for the grid before it (wait_for_previous_grid: code for sm_90
+// and up): it may start while the kernel before it in the stream finishes. Raises the
+// kernel's shared-memory allowance first where shared_bytes needs it.
 template <typename... Params, typename... Args>
 static void launch(bool dependent, void (*kernel)(Params...), unsigned blocks, unsigned threads,
                    size_t shared_bytes, cudaStream_t stream, Args... args)
 {
+    const cl_kernel_fit fit = cl_kernel_fit_for((const void *)kernel, (int)threads, shared_bytes);
     cudaLaunchAttribute attribute = {};
     attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attribute.val.programmaticStreamSerializationAllowed = 1;
@@ -484,7 +488,7 @@ static void launch(bool dependent, void (*kernel)(Params...), unsigned blocks, u
     config.dynamicSmemBytes = shared_bytes;
     config.stream = stream;
     config.attrs = &attribute;
-    config.numAttrs = dependent ? 1 : 0;
+    config.numAttrs = dependent && fit.code_arch >= DEPENDENT_LAUNCH_ARCH ? 1 : 0;
     CL_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args...));
 }
 
@@ -503,7 +507,7 @@ static void radix_sort(const uint32_t *keys_in, const uint32_t *values_in, uint3
     // v5 with values needs 74 KB of shared memory a block: GPUs that cannot give it
     // (sm_75: 64 KB) sort pairs with v4's pass.
     v5 = v5 && (!pairs || ws->v5_pairs_fit);
-    const bool dependent = v5 && ws->dependent_launch;
+    const bool dependent = v5;
     const int passes = (bits + 7) / 8;
     const int tile_keys = v5 ? V5_TILE : pairs ? v4_shape<true>::tile : v4_shape<false>::tile;
     const unsigned tiles = (unsigned)((n + tile_keys - 1) / tile_keys);
@@ -566,6 +570,10 @@ extern "C" size_t cl_sort_workspace_bytes(size_t n_max, int pairs)
 
 extern "C" cl_sort_workspace *cl_sort_workspace_create(size_t n_max, int pairs)
 {
+    if (n_max > CL_SORT_MAX_KEYS)
+        cl_die(CL_EXIT_CUDA,
+               "the sort takes at most %u keys (32-bit counts and offsets); %zu asked for",
+               CL_SORT_MAX_KEYS, n_max);
     cl_sort_workspace *ws = new cl_sort_workspace();
     ws->n_max = n_max;
     CL_CUDA_CHECK(cudaMalloc((void **)&ws->keys, n_max * sizeof(uint32_t)));
@@ -575,20 +583,11 @@ extern "C" cl_sort_workspace *cl_sort_workspace_create(size_t n_max, int pairs)
     CL_CUDA_CHECK(cudaMalloc((void **)&ws->digit_counts, digit_bytes));
     CL_CUDA_CHECK(cudaMemset(ws->digit_counts, 0, digit_bytes));
     CL_CUDA_CHECK(cudaMalloc((void **)&ws->digit_starts, digit_bytes));
-    int device, major, shared_optin;
+    int device, shared_optin;
     CL_CUDA_CHECK(cudaGetDevice(&device));
-    CL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
     CL_CUDA_CHECK(
         cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    ws->dependent_launch = major >= 9;
     ws->v5_pairs_fit = (size_t)shared_optin >= sizeof(v5_shared<true>);
-    CL_CUDA_CHECK(cudaFuncSetAttribute(onesweep_pass_v5<false>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       (int)sizeof(v5_shared<false>)));
-    if (ws->v5_pairs_fit)
-        CL_CUDA_CHECK(cudaFuncSetAttribute(onesweep_pass_v5<true>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           (int)sizeof(v5_shared<true>)));
     ws->lookback = cl_scan_workspace_create_words(max_tiles(n_max) * V4_RADIX);
     return ws;
 }

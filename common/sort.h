@@ -13,9 +13,13 @@
 extern "C" {
 #endif
 
+// The most keys one sort takes: its digit counts, offsets and tile numbers are 32-bit.
+#define CL_SORT_MAX_KEYS 4294967295u
+
 // Device scratch for sorts of up to n_max keys (with values when `pairs`): a second
 // key (and value) buffer for the passes to alternate through, the digit counts, and
-// the look-back's status words. Create once; one sort at a time.
+// the look-back's status words. Create once; one sort at a time. n_max above
+// CL_SORT_MAX_KEYS exits 3 with a line saying so.
 typedef struct cl_sort_workspace cl_sort_workspace;
 cl_sort_workspace *cl_sort_workspace_create(size_t n_max, int pairs);
 void cl_sort_workspace_destroy(cl_sort_workspace *ws);
@@ -29,9 +33,9 @@ uint32_t *cl_sort_workspace_values(cl_sort_workspace *ws);
 // Sorts keys_in[0..n) into keys_out by their low `bits` bits (1..32), stable; with
 // values_in != NULL, values_out receives the values in the same order (ws made with
 // pairs). The inputs are not modified; n <= the workspace's n_max. Enqueued on
-// `stream`: one histogram launch, one scan launch, one launch a pass (on sm_90, each
-// after the first a programmatic dependent launch, which starts as the one before
-// drains).
+// `stream`: one histogram launch, one scan launch, one launch a pass (where the build has
+// sm_90 code, each after the first a programmatic dependent launch, which starts as the
+// one before drains).
 void cl_radix_sort_u32(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out,
                        uint32_t *values_out, size_t n, int bits, cl_sort_workspace *ws,
                        cudaStream_t stream);

@@ -26,6 +26,7 @@
 
 #include "check.h"
 #include "heat.h"
+#include "launch.h"
 
 // Cell (x, y) of a pitched buffer.
 __device__ __forceinline__ size_t cell(const heat_grid &g, int x, int y)
@@ -363,17 +364,12 @@ __global__ void __launch_bounds__(V4_THREADS, 1024 / V4_THREADS)
 // Whether one cooperative launch can hold every tile of this grid at once.
 static bool v4_fits_at_once(unsigned tiles)
 {
-    static int resident = -1; // blocks the GPU holds at once
-    if (resident < 0) {
-        int device, per_sm, sms, cooperative;
-        CL_CUDA_CHECK(cudaGetDevice(&device));
-        CL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        CL_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
-        CL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, steps_temporal<true>,
-                                                                    V4_THREADS, 0));
-        resident = cooperative ? per_sm * sms : 0;
-    }
-    return tiles <= (unsigned)resident;
+    int device, cooperative;
+    CL_CUDA_CHECK(cudaGetDevice(&device));
+    CL_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+    return cooperative &&
+           tiles <= (unsigned)cl_kernel_fit_for((const void *)steps_temporal<true>, V4_THREADS, 0)
+                        .resident;
 }
 
 static void heat_v4(heat_state *s, const heat_grid *g, int steps, cudaStream_t stream)

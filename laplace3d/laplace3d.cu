@@ -24,6 +24,7 @@
 #include "check.h"
 #include "device.h"
 #include "laplace3d.h"
+#include "launch.h"
 #include "rng.h"
 
 __device__ __forceinline__ float jacobi(float xm, float xp, float ym, float yp, float zm, float zp)
@@ -456,11 +457,11 @@ static int pick_zchunk(int planes, long tiles, long resident, int halo)
     return best_chunk;
 }
 
+// Blocks of `kernel` the GPU holds at once (at least an SM's worth, for the chunking).
 static long resident_blocks(const void *kernel, int threads, size_t smem)
 {
-    int per_sm = 0;
-    CL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
-    return (long)(per_sm > 0 ? per_sm : 1) * cl_device_current()->sm_count;
+    const cl_kernel_fit fit = cl_kernel_fit_for(kernel, threads, smem);
+    return fit.blocks_per_sm > 0 ? fit.resident : cl_device_current()->sm_count;
 }
 
 // Below 3 points in any direction every point is boundary: nothing to launch.
@@ -471,8 +472,7 @@ static void launch_zmarch_vec(const float *in, float *out, grid_shape g, cudaStr
 {
     if (!has_interior(g))
         return;
-    static const long resident =
-        resident_blocks((const void *)jacobi_zmarch_vec<VEC>, 32 * V5_BY, 0);
+    const long resident = resident_blocks((const void *)jacobi_zmarch_vec<VEC>, 32 * V5_BY, 0);
     const dim3 threads(32, V5_BY);
     dim3 blocks(cl_ceil_div(g.nx, 32 * VEC), cl_ceil_div(g.ny, V5_BY));
     const int zchunk = pick_zchunk(g.nz - 2, (long)blocks.x * blocks.y, resident, 2);
@@ -606,13 +606,7 @@ struct temporal_launch {
 template <int T> static temporal_launch temporal_geometry(grid_shape g)
 {
     using tile = tile_of<T>;
-    // Once a kernel: its shared-memory allowance, then how many blocks run at once.
-    static const long resident = [] {
-        const void *kernel = temporal_kernel(tile{});
-        CL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           (int)tile::smem_bytes));
-        return resident_blocks(kernel, tile::threads, tile::smem_bytes);
-    }();
+    const long resident = resident_blocks(temporal_kernel(tile{}), tile::threads, tile::smem_bytes);
     dim3 blocks(cl_ceil_div(g.nx, tile::out_x), cl_ceil_div(g.ny, tile::out_y));
     const int zchunk = pick_zchunk(g.nz - 1, (long)blocks.x * blocks.y, resident, 2 * T);
     blocks.z = cl_ceil_div(g.nz - 1, zchunk);

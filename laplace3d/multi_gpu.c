@@ -78,11 +78,24 @@ static void abort_team(team *t)
 {
 #ifdef CL_HAVE_NCCL
     for (int l = 0; l < t->nlocal; l++)
-        if (t->local[l].nccl)
+        if (t->local[l].nccl) {
             ncclCommAbort(t->local[l].nccl);
+            t->local[l].nccl = NULL;
+        }
 #else
     (void)t;
 #endif
+}
+
+// The team whose communicators are up, aborted by any fatal exit (cl_set_fatal_hook):
+// a failed CUDA call anywhere, not only the NCCL waits below, ends the run with exit 3
+// and leaves no peer waiting.
+static team *nccl_team;
+static void abort_nccl_team(void)
+{
+    if (nccl_team)
+        abort_team(nccl_team);
+    nccl_team = NULL;
 }
 
 #ifdef CL_HAVE_NCCL
@@ -233,6 +246,8 @@ static void nccl_open(team *t, laplace_launch launch, const char *id_file)
         for (int l = 0; l < t->nlocal; l++)
             t->local[l].nccl = comms[l];
     }
+    nccl_team = t;
+    cl_set_fatal_hook(abort_nccl_team);
 }
 #endif
 
@@ -293,6 +308,10 @@ static void team_enable_exchanges(team *t)
 
 static void team_close(team *t)
 {
+    if (nccl_team == t) { // closed in order below: no abort from here on
+        nccl_team = NULL;
+        cl_set_fatal_hook(NULL);
+    }
     for (int l = 0; l < t->nlocal; l++) {
         slab_gpu *s = &t->local[l];
         CL_CUDA_CHECK(cudaSetDevice(s->device));
@@ -442,15 +461,21 @@ static void iteration_nccl(team *t, run_part part)
         for (int l = 0; l < t->nlocal; l++) {
             slab_gpu *s = &t->local[l];
             const laplace_slab sl = s->slab;
+            float *const edge_below = plane_at(s->out, t->g, 1),
+                         *const ghost_below = plane_at(s->out, t->g, 0),
+                         *const edge_above = plane_at(s->out, t->g, sl.planes),
+                         *const ghost_above = plane_at(s->out, t->g, sl.planes + 1);
             if (sl.below >= 0) {
-                ncclSend(plane_at(s->out, t->g, 1), n, ncclFloat, sl.below, s->nccl, s->comm);
-                ncclRecv(plane_at(s->out, t->g, 0), n, ncclFloat, sl.below, s->nccl, s->comm);
+                NCCL_CALL(t, s->nccl,
+                          ncclSend(edge_below, n, ncclFloat, sl.below, s->nccl, s->comm));
+                NCCL_CALL(t, s->nccl,
+                          ncclRecv(ghost_below, n, ncclFloat, sl.below, s->nccl, s->comm));
             }
             if (sl.above >= 0) {
-                ncclSend(plane_at(s->out, t->g, sl.planes), n, ncclFloat, sl.above, s->nccl,
-                         s->comm);
-                ncclRecv(plane_at(s->out, t->g, sl.planes + 1), n, ncclFloat, sl.above, s->nccl,
-                         s->comm);
+                NCCL_CALL(t, s->nccl,
+                          ncclSend(edge_above, n, ncclFloat, sl.above, s->nccl, s->comm));
+                NCCL_CALL(t, s->nccl,
+                          ncclRecv(ghost_above, n, ncclFloat, sl.above, s->nccl, s->comm));
             }
         }
         NCCL_CALL(t, t->local[0].nccl, ncclGroupEnd());
@@ -740,19 +765,17 @@ int laplace_run_gpus(const laplace_gpus_options *o, laplace_launch launch)
     int visible = 0;
     if (cudaGetDeviceCount(&visible) != cudaSuccess)
         visible = 0;
-    const int device0 =
-        multi_process
-            ? (launch.local_rank >= 0 ? launch.local_rank : launch.rank % (visible ? visible : 1))
-            : 0;
+    // One process driving the GPUs needs --gpus of them (none visible: cl_device_open
+    // says why). One process a GPU takes its local rank's GPU, modulo those it sees: a
+    // launcher that gives each task one GPU shows every task its GPU as device 0.
+    if (!multi_process && visible > 0 && visible < o->gpus)
+        cl_die(CL_EXIT_NO_DEVICE, "--gpus %d: %d GPU%s visible", o->gpus, visible,
+               visible == 1 ? "" : "s");
+    const int local_rank = launch.local_rank >= 0 ? launch.local_rank : launch.rank;
+    const int device0 = multi_process && visible > 0 ? local_rank % visible : 0;
     if (multi_process && launch.rank != 0 && !freopen("/dev/null", "w", stdout))
         cl_die(CL_EXIT_CUDA, "rank %d: cannot silence stdout", launch.rank);
     cl_device_open(device0);
-    if (!multi_process && visible < o->gpus)
-        cl_die(CL_EXIT_NO_DEVICE, "--gpus %d: %d GPU%s visible", o->gpus, visible,
-               visible == 1 ? "" : "s");
-    if (multi_process && device0 >= visible)
-        cl_die(CL_EXIT_NO_DEVICE, "rank %d: GPU %d asked (local rank), %d visible", launch.rank,
-               device0, visible);
 
     const grid_shape g = o->g;
     const uint64_t key = cl_rng_key(o->seed, 0);

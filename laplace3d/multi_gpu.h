@@ -50,8 +50,9 @@ typedef struct {
 
 // Where the launcher put this process: from OMPI_COMM_WORLD_RANK/SIZE (mpirun),
 // SLURM_PROCID/NTASKS (srun) or RANK/WORLD_SIZE (torchrun and others); world 1 when
-// none is set. local_rank picks the GPU (OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID,
-// LOCAL_RANK; else rank modulo the GPUs visible). A malformed value exits 2.
+// none is set. local_rank picks the GPU, modulo the GPUs the process sees
+// (OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID, LOCAL_RANK; -1 when none is set: the rank
+// then). A malformed value exits 2.
 typedef struct {
     int rank, world, local_rank;
     const char *source; // the variable that set the rank, for messages

@@ -37,6 +37,7 @@
 #include "check.h"
 #include "check_libs.h"
 #include "device.h"
+#include "launch.h"
 #include "montecarlo.h"
 
 // The practical's layout of the up-front normals: paths in groups of 128 (its block
@@ -281,10 +282,8 @@ extern "C" mc_workspace *mc_workspace_create(const mc_model *m, int min_chunks)
     CL_CUDA_CHECK(cudaMalloc((void **)&ws->payoffs, m->npath * sizeof(float)));
     CL_CUDA_CHECK(cudaMalloc((void **)&ws->states, m->npath * sizeof(curandState)));
 
-    int per_sm = 0;
-    CL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, (const void *)path_fused_philox, FUSED_THREADS, 0));
-    ws->fused_grid = (unsigned)(per_sm * cl_device_current()->sm_count);
+    ws->fused_grid =
+        (unsigned)cl_kernel_fit_for((const void *)path_fused_philox, FUSED_THREADS, 0).resident;
     size_t needed = (m->npath + FUSED_THREADS - 1) / FUSED_THREADS;
     if (needed < ws->fused_grid)
         ws->fused_grid = (unsigned)needed;

@@ -47,6 +47,7 @@
 
 #include "check.h"
 #include "device.h"
+#include "launch.h"
 #include "pattern_match.h"
 #include "scan.cuh"
 
@@ -1362,23 +1363,19 @@ struct table_launch {
 
 static table_launch table_launch_for(table_kernel in_shared, table_kernel in_global, bool queues)
 {
-    int device, optin;
-    CL_CUDA_CHECK(cudaGetDevice(&device));
-    CL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    const size_t optin = cl_device_current()->shared_optin_bytes;
     table_launch l = {in_shared, 1024, SHARED_PAIR_BYTES + SHARED_SMALL_BYTES};
     const size_t per_warp = queues ? QUEUE_WARP_BYTES : 0;
-    if ((size_t)optin < l.shared_bytes + 4 * per_warp) {
+    if (optin < l.shared_bytes + 4 * per_warp) {
         l.kernel = in_global;
         l.shared_bytes = SHARED_SMALL_BYTES;
     }
     if (queues) {
-        size_t warps = ((size_t)optin - l.shared_bytes) / per_warp;
+        size_t warps = (optin - l.shared_bytes) / per_warp;
         warps = warps > 32 ? 32 : warps;
         l.threads = (int)warps * 32;
         l.shared_bytes += warps * per_warp;
     }
-    CL_CUDA_CHECK(cudaFuncSetAttribute(l.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       (int)l.shared_bytes));
     return l;
 }
 
@@ -1387,6 +1384,8 @@ static void launch_table_kernel(const table_launch &l, size_t work_items, const 
                                 cudaStream_t s)
 {
     CL_CUDA_CHECK(cudaMemsetAsync(counts, 0, dw->count * sizeof *counts, s));
+    cl_kernel_fit_for((const void *)l.kernel, l.threads,
+                      l.shared_bytes); // raises the shared-memory allowance
     const size_t grid = (size_t)cl_device_current()->sm_count;
     const size_t needed = cl_ceil_div(work_items, (size_t)l.threads);
     l.kernel<<<(unsigned)(needed < grid ? needed : grid), l.threads, l.shared_bytes, s>>>(
@@ -1397,15 +1396,14 @@ static void launch_table_kernel(const table_launch &l, size_t work_items, const 
 static void launch_v3(const uint8_t *text, size_t n, const pm_device_words *dw,
                       unsigned long long *counts, cudaStream_t s)
 {
-    static const table_launch l =
-        table_launch_for(prefix_kernel<true>, prefix_kernel<false>, false);
+    const table_launch l = table_launch_for(prefix_kernel<true>, prefix_kernel<false>, false);
     launch_table_kernel(l, (n + 3) / 4, text, n, dw, counts, s);
 }
 
 static void launch_v4(const uint8_t *text, size_t n, const pm_device_words *dw,
                       unsigned long long *counts, cudaStream_t s)
 {
-    static const table_launch l = table_launch_for(queue_kernel<true>, queue_kernel<false>, true);
+    const table_launch l = table_launch_for(queue_kernel<true>, queue_kernel<false>, true);
     launch_table_kernel(l, cl_ceil_div(n, QUEUE_CHUNK) * 32, text, n, dw, counts, s);
 }
 
@@ -1424,24 +1422,20 @@ struct longest_launch {
 
 static longest_launch longest_launch_for()
 {
-    int device, optin;
-    CL_CUDA_CHECK(cudaGetDevice(&device));
-    CL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    longest_launch l = {longest_kernel<true>, true, 32, (size_t)optin};
+    const size_t optin = cl_device_current()->shared_optin_bytes;
+    longest_launch l = {longest_kernel<true>, true, 32, optin};
     if (optin < LONGEST_SHARED_MAX) {
         l = {longest_kernel<false>, false,
-             (int)(((size_t)optin - LONGEST_SHARED_COUNTERS) / LONGEST_QUEUE_BYTES), (size_t)optin};
+             (int)((optin - LONGEST_SHARED_COUNTERS) / LONGEST_QUEUE_BYTES), optin};
         l.warps = l.warps > 32 ? 32 : l.warps;
     }
-    CL_CUDA_CHECK(
-        cudaFuncSetAttribute(l.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
     return l;
 }
 
 static void launch_v5(const uint8_t *text, size_t n, const pm_device_words *dw,
                       unsigned long long *counts, cudaStream_t s)
 {
-    static const longest_launch l = longest_launch_for();
+    const longest_launch l = longest_launch_for();
     CL_CUDA_CHECK(cudaMemsetAsync(counts, 0, dw->count * sizeof *counts, s));
     size_t shared = LONGEST_SHARED_COUNTERS + (size_t)l.warps * LONGEST_QUEUE_BYTES;
     if (l.shared_tables)
@@ -1449,6 +1443,8 @@ static void launch_v5(const uint8_t *text, size_t n, const pm_device_words *dw,
     const bool deep_shared = l.shared_tables && shared + dw->longest_deep_bytes <= l.shared_max;
     if (deep_shared)
         shared += dw->longest_deep_bytes;
+    cl_kernel_fit_for((const void *)l.kernel, l.warps * 32,
+                      shared); // raises the shared-memory allowance
     const size_t grid = (size_t)cl_device_current()->sm_count;
     const size_t needed = cl_ceil_div(cl_ceil_div(n, QUEUE_CHUNK), (size_t)l.warps);
     l.kernel<<<(unsigned)(needed < grid ? needed : grid), l.warps * 32, shared, s>>>(

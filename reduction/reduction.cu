@@ -27,6 +27,7 @@
 #include "block_reduce.cuh"
 #include "check.h"
 #include "device.h"
+#include "launch.h"
 #include "reduction.h"
 
 // Each thread's serial part: sum x[first], x[first + stride], ...
@@ -208,9 +209,7 @@ struct reduction_workspace {
 
 static unsigned resident_grid(const void *kernel, int threads)
 {
-    int per_sm = 0;
-    CL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
-    return (unsigned)(per_sm * cl_device_current()->sm_count);
+    return (unsigned)cl_kernel_fit_for(kernel, threads, 0).resident;
 }
 
 extern "C" reduction_workspace *reduction_workspace_create(void)

@@ -403,7 +403,9 @@ static void reserve_pairs(render_device *d, size_t total)
 {
     if (total <= d->pair_capacity)
         return;
-    const size_t capacity = total + total / 4;
+    size_t capacity = total + total / 4;
+    if (capacity > CL_SORT_MAX_KEYS && total <= CL_SORT_MAX_KEYS)
+        capacity = CL_SORT_MAX_KEYS;
     for (int b = 0; b < 2; b++) {
         CL_CUDA_CHECK(cudaFree(d->keys[b]));
         CL_CUDA_CHECK(cudaFree(d->values[b]));

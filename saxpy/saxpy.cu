@@ -16,6 +16,7 @@
 #include "check.h"
 #include "check_libs.h"
 #include "device.h"
+#include "launch.h"
 #include "saxpy.h"
 
 #include <cublas_v2.h>
@@ -117,9 +118,7 @@ static unsigned blocks_for(size_t items, unsigned per_block)
 // Enough blocks to fill every SM once (grid-stride versions).
 static unsigned resident_blocks(const void *kernel)
 {
-    int per_sm = 0;
-    CL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, SAXPY_THREADS, 0));
-    return (unsigned)(per_sm * cl_device_current()->sm_count);
+    return (unsigned)cl_kernel_fit_for(kernel, SAXPY_THREADS, 0).resident;
 }
 
 static bool aligned16(const void *p) { return ((uintptr_t)p & 15u) == 0; }
@@ -132,10 +131,8 @@ static void launch_v1(size_t n, float a, const float *x, const float *y, float *
 
 static void launch_v2(size_t n, float a, const float *x, const float *y, float *z, cudaStream_t s)
 {
-    static unsigned grid;
-    if (!grid)
-        grid = resident_blocks((const void *)saxpy_v2_kernel);
-    saxpy_v2_kernel<<<grid, SAXPY_THREADS, 0, s>>>(n, a, x, y, z);
+    saxpy_v2_kernel<<<resident_blocks((const void *)saxpy_v2_kernel), SAXPY_THREADS, 0, s>>>(
+        n, a, x, y, z);
     CL_LAUNCH_CHECK();
 }
 
@@ -145,10 +142,8 @@ static void launch_v3(size_t n, float a, const float *x, const float *y, float *
 {
     if (!aligned16(x) || !aligned16(y) || !aligned16(z))
         return launch_v2(n, a, x, y, z, s);
-    static unsigned grid;
-    if (!grid)
-        grid = resident_blocks((const void *)saxpy_v3_kernel);
-    saxpy_v3_kernel<<<grid, SAXPY_THREADS, 0, s>>>(n, a, x, y, z);
+    saxpy_v3_kernel<<<resident_blocks((const void *)saxpy_v3_kernel), SAXPY_THREADS, 0, s>>>(
+        n, a, x, y, z);
     CL_LAUNCH_CHECK();
 }
 

@@ -87,3 +87,15 @@ if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')" -ge 2 ]; then
 else
     skip "laplace3d --gpus 2, one process a GPU" "fewer than 2 GPUs"
 fi
+# Fewer GPUs than --gpus: one line saying so, exit 77 (no GPU at all: the usual line).
+run env CUDA_VISIBLE_DEVICES=0 "$lp" --gpus 2 -n 40 -i 1
+if grep -q "no usable CUDA device" "$tmp/out"; then skip "laplace3d --gpus 2 with one GPU visible"
+elif [ "$rc" -eq 77 ] && grep -qF -- "--gpus 2: 1 GPU visible" "$tmp/out"; then pass "laplace3d --gpus 2 with one GPU visible: exit 77, says so"
+else fail "laplace3d --gpus 2 with one GPU visible: exit 77, says so"; fi
+# A launcher that shows each task only its own GPU: local rank 1 takes device 0 (its
+# rank modulo the GPUs it sees), opens it and waits for rank 0's id (never written
+# here: exit 3 after the watchdog), where it used to die asking for device 1.
+rm -f "$tmp/nccl_id"
+expect_gpu "laplace3d one process a GPU: local rank 1 with one GPU visible takes it" 3 env CUDA_VISIBLE_DEVICES=0 RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 "$lp" --gpus 2 -n 40 -i 1 --watchdog 2 --nccl-id-file "$tmp/nccl_id"
+if [ "$rc" -eq 3 ] && ! grep -qF "rank 1: no NCCL id" "$tmp/out"; then
+    fail "laplace3d one process a GPU: local rank 1 waits for the id on device 0"; fi

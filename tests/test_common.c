@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #ifdef CL_HAVE_PNG
 #include <png.h>
@@ -475,6 +476,54 @@ static void test_fault_injection(void)
     EXPECT(cl_compare_i32(a, b, 9).ok);
 }
 
+// A fatal exit runs the hook once (laplace3d aborts its NCCL communicators there), a
+// failed CUDA call as cl_die does; a removed hook does not run. Each in a child process.
+static int hook_pipe[2];
+static void fatal_hook_writes(void)
+{
+    if (write(hook_pipe[1], "h", 1) != 1)
+        _exit(42);
+}
+
+// Runs fatal(), with the hook set when `hooked`, in a child; its exit status and how
+// many times the hook ran.
+static void die_in_child(void (*fatal)(void), bool hooked, int *status, int *hook_runs)
+{
+    EXPECT(pipe(hook_pipe) == 0);
+    fflush(stdout);
+    const pid_t child = fork();
+    if (child == 0) {
+        if (!freopen("/dev/null", "w", stderr))
+            _exit(43);
+        cl_set_fatal_hook(fatal_hook_writes);
+        if (!hooked)
+            cl_set_fatal_hook(NULL);
+        fatal();
+        _exit(0);
+    }
+    close(hook_pipe[1]);
+    int wait_status = 0;
+    EXPECT(waitpid(child, &wait_status, 0) == child);
+    *status = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
+    char buf[8];
+    *hook_runs = (int)read(hook_pipe[0], buf, sizeof buf);
+    close(hook_pipe[0]);
+}
+
+static void die_usage(void) { cl_die(CL_EXIT_USAGE, "a usage error"); }
+static void die_cuda(void) { CL_CUDA_CHECK(cudaErrorMemoryAllocation); }
+
+static void test_fatal_hook(void)
+{
+    int status, runs;
+    die_in_child(die_usage, true, &status, &runs);
+    EXPECT(status == CL_EXIT_USAGE && runs == 1);
+    die_in_child(die_cuda, true, &status, &runs);
+    EXPECT(status == CL_EXIT_CUDA && runs == 1);
+    die_in_child(die_cuda, false, &status, &runs);
+    EXPECT(status == CL_EXIT_CUDA && runs == 0);
+}
+
 // --- files ----------------------------------------------------------------------------
 
 static size_t read_file(const char *path, unsigned char *buf, size_t cap)
@@ -682,6 +731,7 @@ int main(void)
     RUN_TEST(test_compare_f32);
     RUN_TEST(test_compare_exact);
     RUN_TEST(test_fault_injection);
+    RUN_TEST(test_fatal_hook);
     RUN_TEST(test_npy_writer);
     RUN_TEST(test_ppm_writer);
     RUN_TEST(test_image_read_ppm);

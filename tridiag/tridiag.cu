@@ -44,7 +44,7 @@
 #include "check.h"
 #include "check_libs.h"
 #include "device.h"
-#include "scan.h"
+#include "launch.h"
 #include "tridiag.h"
 
 // --- PCR in a block: one thread a row --------------------------------------------------
@@ -729,20 +729,10 @@ __global__ void __launch_bounds__(SEGMENT_T)
 // --- workspace and launchers --------------------------------------------------------------
 
 struct tridiag_workspace {
-    int shared_optin;           // bytes of shared memory a block may have
     cl_device_scratch segments; // v8: spikes (6 floats), reduced rows (4) and x (1) a segment
 };
 
-extern "C" tridiag_workspace *tridiag_workspace_create(void)
-{
-    tridiag_workspace *ws = new tridiag_workspace();
-    CL_CUDA_CHECK(cudaDeviceGetAttribute(&ws->shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
-                                         cl_device_current()->index));
-    CL_CUDA_CHECK(cudaFuncSetAttribute((const void *)thomas_shared,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       ws->shared_optin));
-    return ws;
-}
+extern "C" tridiag_workspace *tridiag_workspace_create(void) { return new tridiag_workspace(); }
 
 extern "C" void tridiag_workspace_destroy(tridiag_workspace *ws)
 {
@@ -787,49 +777,51 @@ enum { THOMAS_SHARED_TARGET = 96 * 1024, THOMAS_MAX_THREADS = 128 };
 static size_t thomas_row_bytes(int nx) { return 4 * sizeof(float) * (size_t)(nx | 1); }
 
 static void launch_v5(const float *a, const float *b, const float *c, const float *d, float *x,
-                      tridiag_shape shape, tridiag_workspace *ws, cudaStream_t s)
+                      tridiag_shape shape, tridiag_workspace *, cudaStream_t s)
 {
     size_t per_system = thomas_row_bytes(shape.nx);
     size_t threads = THOMAS_SHARED_TARGET / per_system;
     if (threads < 1)
-        threads = (size_t)ws->shared_optin / per_system;
+        threads = cl_device_current()->shared_optin_bytes / per_system;
     if (threads > THOMAS_MAX_THREADS)
         threads = THOMAS_MAX_THREADS;
     if (threads >= 32)
         threads -= threads % 32;
     unsigned blocks = (unsigned)((shape.m + threads - 1) / threads);
+    // Past 48 KB a block, the kernel's shared-memory allowance is raised first.
+    cl_kernel_fit_for((const void *)thomas_shared, (int)threads, threads * per_system);
     thomas_shared<<<blocks, (unsigned)threads, threads * per_system, s>>>(a, b, c, d, x, shape);
     CL_LAUNCH_CHECK();
 }
 
-// v6 with a block a system, aligned, on a GPU with the bulk-copy engine whose device
-// copy rate (measured when the device opened) is more than 27 GB/s an SM:
-// partition_pcr_prefetch on as many blocks as stay resident (at most M); returns false,
-// launching nothing, otherwise. Measured: on an H200 (4168 GB/s, 132 SMs: 31.6 GB/s an
-// SM) prefetching takes 1024 x 32K from 85% to 93% of the copy rate; on an H100 (2975
-// GB/s: 22.5 an SM) partition_pcr already runs at 99% there and prefetching measured 5%
-// slower (0.223 -> 0.234 ms; faster only where padding rows make the solve long,
-// 300 x 100K: 0.250 -> 0.235).
+// Whether v6 prefetches (a fixed fact of the GPU, so tests and benchmarks run the same
+// code whatever the load): where the memory's rated bandwidth is more than 30 GB/s an
+// SM. An H200 (4.9 TB/s rated, 132 SMs: 37 an SM) gains from it, an H100 SXM (3.35
+// TB/s: 25 an SM) loses (README.md, "Measured").
+static bool prefetching_pays(const cl_device_info *device)
+{
+    return device->dram_rated_gbps / device->sm_count > 30.0;
+}
+
+// v6 with a block a system, aligned, where prefetching pays and the kernel's code has
+// the bulk-copy engine: partition_pcr_prefetch on as many blocks as stay resident (at
+// most M); returns false, launching nothing, otherwise.
 template <int K, int T>
 static bool launch_partition_prefetch(const float *a, const float *b, const float *c,
                                       const float *d, float *x, tridiag_shape shape, cudaStream_t s)
 {
     constexpr size_t SHARED = 2 * 4 * T * K * sizeof(float);
-    const cl_device_info *device = cl_device_current();
     const bool aligned = shape.nx % 4 == 0 &&
                          (((uintptr_t)a | (uintptr_t)b | (uintptr_t)c | (uintptr_t)d) & 15u) == 0;
-    if (!aligned || !cl_scan_has_bulk_copy() || device->copy_gbps / device->sm_count <= 27.0)
+    if (!aligned || !prefetching_pays(cl_device_current()))
         return false;
-    static int blocks_per_sm; // 0: not asked yet
-    if (blocks_per_sm == 0) {
-        CL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &blocks_per_sm, partition_pcr_prefetch<K, T>, T, SHARED));
-        if (blocks_per_sm < 1)
-            cl_die(CL_EXIT_CUDA, "tridiag's v6 (%zu bytes of shared memory) fits no SM", SHARED);
-    }
-    size_t grid = (size_t)blocks_per_sm * device->sm_count;
-    if (grid > shape.m)
-        grid = shape.m;
+    const cl_kernel_fit fit =
+        cl_kernel_fit_for((const void *)partition_pcr_prefetch<K, T>, T, SHARED);
+    if (fit.code_arch < CL_BULK_COPY_ARCH)
+        return false;
+    if (fit.blocks_per_sm < 1)
+        cl_die(CL_EXIT_CUDA, "tridiag's v6 (%zu bytes of shared memory) fits no SM", SHARED);
+    const size_t grid = (size_t)fit.resident < shape.m ? (size_t)fit.resident : shape.m;
     partition_pcr_prefetch<K, T><<<(unsigned)grid, T, SHARED, s>>>(a, b, c, d, x, shape);
     CL_LAUNCH_CHECK();
     return true;
