@@ -143,6 +143,8 @@ all: $(BINARIES) $(UNIT_TESTS)
 # `make test`: every test, the groups at once (tests/run.sh; TEST_JOBS=N caps them).
 # `make test_<exercise>` (or `make test EX="scan heat"`): one exercise's unit and
 # integration tests, building only what they run.
+# V=1: every job's lines, the ones whose tests all needed a GPU that is not there too.
+export V
 test_prereqs = $(foreach ex,$(1),bin/$(ex) $(filter bin/tests/test_$(ex),$(UNIT_TESTS)))
 test: $(if $(EX),$(call test_prereqs,$(filter $(EXERCISES),$(EX))),all)
 	bash tests/run.sh $(EX)

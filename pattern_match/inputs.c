@@ -1,9 +1,11 @@
 // pattern_match's inputs: word lists (the default, --words, --words-file, --nwords) and
 // texts (the synthetic English-like text, --text).
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "check.h"
 #include "pattern_match.h"
@@ -48,39 +50,53 @@ int pm_words_parse_list(const char *list, pm_words *words, char *err, size_t err
     }
 }
 
-// Reads a whole file into a malloc'd buffer of pm_text_buffer_bytes(*n) bytes, zero
-// past the file's (so a text needs no second, padded copy): returns 0, or -1 with the
-// reason in err (missing, unreadable, over max_bytes); *n = 0 for an empty file.
+// Reads a whole file ("-": standard input) into a malloc'd buffer of
+// pm_text_buffer_bytes(*n) bytes, zero past the file's (so a text needs no second,
+// padded copy): returns 0, or -1 with the reason in err (missing, unreadable, over
+// max_bytes); *n = 0 for an empty file. Reads until the end of the file, so pipes and
+// /proc files (whose size stat gives as 0) read whole; a regular file's size is one
+// allocation.
 static int read_whole_file(const char *path, size_t max_bytes, uint8_t **data, size_t *n, char *err,
                            size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    const bool from_stdin = strcmp(path, "-") == 0;
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
     if (!f) {
         snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
         return -1;
     }
-    long size = -1;
-    if (fseek(f, 0, SEEK_END) == 0)
-        size = ftell(f);
-    if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        snprintf(err, errlen, "cannot read %s: not a regular file", path);
-        fclose(f);
-        return -1;
+    const char *name = from_stdin ? "standard input" : path;
+    struct stat st;
+    size_t capacity = 1 << 20;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        capacity = (size_t)st.st_size + 1; // + 1: the read that finds the end
+    if (capacity > max_bytes + 1)
+        capacity = max_bytes + 1;
+    uint8_t *buf = cl_host_alloc(pm_text_buffer_bytes(capacity), name);
+    size_t got = 0;
+    for (;;) {
+        got += fread(buf + got, 1, capacity - got, f);
+        if (got < capacity || got > max_bytes)
+            break;
+        capacity = capacity > max_bytes / 2 ? max_bytes + 1 : 2 * capacity;
+        uint8_t *grown = realloc(buf, pm_text_buffer_bytes(capacity));
+        if (!grown)
+            cl_die(CL_EXIT_CUDA, "needs %zu bytes of host memory for %s", capacity, name);
+        buf = grown;
     }
-    if ((size_t)size > max_bytes) {
-        snprintf(err, errlen, "%s is %ld bytes, over the %zu it may have", path, size, max_bytes);
+    const bool failed = ferror(f) != 0;
+    const int read_errno = errno;
+    if (!from_stdin)
         fclose(f);
-        return -1;
-    }
-    uint8_t *buf = cl_host_alloc(pm_text_buffer_bytes((size_t)size), path);
-    size_t got = fread(buf, 1, (size_t)size, f);
-    memset(buf + got, 0, pm_text_buffer_bytes((size_t)size) - got);
-    fclose(f);
-    if (got != (size_t)size) {
-        snprintf(err, errlen, "cannot read %s: %zu of %ld bytes read", path, got, size);
+    if (failed || got > max_bytes) {
+        if (failed)
+            snprintf(err, errlen, "cannot read %s: %s", name, strerror(read_errno));
+        else
+            snprintf(err, errlen, "%s is over the %zu bytes it may have", name, max_bytes);
         free(buf);
         return -1;
     }
+    memset(buf + got, 0, pm_text_buffer_bytes(capacity) - got);
     *data = buf;
     *n = got;
     return 0;
@@ -294,7 +310,8 @@ int pm_text_read_file(const char *path, size_t max_bytes, uint8_t **text, size_t
     if (read_whole_file(path, max_bytes, text, n, err, errlen) != 0)
         return -1;
     if (*n == 0) {
-        snprintf(err, errlen, "%s is empty: there is no text to search", path);
+        snprintf(err, errlen, "%s is empty: there is no text to search",
+                 strcmp(path, "-") == 0 ? "standard input" : path);
         free(*text);
         return -1;
     }

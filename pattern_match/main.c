@@ -232,8 +232,8 @@ static int run(int argc, char **argv)
     options opt = {0};
     const cl_option own[] = {
         {0, "text", CL_ARG_STRING, &opt.text_path, "FILE",
-         "search this file (any bytes, up to 4 GB) instead of the synthetic text (-n does not "
-         "apply)",
+         "search this file (any bytes, up to 4 GB; - reads standard input) instead of the "
+         "synthetic text (-n does not apply)",
          0, 0, NULL},
         {0, "words", CL_ARG_STRING, &opt.word_list, "LIST",
          "the words, comma-separated (1..32 bytes each, up to 1024), e.g. cuti,gold,text,word", 0,

@@ -57,6 +57,11 @@ awk 'BEGIN { srand(11); for (i = 0; i < 300007; i++) printf "%s", rand() < 0.75 
 expect_gpu "pattern_match: nested words of 1..32 bytes on a/b text" 0 "$pm" -k all --text "$tmp/ab_text" --words-file "$tmp/nested_words" -i 1
 expect_gpu "pattern_match: 1024 words of 32 bytes on a/b text" 0 "$pm" -k all --text "$tmp/ab_text" --words-file "$tmp/long_words" -i 1
 # The practical's run: its four words in its own source (here this exercise's).
+# Texts whose size stat does not give (read to their end): standard input, a /proc file.
+expect_gpu "pattern_match --text - (standard input)" 0 bash -c "printf 'gold text, gold words' | '$pm' -k all --text - --words gold,text,words -i 1"
+if [ "$rc" -eq 0 ] && ! grep -qx "CPU matches = 2 1 1" "$tmp/out"; then
+    fail "pattern_match --text - reads the whole text: CPU matches = 2 1 1"; fi
+expect_gpu "pattern_match --text /proc/self/status" 0 "$pm" -k all --text /proc/self/status --words Name,State -i 1
 expect_gpu "pattern_match: the practical's words in pattern_match.cu" 0 "$pm" -k all --text pattern_match/pattern_match.cu --words cuti,gold,text,word -i 1
 # A real text: a license the system ships.
 license=

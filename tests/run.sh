@@ -267,6 +267,17 @@ make_tests() {
         pass "tests/run.sh common: its group's line and the closing line agree"
     else fail "tests/run.sh common: its group's line and the closing line agree"; fi
 
+    # Without a GPU (hidden here): one line sums up the GPU tests skipped; V=1 lists each job's.
+    run env CUDA_VISIBLE_DEVICES=-1 V= TEST_JOBS=2 bash tests/run.sh reduction
+    if [ "$rc" -eq 0 ] && [ "$(grep -c '^SKIP' "$tmp/out")" -eq 1 ] &&
+        grep -qE '^SKIP [1-9][0-9]* GPU tests: no usable CUDA device' "$tmp/out"; then
+        pass "tests/run.sh without a GPU: one line for the skipped GPU tests"
+    else fail "tests/run.sh without a GPU: one line for the skipped GPU tests"; fi
+    run env CUDA_VISIBLE_DEVICES=-1 V=1 TEST_JOBS=2 bash tests/run.sh reduction
+    if [ "$rc" -eq 0 ] && grep -qE '^SKIP reduction: [1-9][0-9]* GPU tests' "$tmp/out"; then
+        pass "tests/run.sh V=1 without a GPU: each job's skipped GPU tests"
+    else fail "tests/run.sh V=1 without a GPU: each job's skipped GPU tests"; fi
+
     # Batches, with a stand-in for a program's --batch: a line "R" returns R, "exit R"
     # exits R (ending the batch), as cl_main marks them. Counted in a subshell.
     cat >"$tmp/stand_in" <<'EOF'
@@ -331,10 +342,10 @@ run_job() {
         scripts) . tests/scripts.sh ;;
         *) . "tests/exercise_$job.sh" ;;
     esac
-    if [ "$gpu_skips" -gt 0 ]; then
+    if [ "$gpu_skips" -gt 0 ] && [ -n "${V:-}" ]; then
         echo "SKIP $job: $gpu_skips GPU test$([ "$gpu_skips" -eq 1 ] || echo s) (no usable CUDA device)"
     fi
-    echo "$passed $failed $skipped $SECONDS" >"$root/$job.counts"
+    echo "$passed $failed $skipped $SECONDS $gpu_skips" >"$root/$job.counts"
 }
 
 # The groups, and their jobs with the longest first (measured with TEST_TIMES=1 on an
@@ -369,17 +380,25 @@ export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
 # taken by another job) sleeps instead of spinning on a core (common/device.c).
 export CUDALAB_BLOCKING_SYNC=${CUDALAB_BLOCKING_SYNC:-1}
 
-# report JOB: a finished job's header and lines; its counts into the totals.
-total_passed=0 total_failed=0 total_skipped=0
+# report JOB: a finished job's header and lines; its counts into the totals. Without a
+# GPU, a job whose every test needed one prints nothing: one line at the end sums them
+# up (V=1, as `make test V=1`, prints each job and its count).
+total_passed=0 total_failed=0 total_skipped=0 total_gpu_skips=0 quiet_jobs=0
 report() {
-    local name=$1 p f s secs
-    if read -r p f s secs 2>/dev/null <"$root/$name.counts"; then
-        echo "--- $name: $p passed, $f failed, $s skipped ($secs s)"
+    local name=$1 p f s secs g
+    if read -r p f s secs g 2>/dev/null <"$root/$name.counts"; then
+        total_gpu_skips=$((total_gpu_skips + g))
+        if [ -z "${V:-}" ] && [ "$p" -eq 0 ] && [ "$f" -eq 0 ] && [ "$s" -eq "$g" ]; then
+            quiet_jobs=$((quiet_jobs + 1))
+        else
+            echo "--- $name: $p passed, $f failed, $s skipped ($secs s)"
+            cat "$root/$name.log"
+        fi
     else
         p=0 f=1 s=0
         echo "--- $name: FAIL (its tests ended before the last one; its lines so far below)"
+        cat "$root/$name.log"
     fi
-    cat "$root/$name.log"
     total_passed=$((total_passed + p)) total_failed=$((total_failed + f)) total_skipped=$((total_skipped + s))
 }
 
@@ -400,6 +419,12 @@ while [ ${#pending[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
     running=("${still[@]}")
 done
 
+if [ "$total_gpu_skips" -gt 0 ]; then
+    why=$(bin/saxpy -n 1 -i 1 2>&1 >/dev/null | sed -n 's/.*no usable CUDA device: \([^;]*\).*/\1/p' | head -n 1)
+    echo
+    echo "SKIP $total_gpu_skips GPU tests: no usable CUDA device${why:+ ($why)}; $quiet_jobs jobs" \
+        "had only GPU tests and are not listed (\`make test V=1\` lists every job)"
+fi
 echo
 echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
 [ "$total_failed" -eq 0 ]

@@ -1,9 +1,13 @@
 // Unit tests of pattern_match's CPU gold and inputs: the trie gold against a plain
 // memcmp at every position, the word-list and text readers' refusals, and the
 // synthetic text's determinism.
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "pattern_match.h"
@@ -175,6 +179,94 @@ static void test_files(void)
     rmdir(dir);
 }
 
+// A child writes `len` bytes (byte i = i * 7) into fd and exits.
+static pid_t write_in_child(int fd, size_t len)
+{
+    fflush(stdout);
+    const pid_t child = fork();
+    if (child == 0) {
+        uint8_t chunk[4096];
+        for (size_t at = 0; at < len;) {
+            size_t k = len - at < sizeof chunk ? len - at : sizeof chunk;
+            for (size_t i = 0; i < k; i++)
+                chunk[i] = (uint8_t)((at + i) * 7);
+            if (write(fd, chunk, k) != (ssize_t)k)
+                _exit(1);
+            at += k;
+        }
+        _exit(0);
+    }
+    return child;
+}
+
+static bool holds_pattern(const uint8_t *text, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (text[i] != (uint8_t)(i * 7))
+            return false;
+    for (size_t i = n; i < pm_text_buffer_bytes(n); i++)
+        if (text[i] != 0)
+            return false;
+    return true;
+}
+
+// A text whose size stat does not give: a named pipe (3 MB, past the first buffer),
+// standard input ("-") from a pipe, a pipe over the limit, and a /proc file.
+static void test_text_from_pipes(void)
+{
+    char dir[] = "/tmp/pattern_match_pipeXXXXXX", path[64], err[256];
+    uint8_t *text;
+    size_t n;
+    EXPECT(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    EXPECT(mkfifo(path, 0600) == 0);
+    const size_t len = 3 * 1000 * 1000 + 17;
+    pid_t child = fork();
+    if (child == 0) {
+        int fd = open(path, O_WRONLY);
+        waitpid(write_in_child(fd, len), NULL, 0);
+        _exit(0);
+    }
+    EXPECT(pm_text_read_file(path, 4000000, &text, &n, err, sizeof err) == 0 && n == len &&
+           holds_pattern(text, n));
+    waitpid(child, NULL, 0);
+    if (n == len)
+        free(text);
+    remove(path);
+    rmdir(dir);
+
+    int fds[2];
+    EXPECT(pipe(fds) == 0);
+    const int saved_stdin = dup(0);
+    dup2(fds[0], 0);
+    close(fds[0]);
+    child = write_in_child(fds[1], 5000);
+    close(fds[1]);
+    EXPECT(pm_text_read_file("-", 4000000, &text, &n, err, sizeof err) == 0 && n == 5000 &&
+           holds_pattern(text, n));
+    waitpid(child, NULL, 0);
+    if (n == 5000)
+        free(text);
+    clearerr(stdin);
+
+    EXPECT(pipe(fds) == 0);
+    dup2(fds[0], 0);
+    close(fds[0]);
+    child = write_in_child(fds[1], 3000);
+    close(fds[1]);
+    EXPECT(pm_text_read_file("-", 2999, &text, &n, err, sizeof err) != 0 && strstr(err, "over") &&
+           strstr(err, "standard input"));
+    waitpid(child, NULL, 0);
+    dup2(saved_stdin, 0);
+    close(saved_stdin);
+    clearerr(stdin);
+
+    EXPECT(pm_text_read_file("/proc/self/status", 1 << 20, &text, &n, err, sizeof err) == 0 &&
+           n > 0 && memcmp(text, "Name:", 5) == 0);
+    if (n > 0)
+        free(text);
+}
+
 static void test_default_and_vocabulary_words(void)
 {
     pm_words words;
@@ -231,6 +323,7 @@ int main(void)
     RUN_TEST(test_gold_against_memcmp);
     RUN_TEST(test_word_list_refusals);
     RUN_TEST(test_files);
+    RUN_TEST(test_text_from_pipes);
     RUN_TEST(test_default_and_vocabulary_words);
     RUN_TEST(test_synthetic_text);
     return UNIT_RESULT();
