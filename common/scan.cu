@@ -102,9 +102,7 @@ struct plain_scan_op {
 // memory, one block an SM). Two stages hold results waiting for their prefixes, one
 // is scanned, so 3 tiles (96 KB) are in flight where Little's law asks for ~40 KB an
 // SM (4.2 TB/s x ~1.2 us / 132 SMs). One block an SM: a span is G - 1 = 131 status
-// words, read as 5 windows of 32 at once. Measured at 256M (ms, H100 / H200): 512 x 16
-// x 6 stages 0.685 / 0.522, 512 x 16 x 7 0.687 / -, 768 x 8 x 8 0.706 / -;
-// the look-back of the step before (scan/README.md) 0.758 / 0.584 at 768 x 16 x 4.
+// words, read as 5 windows of 32 at once. scan/README.md has the shapes measured.
 enum { BULK_THREADS = 512, BULK_ITEMS = 16, BULK_STAGES = 6, BULK_SPAN_WINDOWS = 5 };
 
 struct bulk_plain_scan_op {

@@ -31,19 +31,21 @@ struct cl_sort_workspace {
     bool v5_pairs_fit;           // the GPU gives a block v5_shared<true>
 };
 
-#define V4_RADIX 256
-#define V4_THREADS 256
+// Every pass sorts by 8 bits (256 digits), and every kernel of the sort (the histogram,
+// the digits' scan, v4's and v5's passes) runs blocks of 256 threads.
+#define RADIX 256
+#define SORT_THREADS 256
 // Keys a thread: 32 for keys alone (8192-key tiles: half as many look-backs, faster
 // from 64M keys up, slower at 1M and 4M), 16 with values (their staging would not fit
 // in 48 KB of static shared memory). radix_sort's README has the measurements.
 template <bool PAIRS> struct v4_shape {
-    static constexpr int items = PAIRS ? 16 : 32, tile = V4_THREADS * items;
+    static constexpr int items = PAIRS ? 16 : 32, tile = SORT_THREADS * items;
 };
-#define V4_WARPS (V4_THREADS / 32)
+#define SORT_WARPS (SORT_THREADS / 32)
 // The pass's per-digit steps give thread t digit t (its counts, its look-back, its
 // output base), and the digits' exclusive scan is a block scan of one digit a thread.
-static_assert(V4_THREADS == V4_RADIX, "onesweep_pass: thread t owns digit t");
-#define V4_MAX_PASSES 4
+static_assert(SORT_THREADS == RADIX, "onesweep_pass: thread t owns digit t");
+#define MAX_PASSES 4
 
 // Programmatic dependent launch (sm_90): a kernel launched with it may start before the
 // one before it in the stream has finished, and waits for that grid here, before it
@@ -68,22 +70,22 @@ __device__ __forceinline__ void let_next_grid_launch()
 // One read of the keys counts the digits of every pass: block histograms in shared
 // memory (two copies, even and odd warps, to halve the collisions of the atomics),
 // four keys in flight a thread, then one atomicAdd a bin a block.
-__global__ void __launch_bounds__(V4_THREADS)
+__global__ void __launch_bounds__(SORT_THREADS)
     count_all_digits(const uint32_t *keys, size_t n, int bits, unsigned *counts)
 {
-    __shared__ unsigned block_counts[2][V4_MAX_PASSES * V4_RADIX];
+    __shared__ unsigned block_counts[2][MAX_PASSES * RADIX];
     let_next_grid_launch();
     const int passes = (bits + 7) / 8;
-    unsigned masks[V4_MAX_PASSES];
+    unsigned masks[MAX_PASSES];
 #pragma unroll
-    for (int p = 0; p < V4_MAX_PASSES; p++)
+    for (int p = 0; p < MAX_PASSES; p++)
         masks[p] = p < passes ? (bits - 8 * p < 8 ? (1u << (bits - 8 * p)) - 1 : 0xFFu) : 0;
-    for (int j = threadIdx.x; j < 2 * V4_MAX_PASSES * V4_RADIX; j += V4_THREADS)
-        block_counts[j / (V4_MAX_PASSES * V4_RADIX)][j % (V4_MAX_PASSES * V4_RADIX)] = 0;
+    for (int j = threadIdx.x; j < 2 * MAX_PASSES * RADIX; j += SORT_THREADS)
+        block_counts[j / (MAX_PASSES * RADIX)][j % (MAX_PASSES * RADIX)] = 0;
     __syncthreads();
     unsigned *mine = block_counts[(threadIdx.x >> 5) & 1];
-    const size_t stride = (size_t)gridDim.x * V4_THREADS;
-    for (size_t i = (size_t)blockIdx.x * V4_THREADS + threadIdx.x; i < n; i += 4 * stride) {
+    const size_t stride = (size_t)gridDim.x * SORT_THREADS;
+    for (size_t i = (size_t)blockIdx.x * SORT_THREADS + threadIdx.x; i < n; i += 4 * stride) {
         uint32_t key[4];
 #pragma unroll
         for (int u = 0; u < 4; u++)
@@ -92,12 +94,12 @@ __global__ void __launch_bounds__(V4_THREADS)
         for (int u = 0; u < 4; u++)
             if (i + u * stride < n)
 #pragma unroll
-                for (int p = 0; p < V4_MAX_PASSES; p++)
+                for (int p = 0; p < MAX_PASSES; p++)
                     if (p < passes)
-                        atomicAdd(&mine[p * V4_RADIX + digit_of(key[u], 8 * p, masks[p])], 1u);
+                        atomicAdd(&mine[p * RADIX + digit_of(key[u], 8 * p, masks[p])], 1u);
     }
     __syncthreads();
-    for (int j = threadIdx.x; j < passes * V4_RADIX; j += V4_THREADS) {
+    for (int j = threadIdx.x; j < passes * RADIX; j += SORT_THREADS) {
         const unsigned c = block_counts[0][j] + block_counts[1][j];
         if (c)
             atomicAdd(&counts[j], c);
@@ -106,16 +108,16 @@ __global__ void __launch_bounds__(V4_THREADS)
 
 // Each pass's counts become exclusive sums: where each digit's keys start. The counts
 // are cleared for the next sort (so no memset launch is needed).
-__global__ void __launch_bounds__(V4_RADIX)
+__global__ void __launch_bounds__(RADIX)
     digit_starts_from_counts(unsigned *counts, unsigned *starts)
 {
     wait_for_previous_grid();
     let_next_grid_launch();
-    const unsigned at = blockIdx.x * V4_RADIX + threadIdx.x;
+    const unsigned at = blockIdx.x * RADIX + threadIdx.x;
     const unsigned count = counts[at];
     counts[at] = 0;
     unsigned total;
-    starts[at] = block_exclusive_scan<unsigned, V4_RADIX>(count, total);
+    starts[at] = block_exclusive_scan<unsigned, RADIX>(count, total);
 }
 
 // Thread d of tile `tile`: the number of digit-d keys in all earlier tiles. Walks back
@@ -128,7 +130,7 @@ __device__ unsigned digit_lookback(scan_tile_state st, unsigned tile, unsigned d
         unsigned long long w;
         unsigned flag;
         do {
-            w = read_status(st, (long long)((size_t)pred * V4_RADIX + d));
+            w = read_status(st, (long long)((size_t)pred * RADIX + d));
             flag = published_flag(st, w);
         } while (flag == 0);
         sum += (uint32_t)w;
@@ -150,22 +152,22 @@ __device__ unsigned digit_lookback(scan_tile_state st, unsigned tile, unsigned d
 // measured. Three blocks an SM (80 registers): with values the compiler took 92 (two
 // blocks), and the pairs' passes ran slower.
 template <bool PAIRS>
-__global__ void __launch_bounds__(V4_THREADS, 3)
+__global__ void __launch_bounds__(SORT_THREADS, 3)
     onesweep_pass(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out,
                   uint32_t *values_out, size_t n, int shift, unsigned mask,
                   const unsigned *digit_starts, scan_tile_state st, unsigned num_tiles)
 {
-    __shared__ unsigned warp_counts[V4_WARPS][V4_RADIX];
+    __shared__ unsigned warp_counts[SORT_WARPS][RADIX];
     constexpr int V4_ITEMS = v4_shape<PAIRS>::items, V4_TILE = v4_shape<PAIRS>::tile;
     __shared__ uint32_t staged_keys[V4_TILE];
     __shared__ uint32_t staged_values[PAIRS ? V4_TILE : 1];
-    __shared__ unsigned tile_first_of_digit[V4_RADIX], output_base[V4_RADIX];
+    __shared__ unsigned tile_first_of_digit[RADIX], output_base[RADIX];
     __shared__ unsigned ticket;
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
     if (t == 0)
         ticket = take_tile_ticket(st, num_tiles);
-    for (int j = t; j < V4_WARPS * V4_RADIX; j += V4_THREADS)
-        warp_counts[j / V4_RADIX][j % V4_RADIX] = 0;
+    for (int j = t; j < SORT_WARPS * RADIX; j += SORT_THREADS)
+        warp_counts[j / RADIX][j % RADIX] = 0;
     __syncthreads();
     const unsigned tile = ticket;
     const size_t tile_first = (size_t)tile * V4_TILE;
@@ -193,7 +195,7 @@ __global__ void __launch_bounds__(V4_THREADS, 3)
     // Thread t owns digit t: the warps' counts become offsets, the tile's total.
     unsigned tile_count = 0;
 #pragma unroll
-    for (int w = 0; w < V4_WARPS; w++) {
+    for (int w = 0; w < SORT_WARPS; w++) {
         const unsigned c = warp_counts[w][t];
         warp_counts[w][t] = tile_count;
         tile_count += c;
@@ -202,12 +204,12 @@ __global__ void __launch_bounds__(V4_THREADS, 3)
     if (tile == 0) {
         publish_tile(st, t, TILE_PREFIX, tile_count);
     } else {
-        publish_tile(st, tile * V4_RADIX + t, TILE_AGGREGATE, tile_count);
+        publish_tile(st, tile * RADIX + t, TILE_AGGREGATE, tile_count);
         before_tile = digit_lookback(st, tile, t);
-        publish_tile(st, tile * V4_RADIX + t, TILE_PREFIX, before_tile + tile_count);
+        publish_tile(st, tile * RADIX + t, TILE_PREFIX, before_tile + tile_count);
     }
     unsigned tile_keys;
-    const unsigned first = block_exclusive_scan<unsigned, V4_RADIX>(tile_count, tile_keys);
+    const unsigned first = block_exclusive_scan<unsigned, RADIX>(tile_count, tile_keys);
     tile_first_of_digit[t] = first;
     // Slot j of the sorted tile, of digit d, goes to output_base[d] + j (mod 2^32).
     output_base[t] = digit_starts[t] + before_tile - first;
@@ -224,7 +226,7 @@ __global__ void __launch_bounds__(V4_THREADS, 3)
         }
     }
     __syncthreads();
-    for (unsigned j = t; j < tile_keys; j += V4_THREADS) {
+    for (unsigned j = t; j < tile_keys; j += SORT_THREADS) {
         const uint32_t key = staged_keys[j];
         const unsigned to = output_base[digit_of(key, shift, mask)] + j; // < n < 2^32
         keys_out[to] = key;
@@ -250,18 +252,17 @@ __global__ void __launch_bounds__(V4_THREADS, 3)
 //      are ranked and take no registers; they follow the keys through the staging
 //      buffer, and pairs keep 8192-key tiles.
 // Every tile but the last is full: it runs a copy of the code without bounds checks
-// (that alone took 16M keys from 0.53 to 0.43 ms: the checks were 64-bit compares and
-// branches around each of the 32 items in five loops). Single-use loads and stores
-// are streaming (__ldcs/__stcs, evict first). Kernels after a sort's first are
+// (they were 64-bit compares and branches around each of the 32 items in five loops). Single-use
+// loads and stores are streaming (__ldcs/__stcs, evict first). Kernels after a sort's first are
 // programmatic dependent launches (sm_90): they start while the one before drains.
 // radix_sort's README has each step's measurements.
 //
 // Napkin math, 256M keys on an H100: a pass moves 2 GB (8 bytes a key: 16 with
 // values), 0.72 ms at the 2.97 TB/s copy rate; four passes plus the histogram's read,
-// 3.2 ms. v5 takes 5.9 ms (54% of that rate) and CUB 6.1: ncu (64M keys, one pass)
-// has the ranking at 2/3 of the warps' stall samples and the ALU pipe the busiest
-// (8 ballots an item), so the pass is bound by the ranking's instructions and
-// latency, not bytes. Pairs (10.1 ms, CUB 8.3) add the values' staging and stores.
+// 3.2 ms. v5 runs at about half that rate: ncu (64M keys, one pass) has the ranking at
+// 2/3 of the warps' stall samples and the ALU pipe the busiest (8 ballots an item), so
+// the pass is bound by the ranking's instructions and latency, not bytes. Pairs add
+// the values' staging and stores.
 
 #define V5_ITEMS 32   // keys a thread: 8192-key tiles, with or without values
 #define V5_LOOKBACK 4 // status words a look-back thread reads at once
@@ -285,7 +286,7 @@ __device__ unsigned digit_lookback_wide(scan_tile_state st, unsigned tile, unsig
 #pragma unroll
         for (int j = 0; j < K; j++) {
             if (pred - j >= 0)
-                w[j] = read_status(st, (long long)((size_t)(pred - j) * V4_RADIX + d));
+                w[j] = read_status(st, (long long)((size_t)(pred - j) * RADIX + d));
             else
                 w[j] = tile_word(st.epoch, TILE_PREFIX, 0);
         }
@@ -306,20 +307,20 @@ __device__ unsigned digit_lookback_wide(scan_tile_state st, unsigned tile, unsig
     }
 }
 
-constexpr int V5_TILE = V4_THREADS * V5_ITEMS;
+constexpr int V5_TILE = SORT_THREADS * V5_ITEMS;
 
 // A v5 block's shared memory (dynamic: 42 KB for keys, 74 KB with values).
 template <bool PAIRS> struct v5_shared {
     // Each warp's digit counts, then where its next key of each digit goes in the sorted
     // tile; with values, after the keys are stored, each sorted slot's digit (bytes).
     union {
-        unsigned warp_slots[V4_WARPS][V4_RADIX];
+        unsigned warp_slots[SORT_WARPS][RADIX];
         uint8_t slot_digit[V5_TILE];
     } rows;
-    static_assert(V5_TILE <= sizeof(unsigned) * V4_WARPS * V4_RADIX, "slot digits fit the rows");
+    static_assert(V5_TILE <= sizeof(unsigned) * SORT_WARPS * RADIX, "slot digits fit the rows");
     uint32_t staged[V5_TILE];             // keys, then values, in tile-sorted order
     uint32_t values[PAIRS ? V5_TILE : 1]; // the tile's values in input order
-    unsigned output_base[V4_RADIX];
+    unsigned output_base[RADIX];
     unsigned ticket;
 };
 
@@ -383,13 +384,13 @@ onesweep_tile(v5_shared<PAIRS> &sm, unsigned tile, const uint32_t *keys_in,
     __syncthreads();
     unsigned tile_count = 0, tile_keys;
 #pragma unroll
-    for (int w = 0; w < V4_WARPS; w++)
+    for (int w = 0; w < SORT_WARPS; w++)
         tile_count += sm.rows.warp_slots[w][t];
-    publish_tile(st, tile * V4_RADIX + t, tile == 0 ? TILE_PREFIX : TILE_AGGREGATE, tile_count);
-    const unsigned first = block_exclusive_scan<unsigned, V4_RADIX>(tile_count, tile_keys);
+    publish_tile(st, tile * RADIX + t, tile == 0 ? TILE_PREFIX : TILE_AGGREGATE, tile_count);
+    const unsigned first = block_exclusive_scan<unsigned, RADIX>(tile_count, tile_keys);
     unsigned at = first;
 #pragma unroll
-    for (int w = 0; w < V4_WARPS; w++) {
+    for (int w = 0; w < SORT_WARPS; w++) {
         const unsigned c = sm.rows.warp_slots[w][t];
         sm.rows.warp_slots[w][t] = at;
         at += c;
@@ -411,7 +412,7 @@ onesweep_tile(v5_shared<PAIRS> &sm, unsigned tile, const uint32_t *keys_in,
     unsigned before_tile = 0;
     if (tile != 0) {
         before_tile = digit_lookback_wide<V5_LOOKBACK>(st, tile, t);
-        publish_tile(st, tile * V4_RADIX + t, TILE_PREFIX, before_tile + tile_count);
+        publish_tile(st, tile * RADIX + t, TILE_PREFIX, before_tile + tile_count);
     }
     // Slot j of the sorted tile, of digit d, goes to output_base[d] + j (mod 2^32).
     sm.output_base[t] = digit_starts[t] + before_tile - first;
@@ -424,7 +425,7 @@ onesweep_tile(v5_shared<PAIRS> &sm, unsigned tile, const uint32_t *keys_in,
     __syncthreads();
     const unsigned staged_keys = FULL ? V5_TILE : tile_keys;
 #pragma unroll 4
-    for (unsigned j = t; j < staged_keys; j += V4_THREADS) {
+    for (unsigned j = t; j < staged_keys; j += SORT_THREADS) {
         const uint32_t key = sm.staged[j];
         const unsigned d = digit_of(key, shift, mask);
         store_once(keys_out + sm.output_base[d] + j, key); // < n < 2^32
@@ -440,13 +441,13 @@ onesweep_tile(v5_shared<PAIRS> &sm, unsigned tile, const uint32_t *keys_in,
                 sm.staged[slots[i]] = my_values_sm[32 * i];
         __syncthreads();
 #pragma unroll 4
-        for (unsigned j = t; j < staged_keys; j += V4_THREADS)
+        for (unsigned j = t; j < staged_keys; j += SORT_THREADS)
             store_once(values_out + sm.output_base[sm.rows.slot_digit[j]] + j, sm.staged[j]);
     }
 }
 
 template <bool PAIRS>
-__global__ void __launch_bounds__(V4_THREADS, V5_MIN_BLOCKS)
+__global__ void __launch_bounds__(SORT_THREADS, V5_MIN_BLOCKS)
     onesweep_pass_v5(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out,
                      uint32_t *values_out, size_t n, int shift, unsigned mask,
                      const unsigned *digit_starts, scan_tile_state st, unsigned num_tiles)
@@ -457,8 +458,8 @@ __global__ void __launch_bounds__(V4_THREADS, V5_MIN_BLOCKS)
     wait_for_previous_grid();
     if (t == 0)
         sm.ticket = take_tile_ticket(st, num_tiles);
-    for (int j = t; j < V4_WARPS * V4_RADIX; j += V4_THREADS)
-        sm.rows.warp_slots[j / V4_RADIX][j % V4_RADIX] = 0;
+    for (int j = t; j < SORT_WARPS * RADIX; j += SORT_THREADS)
+        sm.rows.warp_slots[j / RADIX][j % RADIX] = 0;
     __syncthreads();
     let_next_grid_launch();
     const unsigned tile = sm.ticket;
@@ -512,9 +513,9 @@ static void radix_sort(const uint32_t *keys_in, const uint32_t *values_in, uint3
     const int tile_keys = v5 ? V5_TILE : pairs ? v4_shape<true>::tile : v4_shape<false>::tile;
     const unsigned tiles = (unsigned)((n + tile_keys - 1) / tile_keys);
     const unsigned count_blocks = tiles < 1024 ? tiles : 1024;
-    launch(false, count_all_digits, count_blocks, V4_THREADS, 0, stream, keys_in, n, bits,
+    launch(false, count_all_digits, count_blocks, SORT_THREADS, 0, stream, keys_in, n, bits,
            ws->digit_counts);
-    launch(dependent, digit_starts_from_counts, (unsigned)passes, V4_RADIX, 0, stream,
+    launch(dependent, digit_starts_from_counts, (unsigned)passes, RADIX, 0, stream,
            ws->digit_counts, ws->digit_starts);
     void (*pass)(const uint32_t *, const uint32_t *, uint32_t *, uint32_t *, size_t, int, unsigned,
                  const unsigned *, scan_tile_state, unsigned) =
@@ -530,9 +531,9 @@ static void radix_sort(const uint32_t *keys_in, const uint32_t *values_in, uint3
         pass_buffers(p, passes, keys_in, keys_out, ws->keys, &src_keys, &dst_keys);
         if (pairs)
             pass_buffers(p, passes, values_in, values_out, ws->values, &src_values, &dst_values);
-        const unsigned *starts = ws->digit_starts + p * V4_RADIX;
-        scan_tile_state st = cl_scan_tile_state(ws->lookback, (size_t)tiles * V4_RADIX);
-        launch(dependent, pass, tiles, V4_THREADS, shared_bytes, stream, src_keys, src_values,
+        const unsigned *starts = ws->digit_starts + p * RADIX;
+        scan_tile_state st = cl_scan_tile_state(ws->lookback, (size_t)tiles * RADIX);
+        launch(dependent, pass, tiles, SORT_THREADS, shared_bytes, stream, src_keys, src_values,
                dst_keys, dst_values, n, shift, mask, starts, st, tiles);
     }
 }
@@ -563,9 +564,8 @@ static size_t max_tiles(size_t n_max)
 
 extern "C" size_t cl_sort_workspace_bytes(size_t n_max, int pairs)
 {
-    return (pairs ? 2 : 1) * n_max * sizeof(uint32_t) +
-           2 * V4_MAX_PASSES * V4_RADIX * sizeof(unsigned) +
-           cl_scan_workspace_words_bytes(max_tiles(n_max) * V4_RADIX);
+    return (pairs ? 2 : 1) * n_max * sizeof(uint32_t) + 2 * MAX_PASSES * RADIX * sizeof(unsigned) +
+           cl_scan_workspace_words_bytes(max_tiles(n_max) * RADIX);
 }
 
 extern "C" cl_sort_workspace *cl_sort_workspace_create(size_t n_max, int pairs)
@@ -579,7 +579,7 @@ extern "C" cl_sort_workspace *cl_sort_workspace_create(size_t n_max, int pairs)
     CL_CUDA_CHECK(cudaMalloc((void **)&ws->keys, n_max * sizeof(uint32_t)));
     if (pairs)
         CL_CUDA_CHECK(cudaMalloc((void **)&ws->values, n_max * sizeof(uint32_t)));
-    const size_t digit_bytes = V4_MAX_PASSES * V4_RADIX * sizeof(unsigned);
+    const size_t digit_bytes = MAX_PASSES * RADIX * sizeof(unsigned);
     CL_CUDA_CHECK(cudaMalloc((void **)&ws->digit_counts, digit_bytes));
     CL_CUDA_CHECK(cudaMemset(ws->digit_counts, 0, digit_bytes));
     CL_CUDA_CHECK(cudaMalloc((void **)&ws->digit_starts, digit_bytes));
@@ -588,7 +588,7 @@ extern "C" cl_sort_workspace *cl_sort_workspace_create(size_t n_max, int pairs)
     CL_CUDA_CHECK(
         cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     ws->v5_pairs_fit = (size_t)shared_optin >= sizeof(v5_shared<true>);
-    ws->lookback = cl_scan_workspace_create_words(max_tiles(n_max) * V4_RADIX);
+    ws->lookback = cl_scan_workspace_create_words(max_tiles(n_max) * RADIX);
     return ws;
 }
 

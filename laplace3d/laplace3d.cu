@@ -178,9 +178,8 @@ template <int VEC> __device__ __forceinline__ void store_floats(float *p, const 
 // Napkin: 8 bytes a point; 512^3 = 1.07 GB at ~3 TB/s is 0.36 ms an iteration; the
 // DRAM bytes in flight needed to cover ~0.7 us at 3 TB/s are ~2 MB, 16 KB an SM: at
 // 72 registers 7 blocks of 128 threads fit an SM, 896 x 16 B x 2 planes ahead = 28 KB.
-// Measured (H100, README.md): 88% of copy at 512^3, 86% at 1024^3; ncu: latency-bound
-// (long-scoreboard stalls) at that occupancy. NX % 4 != 0 runs VEC = 1 (a float a
-// lane, the same scheme).
+// ncu: latency-bound (long-scoreboard stalls) at that occupancy (README.md has the
+// rates). NX % 4 != 0 runs VEC = 1 (a float a lane, the same scheme).
 enum { V5_BY = 4, V5_AHEAD = 2 };
 template <int VEC>
 __global__ void __launch_bounds__(32 * V5_BY)
@@ -311,7 +310,8 @@ __global__ void __launch_bounds__(TILE_X *ROWS)
     // Per row r of the thread: loaded (in the grid), interior in xy, written (in the
     // output tile and interior).
     unsigned loaded = 0, interior_xy = 0, written = 0;
-    const bool col_in = i >= 0 && i<g.nx, col_inner = i> 0 && i < g.nx - 1;
+    const bool col_in = i >= 0 && i < g.nx;
+    const bool col_inner = i > 0 && i < g.nx - 1;
     const bool col_out = tx >= T && tx < TILE_X - T;
 #pragma unroll
     for (int r = 0; r < RY; r++) {

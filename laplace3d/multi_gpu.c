@@ -46,8 +46,8 @@ typedef struct {
     float *in, *out; // the two iterates, slab.planes + 2 planes each
     cudaStream_t compute, comm;
     cudaEvent_t edges_done, exchanged;
-    float *staging;            // m1: pinned host memory for the two edge planes
-    unsigned long long *tally; // device: checksum and reduction scratch
+    float *staging;           // m1: pinned host memory for the two edge planes
+    unsigned long long *sums; // device: checksum and reduction scratch
 #ifdef CL_HAVE_NCCL
     ncclComm_t nccl;
 #endif
@@ -61,36 +61,36 @@ typedef struct {
     bool multi_process;
     bool random;
     uint64_t key;
-} team;
+} gpu_team;
 
 static size_t plane_floats(grid_shape g) { return (size_t)g.nx * g.ny; }
 static float *plane_at(float *buf, grid_shape g, int p) { return buf + plane_floats(g) * p; }
-static grid_shape slab_grid(const team *t, const slab_gpu *s)
+static grid_shape slab_grid(const gpu_team *team, const slab_gpu *s)
 {
-    return (grid_shape){t->g.nx, t->g.ny, s->slab.planes + 2};
+    return (grid_shape){team->g.nx, team->g.ny, s->slab.planes + 2};
 }
 
 // --- NCCL: calls, waits and the two ways to create the communicators ----------------------
 
 // Before exiting on a failure: the communicators aborted, so no NCCL kernel is left
 // waiting on a peer that will not come.
-static void abort_team(team *t)
+static void abort_team(gpu_team *team)
 {
 #ifdef CL_HAVE_NCCL
-    for (int l = 0; l < t->nlocal; l++)
-        if (t->local[l].nccl) {
-            ncclCommAbort(t->local[l].nccl);
-            t->local[l].nccl = NULL;
+    for (int l = 0; l < team->nlocal; l++)
+        if (team->local[l].nccl) {
+            ncclCommAbort(team->local[l].nccl);
+            team->local[l].nccl = NULL;
         }
 #else
-    (void)t;
+    (void)team;
 #endif
 }
 
 // The team whose communicators are up, aborted by any fatal exit (cl_set_fatal_hook):
 // a failed CUDA call anywhere, not only the NCCL waits below, ends the run with exit 3
 // and leaves no peer waiting.
-static team *nccl_team;
+static gpu_team *nccl_team;
 static void abort_nccl_team(void)
 {
     if (nccl_team)
@@ -102,57 +102,59 @@ static void abort_nccl_team(void)
 
 // A nonblocking communicator (one process a GPU) returns ncclInProgress until the call
 // is done; anything else but success ends the run.
-static void nccl_settle(team *t, ncclComm_t comm, ncclResult_t r, const char *call)
+static void nccl_settle(gpu_team *team, ncclComm_t comm, ncclResult_t r, const char *call)
 {
     const double start = cl_wall_ms();
     while (r == ncclInProgress) {
         if (cl_wall_ms() - start > watchdog_ms) {
-            abort_team(t);
+            abort_team(team);
             cl_die(CL_EXIT_CUDA, "%s: no answer from the other ranks in %.0f s (one stopped?)",
                    call, watchdog_ms / 1e3);
         }
         ncclCommGetAsyncError(comm, &r);
     }
     if (r != ncclSuccess) {
-        abort_team(t);
+        abort_team(team);
         cl_die(CL_EXIT_CUDA, "%s: %s (%s)", call, ncclGetErrorString(r), ncclGetLastError(comm));
     }
 }
-#define NCCL_CALL(t, comm, call) nccl_settle((t), (comm), (call), #call)
+#define NCCL_CALL(team, comm, call) nccl_settle((team), (comm), (call), #call)
 #endif
 
 // Waits for every stream of every local slab at once (polling), so a GPU that faults
 // ends the run with its error even while another waits on it in an exchange.
-static void team_wait(team *t)
+static void team_wait(gpu_team *team)
 {
     const double start = cl_wall_ms();
     for (;;) {
         bool done = true;
-        for (int l = 0; l < t->nlocal; l++) {
-            const cudaStream_t streams[2] = {t->local[l].compute, t->local[l].comm};
+        for (int l = 0; l < team->nlocal; l++) {
+            const cudaStream_t streams[2] = {team->local[l].compute, team->local[l].comm};
             for (int k = 0; k < 2; k++) {
                 const cudaError_t e = cudaStreamQuery(streams[k]);
                 if (e == cudaErrorNotReady)
                     done = false;
                 else if (e != cudaSuccess) {
-                    abort_team(t);
-                    cl_die(CL_EXIT_CUDA, "GPU %d (slab %d): %s", t->local[l].device,
-                           t->local[l].index, cudaGetErrorString(e));
+                    abort_team(team);
+                    cl_die(CL_EXIT_CUDA, "GPU %d (slab %d): %s", team->local[l].device,
+                           team->local[l].index, cudaGetErrorString(e));
                 }
             }
 #ifdef CL_HAVE_NCCL
             ncclResult_t r = ncclSuccess;
-            if (t->local[l].nccl && ncclCommGetAsyncError(t->local[l].nccl, &r) == ncclSuccess &&
-                r != ncclSuccess && r != ncclInProgress) {
-                abort_team(t);
-                cl_die(CL_EXIT_CUDA, "slab %d: NCCL: %s", t->local[l].index, ncclGetErrorString(r));
+            if (team->local[l].nccl &&
+                ncclCommGetAsyncError(team->local[l].nccl, &r) == ncclSuccess && r != ncclSuccess &&
+                r != ncclInProgress) {
+                abort_team(team);
+                cl_die(CL_EXIT_CUDA, "slab %d: NCCL: %s", team->local[l].index,
+                       ncclGetErrorString(r));
             }
 #endif
         }
         if (done)
             return;
         if (cl_wall_ms() - start > watchdog_ms) {
-            abort_team(t);
+            abort_team(team);
             cl_die(CL_EXIT_CUDA, "a GPU has not finished in %.0f s (a GPU or a process stopped?)",
                    watchdog_ms / 1e3);
         }
@@ -161,38 +163,39 @@ static void team_wait(team *t)
 
 // Sums n counters across every slab into *sums (host); in one process a GPU, across
 // the processes too (an all-reduce, which also makes a barrier).
-static void team_sum(team *t, const unsigned long long *mine, unsigned long long *sums, int n)
+static void team_sum(gpu_team *team, const unsigned long long *mine, unsigned long long *sums,
+                     int n)
 {
     for (int i = 0; i < n; i++)
         sums[i] = mine[i];
 #ifdef CL_HAVE_NCCL
-    if (t->multi_process) {
-        slab_gpu *s = &t->local[0];
+    if (team->multi_process) {
+        slab_gpu *s = &team->local[0];
         CL_CUDA_CHECK(cudaSetDevice(s->device));
         CL_CUDA_CHECK(
-            cudaMemcpyAsync(s->tally, mine, n * sizeof *mine, cudaMemcpyHostToDevice, s->comm));
-        NCCL_CALL(t, s->nccl,
-                  ncclAllReduce(s->tally, s->tally, n, ncclUint64, ncclSum, s->nccl, s->comm));
-        team_wait(t);
-        CL_CUDA_CHECK(cudaMemcpy(sums, s->tally, n * sizeof *sums, cudaMemcpyDeviceToHost));
+            cudaMemcpyAsync(s->sums, mine, n * sizeof *mine, cudaMemcpyHostToDevice, s->comm));
+        NCCL_CALL(team, s->nccl,
+                  ncclAllReduce(s->sums, s->sums, n, ncclUint64, ncclSum, s->nccl, s->comm));
+        team_wait(team);
+        CL_CUDA_CHECK(cudaMemcpy(sums, s->sums, n * sizeof *sums, cudaMemcpyDeviceToHost));
     }
 #else
-    (void)t;
+    (void)team;
 #endif
 }
 
-static void team_barrier(team *t)
+static void team_barrier(gpu_team *team)
 {
-    team_wait(t);
+    team_wait(team);
     unsigned long long zero = 0, sum;
-    team_sum(t, &zero, &sum, 1);
+    team_sum(team, &zero, &sum, 1);
 }
 
 #ifdef CL_HAVE_NCCL
 // One process a GPU: rank 0 writes the unique id to the file (whole, by a rename), the
 // others wait for it; the communicator is nonblocking, so a rank that never comes ends
 // the run after the watchdog instead of hanging it.
-static void nccl_join(team *t, laplace_launch launch, const char *id_file)
+static void nccl_join(gpu_team *team, laplace_launch launch, const char *id_file)
 {
     ncclUniqueId id;
     if (launch.rank == 0) {
@@ -203,7 +206,7 @@ static void nccl_join(team *t, laplace_launch launch, const char *id_file)
                    id_file);
         char tmp[4096];
         snprintf(tmp, sizeof tmp, "%s.%d.tmp", id_file, (int)getpid());
-        NCCL_CALL(t, NULL, ncclGetUniqueId(&id));
+        NCCL_CALL(team, NULL, ncclGetUniqueId(&id));
         FILE *f = fopen(tmp, "wb");
         if (!f || fwrite(&id, sizeof id, 1, f) != 1 || fclose(f) != 0 || rename(tmp, id_file))
             cl_die(CL_EXIT_USAGE, "--nccl-id-file %s: cannot write it", id_file);
@@ -224,29 +227,29 @@ static void nccl_join(team *t, laplace_launch launch, const char *id_file)
     }
     ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
     config.blocking = 0;
-    slab_gpu *s = &t->local[0];
+    slab_gpu *s = &team->local[0];
     CL_CUDA_CHECK(cudaSetDevice(s->device));
     // Its own statement: the settling polls s->nccl, which the call sets.
-    const ncclResult_t r = ncclCommInitRankConfig(&s->nccl, t->nslabs, id, launch.rank, &config);
-    nccl_settle(t, s->nccl, r, "ncclCommInitRankConfig");
+    const ncclResult_t r = ncclCommInitRankConfig(&s->nccl, team->nslabs, id, launch.rank, &config);
+    nccl_settle(team, s->nccl, r, "ncclCommInitRankConfig");
     if (launch.rank == 0)
         unlink(id_file);
 }
 
-static void nccl_open(team *t, laplace_launch launch, const char *id_file)
+static void nccl_open(gpu_team *team, laplace_launch launch, const char *id_file)
 {
-    if (t->multi_process) {
-        nccl_join(t, launch, id_file);
+    if (team->multi_process) {
+        nccl_join(team, launch, id_file);
     } else {
         ncclComm_t comms[LAPLACE_MAX_GPUS];
         int devices[LAPLACE_MAX_GPUS];
-        for (int l = 0; l < t->nlocal; l++)
-            devices[l] = t->local[l].device;
-        NCCL_CALL(t, NULL, ncclCommInitAll(comms, t->nlocal, devices));
-        for (int l = 0; l < t->nlocal; l++)
-            t->local[l].nccl = comms[l];
+        for (int l = 0; l < team->nlocal; l++)
+            devices[l] = team->local[l].device;
+        NCCL_CALL(team, NULL, ncclCommInitAll(comms, team->nlocal, devices));
+        for (int l = 0; l < team->nlocal; l++)
+            team->local[l].nccl = comms[l];
     }
-    nccl_team = t;
+    nccl_team = team;
     cl_set_fatal_hook(abort_nccl_team);
 }
 #endif
@@ -254,18 +257,18 @@ static void nccl_open(team *t, laplace_launch launch, const char *id_file)
 // --- a team of slabs: buffers, start, iterations ------------------------------------------
 
 // `nlocal` slabs of a cut into `nslabs`, from slab `first_index`, on `devices`.
-static team team_open(grid_shape g, int nslabs, int first_index, int nlocal, const int *devices,
-                      bool multi_process, bool random, uint64_t key)
+static gpu_team team_open(grid_shape g, int nslabs, int first_index, int nlocal, const int *devices,
+                          bool multi_process, bool random, uint64_t key)
 {
-    team t = {.g = g,
-              .nslabs = nslabs,
-              .nlocal = nlocal,
-              .multi_process = multi_process,
-              .random = random,
-              .key = key};
-    t.local = calloc(nlocal, sizeof *t.local);
+    gpu_team team = {.g = g,
+                     .nslabs = nslabs,
+                     .nlocal = nlocal,
+                     .multi_process = multi_process,
+                     .random = random,
+                     .key = key};
+    team.local = calloc(nlocal, sizeof *team.local);
     for (int l = 0; l < nlocal; l++) {
-        slab_gpu *s = &t.local[l];
+        slab_gpu *s = &team.local[l];
         s->index = first_index + l;
         s->device = devices[l];
         s->slab = laplace_slab_of(g.nz, nslabs, s->index);
@@ -274,30 +277,31 @@ static team team_open(grid_shape g, int nslabs, int first_index, int nlocal, con
         cl_require_device_memory(2 * bytes, 0);
         CL_CUDA_CHECK(cudaMalloc((void **)&s->in, bytes));
         CL_CUDA_CHECK(cudaMalloc((void **)&s->out, bytes));
-        CL_CUDA_CHECK(cudaMalloc((void **)&s->tally, 4 * sizeof *s->tally));
+        CL_CUDA_CHECK(cudaMalloc((void **)&s->sums, 4 * sizeof *s->sums));
         CL_CUDA_CHECK(cudaStreamCreateWithFlags(&s->compute, cudaStreamNonBlocking));
         CL_CUDA_CHECK(cudaStreamCreateWithFlags(&s->comm, cudaStreamNonBlocking));
         CL_CUDA_CHECK(cudaEventCreateWithFlags(&s->edges_done, cudaEventDisableTiming));
         CL_CUDA_CHECK(cudaEventCreateWithFlags(&s->exchanged, cudaEventDisableTiming));
     }
-    return t;
+    return team;
 }
 
 // m1's pinned staging and m2's peer access, for a team that exchanges in one process.
-static void team_enable_exchanges(team *t)
+static void team_enable_exchanges(gpu_team *team)
 {
-    for (int l = 0; l < t->nlocal; l++) {
-        slab_gpu *s = &t->local[l];
+    for (int l = 0; l < team->nlocal; l++) {
+        slab_gpu *s = &team->local[l];
         CL_CUDA_CHECK(cudaSetDevice(s->device));
-        CL_CUDA_CHECK(cudaMallocHost((void **)&s->staging, 2 * plane_floats(t->g) * sizeof(float)));
+        CL_CUDA_CHECK(
+            cudaMallocHost((void **)&s->staging, 2 * plane_floats(team->g) * sizeof(float)));
         for (int m = l - 1; m <= l + 1; m += 2) {
             int can = 0;
-            if (m < 0 || m >= t->nlocal || t->local[m].device == s->device)
+            if (m < 0 || m >= team->nlocal || team->local[m].device == s->device)
                 continue;
-            CL_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, s->device, t->local[m].device));
+            CL_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, s->device, team->local[m].device));
             if (!can)
                 continue;
-            const cudaError_t e = cudaDeviceEnablePeerAccess(t->local[m].device, 0);
+            const cudaError_t e = cudaDeviceEnablePeerAccess(team->local[m].device, 0);
             if (e == cudaErrorPeerAccessAlreadyEnabled)
                 (void)cudaGetLastError();
             else
@@ -306,20 +310,20 @@ static void team_enable_exchanges(team *t)
     }
 }
 
-static void team_close(team *t)
+static void team_close(gpu_team *team)
 {
-    if (nccl_team == t) { // closed in order below: no abort from here on
+    if (nccl_team == team) { // closed in order below: no abort from here on
         nccl_team = NULL;
         cl_set_fatal_hook(NULL);
     }
-    for (int l = 0; l < t->nlocal; l++) {
-        slab_gpu *s = &t->local[l];
+    for (int l = 0; l < team->nlocal; l++) {
+        slab_gpu *s = &team->local[l];
         CL_CUDA_CHECK(cudaSetDevice(s->device));
 #ifdef CL_HAVE_NCCL
         // A nonblocking communicator finishes its work first (ncclCommFinalize returns at
         // once and is polled); destroying then frees it, after which it is not touched.
-        if (s->nccl && t->multi_process)
-            NCCL_CALL(t, s->nccl, ncclCommFinalize(s->nccl));
+        if (s->nccl && team->multi_process)
+            NCCL_CALL(team, s->nccl, ncclCommFinalize(s->nccl));
         if (s->nccl) {
             const ncclResult_t r = ncclCommDestroy(s->nccl);
             s->nccl = NULL;
@@ -329,104 +333,105 @@ static void team_close(team *t)
 #endif
         CL_CUDA_CHECK(cudaFree(s->in));
         CL_CUDA_CHECK(cudaFree(s->out));
-        CL_CUDA_CHECK(cudaFree(s->tally));
+        CL_CUDA_CHECK(cudaFree(s->sums));
         CL_CUDA_CHECK(cudaFreeHost(s->staging));
         CL_CUDA_CHECK(cudaStreamDestroy(s->compute));
         CL_CUDA_CHECK(cudaStreamDestroy(s->comm));
         CL_CUDA_CHECK(cudaEventDestroy(s->edges_done));
         CL_CUDA_CHECK(cudaEventDestroy(s->exchanged));
     }
-    free(t->local);
-    t->local = NULL;
+    free(team->local);
+    team->local = NULL;
 }
 
 // Both iterates of every slab hold the start (ghost planes included: the end slabs'
 // ghosts are the grid's boundary planes, which no iteration writes).
-static void team_start(team *t)
+static void team_start(gpu_team *team)
 {
-    for (int l = 0; l < t->nlocal; l++) {
-        slab_gpu *s = &t->local[l];
+    for (int l = 0; l < team->nlocal; l++) {
+        slab_gpu *s = &team->local[l];
         CL_CUDA_CHECK(cudaSetDevice(s->device));
-        laplace_fill_planes(s->in, t->g, s->slab.first - 1, s->slab.planes + 2, t->random, t->key,
-                            s->compute);
-        laplace_fill_planes(s->out, t->g, s->slab.first - 1, s->slab.planes + 2, t->random, t->key,
-                            s->compute);
+        laplace_fill_planes(s->in, team->g, s->slab.first - 1, s->slab.planes + 2, team->random,
+                            team->key, s->compute);
+        laplace_fill_planes(s->out, team->g, s->slab.first - 1, s->slab.planes + 2, team->random,
+                            team->key, s->compute);
     }
-    team_wait(t);
+    team_wait(team);
 }
 
 typedef enum { PART_ALL, PART_COMPUTE, PART_EXCHANGE } run_part;
 
-static void step_slab(team *t, slab_gpu *s, int p_lo, int p_hi)
+static void step_slab(gpu_team *team, slab_gpu *s, int p_lo, int p_hi)
 {
-    laplace_step_planes(s->in, s->out, slab_grid(t, s), p_lo, p_hi, s->compute);
+    laplace_step_planes(s->in, s->out, slab_grid(team, s), p_lo, p_hi, s->compute);
 }
 
 // m1: the slabs' iterations; both edge planes to the host, wait, on to the neighbours'
 // ghost planes, wait.
-static void iteration_host(team *t, run_part part)
+static void iteration_host(gpu_team *team, run_part part)
 {
-    const size_t bytes = plane_floats(t->g) * sizeof(float), n = plane_floats(t->g);
-    for (int l = 0; l < t->nlocal && part != PART_EXCHANGE; l++) {
-        CL_CUDA_CHECK(cudaSetDevice(t->local[l].device));
-        step_slab(t, &t->local[l], 1, t->local[l].slab.planes + 1);
+    const size_t bytes = plane_floats(team->g) * sizeof(float), n = plane_floats(team->g);
+    for (int l = 0; l < team->nlocal && part != PART_EXCHANGE; l++) {
+        CL_CUDA_CHECK(cudaSetDevice(team->local[l].device));
+        step_slab(team, &team->local[l], 1, team->local[l].slab.planes + 1);
     }
     if (part == PART_COMPUTE)
         return;
-    for (int l = 0; l < t->nlocal; l++) {
-        slab_gpu *s = &t->local[l];
+    for (int l = 0; l < team->nlocal; l++) {
+        slab_gpu *s = &team->local[l];
         CL_CUDA_CHECK(cudaSetDevice(s->device));
-        CL_CUDA_CHECK(cudaMemcpyAsync(s->staging, plane_at(s->out, t->g, 1), bytes,
+        CL_CUDA_CHECK(cudaMemcpyAsync(s->staging, plane_at(s->out, team->g, 1), bytes,
                                       cudaMemcpyDeviceToHost, s->compute));
-        CL_CUDA_CHECK(cudaMemcpyAsync(s->staging + n, plane_at(s->out, t->g, s->slab.planes), bytes,
-                                      cudaMemcpyDeviceToHost, s->compute));
+        CL_CUDA_CHECK(cudaMemcpyAsync(s->staging + n, plane_at(s->out, team->g, s->slab.planes),
+                                      bytes, cudaMemcpyDeviceToHost, s->compute));
     }
-    team_wait(t);
-    for (int l = 0; l < t->nlocal; l++) {
-        slab_gpu *s = &t->local[l];
+    team_wait(team);
+    for (int l = 0; l < team->nlocal; l++) {
+        slab_gpu *s = &team->local[l];
         CL_CUDA_CHECK(cudaSetDevice(s->device));
         if (s->slab.below >= 0)
-            CL_CUDA_CHECK(cudaMemcpyAsync(plane_at(s->out, t->g, 0), t->local[l - 1].staging + n,
-                                          bytes, cudaMemcpyHostToDevice, s->compute));
+            CL_CUDA_CHECK(cudaMemcpyAsync(plane_at(s->out, team->g, 0),
+                                          team->local[l - 1].staging + n, bytes,
+                                          cudaMemcpyHostToDevice, s->compute));
         if (s->slab.above >= 0)
-            CL_CUDA_CHECK(cudaMemcpyAsync(plane_at(s->out, t->g, s->slab.planes + 1),
-                                          t->local[l + 1].staging, bytes, cudaMemcpyHostToDevice,
+            CL_CUDA_CHECK(cudaMemcpyAsync(plane_at(s->out, team->g, s->slab.planes + 1),
+                                          team->local[l + 1].staging, bytes, cudaMemcpyHostToDevice,
                                           s->compute));
     }
-    team_wait(t);
+    team_wait(team);
 }
 
 // m2: each slab waits for its neighbours' copies of the last iteration (their events),
 // iterates, then copies its edge planes into their ghost planes. All waits are issued
 // before any event of this iteration is recorded, so each refers to the last one.
-static void iteration_peer(team *t, run_part part)
+static void iteration_peer(gpu_team *team, run_part part)
 {
-    const size_t bytes = plane_floats(t->g) * sizeof(float);
-    for (int l = 0; l < t->nlocal; l++) {
-        slab_gpu *s = &t->local[l];
+    const size_t bytes = plane_floats(team->g) * sizeof(float);
+    for (int l = 0; l < team->nlocal; l++) {
+        slab_gpu *s = &team->local[l];
         CL_CUDA_CHECK(cudaSetDevice(s->device));
         // Neighbours in this process only: with one process a GPU (its slab timed alone,
         // PART_COMPUTE) the neighbours' events are in other processes.
         if (s->slab.below >= 0 && l > 0)
-            CL_CUDA_CHECK(cudaStreamWaitEvent(s->compute, t->local[l - 1].exchanged, 0));
-        if (s->slab.above >= 0 && l + 1 < t->nlocal)
-            CL_CUDA_CHECK(cudaStreamWaitEvent(s->compute, t->local[l + 1].exchanged, 0));
+            CL_CUDA_CHECK(cudaStreamWaitEvent(s->compute, team->local[l - 1].exchanged, 0));
+        if (s->slab.above >= 0 && l + 1 < team->nlocal)
+            CL_CUDA_CHECK(cudaStreamWaitEvent(s->compute, team->local[l + 1].exchanged, 0));
         if (part != PART_EXCHANGE)
-            step_slab(t, s, 1, s->slab.planes + 1);
+            step_slab(team, s, 1, s->slab.planes + 1);
     }
-    for (int l = 0; l < t->nlocal; l++) {
-        slab_gpu *s = &t->local[l];
+    for (int l = 0; l < team->nlocal; l++) {
+        slab_gpu *s = &team->local[l];
         CL_CUDA_CHECK(cudaSetDevice(s->device));
         if (part != PART_COMPUTE && s->slab.below >= 0) {
-            slab_gpu *b = &t->local[l - 1];
-            CL_CUDA_CHECK(cudaMemcpyPeerAsync(plane_at(b->out, t->g, b->slab.planes + 1), b->device,
-                                              plane_at(s->out, t->g, 1), s->device, bytes,
-                                              s->compute));
+            slab_gpu *b = &team->local[l - 1];
+            CL_CUDA_CHECK(cudaMemcpyPeerAsync(plane_at(b->out, team->g, b->slab.planes + 1),
+                                              b->device, plane_at(s->out, team->g, 1), s->device,
+                                              bytes, s->compute));
         }
         if (part != PART_COMPUTE && s->slab.above >= 0) {
-            slab_gpu *a = &t->local[l + 1];
-            CL_CUDA_CHECK(cudaMemcpyPeerAsync(plane_at(a->out, t->g, 0), a->device,
-                                              plane_at(s->out, t->g, s->slab.planes), s->device,
+            slab_gpu *a = &team->local[l + 1];
+            CL_CUDA_CHECK(cudaMemcpyPeerAsync(plane_at(a->out, team->g, 0), a->device,
+                                              plane_at(s->out, team->g, s->slab.planes), s->device,
                                               bytes, s->compute));
         }
         CL_CUDA_CHECK(cudaEventRecord(s->exchanged, s->compute));
@@ -437,87 +442,87 @@ static void iteration_peer(team *t, run_part part)
 // m3: the edge planes first, an event, the inside; the comm stream waits for the event
 // and exchanges with ncclSend/ncclRecv (one group for every slab this process drives)
 // while the inside is computed. The next iteration waits for the exchange.
-static void iteration_nccl(team *t, run_part part)
+static void iteration_nccl(gpu_team *team, run_part part)
 {
-    const size_t n = plane_floats(t->g);
-    for (int l = 0; l < t->nlocal; l++) {
-        slab_gpu *s = &t->local[l];
+    const size_t n = plane_floats(team->g);
+    for (int l = 0; l < team->nlocal; l++) {
+        slab_gpu *s = &team->local[l];
         const int planes = s->slab.planes;
         CL_CUDA_CHECK(cudaSetDevice(s->device));
         CL_CUDA_CHECK(cudaStreamWaitEvent(s->compute, s->exchanged, 0));
         // Below 3 planes a slab is all edge: one launch, before the event.
         const bool compute = part != PART_EXCHANGE, split = planes >= 3;
         if (compute)
-            step_slab(t, s, 1, split ? 2 : planes + 1);
+            step_slab(team, s, 1, split ? 2 : planes + 1);
         if (compute && split)
-            step_slab(t, s, planes, planes + 1);
+            step_slab(team, s, planes, planes + 1);
         CL_CUDA_CHECK(cudaEventRecord(s->edges_done, s->compute));
         if (compute && split)
-            step_slab(t, s, 2, planes);
+            step_slab(team, s, 2, planes);
         CL_CUDA_CHECK(cudaStreamWaitEvent(s->comm, s->edges_done, 0));
     }
     if (part != PART_COMPUTE) {
-        NCCL_CALL(t, t->local[0].nccl, ncclGroupStart());
-        for (int l = 0; l < t->nlocal; l++) {
-            slab_gpu *s = &t->local[l];
+        NCCL_CALL(team, team->local[0].nccl, ncclGroupStart());
+        for (int l = 0; l < team->nlocal; l++) {
+            slab_gpu *s = &team->local[l];
             const laplace_slab sl = s->slab;
-            float *const edge_below = plane_at(s->out, t->g, 1),
-                         *const ghost_below = plane_at(s->out, t->g, 0),
-                         *const edge_above = plane_at(s->out, t->g, sl.planes),
-                         *const ghost_above = plane_at(s->out, t->g, sl.planes + 1);
+            float *const edge_below = plane_at(s->out, team->g, 1),
+                         *const ghost_below = plane_at(s->out, team->g, 0),
+                         *const edge_above = plane_at(s->out, team->g, sl.planes),
+                         *const ghost_above = plane_at(s->out, team->g, sl.planes + 1);
             if (sl.below >= 0) {
-                NCCL_CALL(t, s->nccl,
+                NCCL_CALL(team, s->nccl,
                           ncclSend(edge_below, n, ncclFloat, sl.below, s->nccl, s->comm));
-                NCCL_CALL(t, s->nccl,
+                NCCL_CALL(team, s->nccl,
                           ncclRecv(ghost_below, n, ncclFloat, sl.below, s->nccl, s->comm));
             }
             if (sl.above >= 0) {
-                NCCL_CALL(t, s->nccl,
+                NCCL_CALL(team, s->nccl,
                           ncclSend(edge_above, n, ncclFloat, sl.above, s->nccl, s->comm));
-                NCCL_CALL(t, s->nccl,
+                NCCL_CALL(team, s->nccl,
                           ncclRecv(ghost_above, n, ncclFloat, sl.above, s->nccl, s->comm));
             }
         }
-        NCCL_CALL(t, t->local[0].nccl, ncclGroupEnd());
+        NCCL_CALL(team, team->local[0].nccl, ncclGroupEnd());
     }
-    for (int l = 0; l < t->nlocal; l++) {
-        CL_CUDA_CHECK(cudaSetDevice(t->local[l].device));
-        CL_CUDA_CHECK(cudaEventRecord(t->local[l].exchanged, t->local[l].comm));
+    for (int l = 0; l < team->nlocal; l++) {
+        CL_CUDA_CHECK(cudaSetDevice(team->local[l].device));
+        CL_CUDA_CHECK(cudaEventRecord(team->local[l].exchanged, team->local[l].comm));
     }
 }
 #endif
 
-static void team_iterate(team *t, int exchange, run_part part, int iterations)
+static void team_iterate(gpu_team *team, int exchange, run_part part, int iterations)
 {
     for (int it = 0; it < iterations; it++) {
         if (exchange == EXCHANGE_HOST) {
-            iteration_host(t, part);
+            iteration_host(team, part);
         } else if (exchange == EXCHANGE_PEER) {
-            iteration_peer(t, part);
+            iteration_peer(team, part);
         } else {
 #ifdef CL_HAVE_NCCL
-            iteration_nccl(t, part);
+            iteration_nccl(team, part);
 #endif
         }
-        for (int l = 0; l < t->nlocal; l++) {
-            float *swap = t->local[l].in;
-            t->local[l].in = t->local[l].out;
-            t->local[l].out = swap;
+        for (int l = 0; l < team->nlocal; l++) {
+            float *swap = team->local[l].in;
+            team->local[l].in = team->local[l].out;
+            team->local[l].out = swap;
         }
     }
 }
 
 // Median wall time of `reps` runs of `iterations` from the start, each between two
 // barriers (every GPU, every process), after one run to warm up.
-static double team_time(team *t, int exchange, run_part part, int iterations, int reps)
+static double team_time(gpu_team *team, int exchange, run_part part, int iterations, int reps)
 {
     double ms[64];
     for (int rep = -1; rep < reps; rep++) {
-        team_start(t);
-        team_barrier(t);
+        team_start(team);
+        team_barrier(team);
         const double t0 = cl_wall_ms();
-        team_iterate(t, exchange, part, iterations);
-        team_barrier(t);
+        team_iterate(team, exchange, part, iterations);
+        team_barrier(team);
         if (rep >= 0)
             ms[rep] = cl_wall_ms() - t0;
     }
@@ -536,25 +541,25 @@ static void result_planes(const slab_gpu *s, int *lo, int *hi)
 
 typedef struct {
     unsigned long long checksum, wrong, checked;
-} tally;
+} verdict_counts;
 
-static unsigned long long team_checksum(team *t)
+static unsigned long long team_checksum(gpu_team *team)
 {
     unsigned long long mine = 0, sum, part;
-    for (int l = 0; l < t->nlocal; l++) {
-        slab_gpu *s = &t->local[l];
+    for (int l = 0; l < team->nlocal; l++) {
+        slab_gpu *s = &team->local[l];
         int lo, hi;
         result_planes(s, &lo, &hi);
         CL_CUDA_CHECK(cudaSetDevice(s->device));
-        CL_CUDA_CHECK(cudaMemsetAsync(s->tally, 0, sizeof *s->tally, s->compute));
-        laplace_checksum_planes(plane_at(s->in, t->g, lo), t->g, s->slab.first - 1 + lo, hi - lo,
-                                s->tally, s->compute);
+        CL_CUDA_CHECK(cudaMemsetAsync(s->sums, 0, sizeof *s->sums, s->compute));
+        laplace_checksum_planes(plane_at(s->in, team->g, lo), team->g, s->slab.first - 1 + lo,
+                                hi - lo, s->sums, s->compute);
         CL_CUDA_CHECK(
-            cudaMemcpyAsync(&part, s->tally, sizeof part, cudaMemcpyDeviceToHost, s->compute));
+            cudaMemcpyAsync(&part, s->sums, sizeof part, cudaMemcpyDeviceToHost, s->compute));
         CL_CUDA_CHECK(cudaStreamSynchronize(s->compute));
         mine += part;
     }
-    team_sum(t, &mine, &sum, 1);
+    team_sum(team, &mine, &sum, 1);
     return sum;
 }
 
@@ -576,21 +581,22 @@ static unsigned long long count_wrong(const float *got, const float *want, size_
 
 // Every point this process holds against the same planes of a one-GPU result (a team
 // of one slab: the whole grid) - bit for bit, in chunks of planes.
-static void compare_with_reference(team *t, const team *ref, tally *c, bool *reported)
+static void compare_with_reference(gpu_team *team, const gpu_team *ref, verdict_counts *c,
+                                   bool *reported)
 {
-    const size_t n = plane_floats(t->g), chunk = 64;
+    const size_t n = plane_floats(team->g), chunk = 64;
     float *got = cl_host_alloc(chunk * n * sizeof(float), "comparison buffer");
     float *want = cl_host_alloc(chunk * n * sizeof(float), "comparison buffer");
-    for (int l = 0; l < t->nlocal; l++) {
-        slab_gpu *s = &t->local[l];
+    for (int l = 0; l < team->nlocal; l++) {
+        slab_gpu *s = &team->local[l];
         int lo, hi;
         result_planes(s, &lo, &hi);
         for (int p = lo; p < hi; p += (int)chunk) {
             const int planes = hi - p < (int)chunk ? hi - p : (int)chunk;
             const int global = s->slab.first - 1 + p;
-            CL_CUDA_CHECK(cudaMemcpy(got, plane_at(s->in, t->g, p), planes * n * sizeof(float),
+            CL_CUDA_CHECK(cudaMemcpy(got, plane_at(s->in, team->g, p), planes * n * sizeof(float),
                                      cudaMemcpyDeviceToHost));
-            CL_CUDA_CHECK(cudaMemcpy(want, plane_at(ref->local[0].in, t->g, global),
+            CL_CUDA_CHECK(cudaMemcpy(want, plane_at(ref->local[0].in, team->g, global),
                                      planes * n * sizeof(float), cudaMemcpyDeviceToHost));
             c->wrong += count_wrong(got, want, planes * n, "differs from the one-GPU result",
                                     global * n, reported);
@@ -602,25 +608,26 @@ static void compare_with_reference(team *t, const team *ref, tally *c, bool *rep
 }
 
 // The boxes' points this process holds against their light cones.
-static void compare_boxes(team *t, int iterations, uint64_t seed, tally *c, bool *reported)
+static void compare_boxes(gpu_team *team, int iterations, uint64_t seed, verdict_counts *c,
+                          bool *reported)
 {
     grid_box boxes[LAPLACE_MAX_CHECK_BOXES];
-    const int nboxes = laplace_check_boxes(t->g, t->nslabs, seed, boxes);
+    const int nboxes = laplace_check_boxes(team->g, team->nslabs, seed, boxes);
     for (int b = 0; b < nboxes; b++) {
         const grid_box box = boxes[b];
         const size_t row = box.nx, n = row * box.ny;
         float *want = cl_host_alloc(n * box.nz * sizeof(float), "light-cone box");
         float *got = cl_host_alloc(n * sizeof(float), "box plane");
-        laplace_gold_box(t->g, box, iterations, t->random, t->key, want);
+        laplace_gold_box(team->g, box, iterations, team->random, team->key, want);
         for (int k = box.z; k < box.z + box.nz; k++) {
-            const int holder = laplace_slab_holding(t->g.nz, t->nslabs, k);
-            const int l = holder - t->local[0].index;
-            if (l < 0 || l >= t->nlocal)
+            const int holder = laplace_slab_holding(team->g.nz, team->nslabs, k);
+            const int l = holder - team->local[0].index;
+            if (l < 0 || l >= team->nlocal)
                 continue; // another process holds it
-            slab_gpu *s = &t->local[l];
-            const float *corner =
-                plane_at(s->in, t->g, k - (s->slab.first - 1)) + box.x + (size_t)t->g.nx * box.y;
-            CL_CUDA_CHECK(cudaMemcpy2D(got, row * sizeof(float), corner, t->g.nx * sizeof(float),
+            slab_gpu *s = &team->local[l];
+            const float *corner = plane_at(s->in, team->g, k - (s->slab.first - 1)) + box.x +
+                                  (size_t)team->g.nx * box.y;
+            CL_CUDA_CHECK(cudaMemcpy2D(got, row * sizeof(float), corner, team->g.nx * sizeof(float),
                                        row * sizeof(float), box.ny, cudaMemcpyDeviceToHost));
             const size_t fault = cl_fault_index(n); // the check's own test: one value off
             if (fault != SIZE_MAX)
@@ -635,21 +642,22 @@ static void compare_boxes(team *t, int iterations, uint64_t seed, tally *c, bool
 }
 
 // The run's verdict, the same on every rank: counts summed over the processes.
-static tally team_verify(team *t, const team *ref, int iterations, uint64_t seed)
+static verdict_counts team_verify(gpu_team *team, const gpu_team *ref, int iterations,
+                                  uint64_t seed)
 {
-    tally mine = {0}, all;
+    verdict_counts mine = {0}, all;
     bool reported = false;
     if (ref)
-        compare_with_reference(t, ref, &mine, &reported);
-    compare_boxes(t, iterations, seed, &mine, &reported);
+        compare_with_reference(team, ref, &mine, &reported);
+    compare_boxes(team, iterations, seed, &mine, &reported);
     unsigned long long counts[2] = {mine.wrong, mine.checked}, sums[2];
-    team_sum(t, counts, sums, 2);
+    team_sum(team, counts, sums, 2);
     all.wrong = sums[0], all.checked = sums[1];
-    all.checksum = team_checksum(t);
+    all.checksum = team_checksum(team);
     return all;
 }
 
-// --- the ladder -----------------------------------------------------------------------------
+// --- the report: the table of rows and the verdicts under it ---------------------------------
 
 static const cl_column gpus_columns[] = {
     {"run", "run", 16, NULL},
@@ -670,21 +678,21 @@ typedef struct {
     double one_gpu_ms, one_slab_ms;         // the strong and weak baselines (NAN: not run)
     char verdicts[2 + EXCHANGE_COUNT][256]; // a line a verified row, printed under the table
     int nverdicts;
-} ladder;
+} gpus_report;
 
 // A row; `whole_grid` false for the weak baseline, whose rate and speedup would be of
 // another grid.
-static void print_row(const ladder *lad, const char *name, int gpus, bool whole_grid, double ms,
-                      double exchange_ms, double hidden_pct, cl_cell verified)
+static void print_row(const gpus_report *report, const char *name, int gpus, bool whole_grid,
+                      double ms, double exchange_ms, double hidden_pct, cl_cell verified)
 {
-    const laplace_gpus_options *o = lad->opt;
-    const double points = (double)o->g.nx * o->g.ny * o->g.nz;
+    const laplace_gpus_options *opt = report->opt;
+    const double points = (double)opt->g.nx * opt->g.ny * opt->g.nz;
     cl_table_row(&gpus_table,
-                 (cl_cell[]){CL_STR(name), CL_INT(gpus), CL_NUM(ms), CL_NUM(ms / o->repeat),
-                             CL_NUM(whole_grid ? 8.0 * points * o->repeat / (ms * 1e6) : NAN),
-                             CL_NUM(whole_grid ? lad->one_gpu_ms / ms : NAN),
-                             CL_NUM(lad->one_slab_ms / ms), CL_NUM(exchange_ms), CL_NUM(hidden_pct),
-                             verified});
+                 (cl_cell[]){CL_STR(name), CL_INT(gpus), CL_NUM(ms), CL_NUM(ms / opt->repeat),
+                             CL_NUM(whole_grid ? 8.0 * points * opt->repeat / (ms * 1e6) : NAN),
+                             CL_NUM(whole_grid ? report->one_gpu_ms / ms : NAN),
+                             CL_NUM(report->one_slab_ms / ms), CL_NUM(exchange_ms),
+                             CL_NUM(hidden_pct), verified});
 }
 
 // How this run is laid out: GPUs, processes, whether neighbouring GPUs reach each
@@ -728,9 +736,9 @@ static bool fits_free_memory(int device, size_t bytes)
 }
 
 // The row's check, kept for the line under the table; whether it passed.
-static bool record_verdict(ladder *lad, const char *name, tally v, bool reference)
+static bool record_verdict(gpus_report *report, const char *name, verdict_counts v, bool reference)
 {
-    snprintf(lad->verdicts[lad->nverdicts++], sizeof lad->verdicts[0],
+    snprintf(report->verdicts[report->nverdicts++], sizeof report->verdicts[0],
              "%s: checksum %016llx; %llu points checked (%s), %llu wrong", name, v.checksum,
              v.checked,
              reference ? "all against one GPU, boxes against their light cones"
@@ -742,34 +750,34 @@ static bool record_verdict(ladder *lad, const char *name, tally v, bool referenc
 // A team of one slab on `device`: the whole grid (the strong-scaling baseline and the
 // reference), or a grid of one slab's planes (the weak-scaling baseline). Times it,
 // checks its boxes, prints its row, and keeps it when `keep` (the reference).
-static bool one_gpu(ladder *lad, const char *name, grid_shape g, bool whole_grid, int device,
-                    uint64_t key, double *ms, team *keep)
+static bool one_gpu(gpus_report *report, const char *name, grid_shape g, bool whole_grid,
+                    int device, uint64_t key, double *ms, gpu_team *keep)
 {
-    const laplace_gpus_options *o = lad->opt;
-    team t = team_open(g, 1, 0, 1, &device, false, o->random, key);
-    *ms = team_time(&t, EXCHANGE_PEER, PART_COMPUTE, o->repeat, o->reps);
+    const laplace_gpus_options *opt = report->opt;
+    gpu_team team = team_open(g, 1, 0, 1, &device, false, opt->random, key);
+    *ms = team_time(&team, EXCHANGE_PEER, PART_COMPUTE, opt->repeat, opt->reps);
     const bool verified =
-        record_verdict(lad, name, team_verify(&t, NULL, o->repeat, o->seed), false);
-    print_row(lad, name, 1, whole_grid, *ms, NAN, NAN, CL_BOOL(verified));
+        record_verdict(report, name, team_verify(&team, NULL, opt->repeat, opt->seed), false);
+    print_row(report, name, 1, whole_grid, *ms, NAN, NAN, CL_BOOL(verified));
     if (keep)
-        *keep = t;
+        *keep = team;
     else
-        team_close(&t);
+        team_close(&team);
     return verified;
 }
 
-int laplace_run_gpus(const laplace_gpus_options *o, laplace_launch launch)
+int laplace_run_gpus(const laplace_gpus_options *opt, laplace_launch launch)
 {
     const bool multi_process = launch.world > 1;
-    watchdog_ms = 1e3 * o->watchdog_s;
+    watchdog_ms = 1e3 * opt->watchdog_s;
     int visible = 0;
     if (cudaGetDeviceCount(&visible) != cudaSuccess)
         visible = 0;
     // One process driving the GPUs needs --gpus of them (none visible: cl_device_open
     // says why). One process a GPU takes its local rank's GPU, modulo those it sees: a
     // launcher that gives each task one GPU shows every task its GPU as device 0.
-    if (!multi_process && visible > 0 && visible < o->gpus)
-        cl_die(CL_EXIT_NO_DEVICE, "--gpus %d: %d GPU%s visible", o->gpus, visible,
+    if (!multi_process && visible > 0 && visible < opt->gpus)
+        cl_die(CL_EXIT_NO_DEVICE, "--gpus %d: %d GPU%s visible", opt->gpus, visible,
                visible == 1 ? "" : "s");
     const int local_rank = launch.local_rank >= 0 ? launch.local_rank : launch.rank;
     const int device0 = multi_process && visible > 0 ? local_rank % visible : 0;
@@ -777,9 +785,9 @@ int laplace_run_gpus(const laplace_gpus_options *o, laplace_launch launch)
         cl_die(CL_EXIT_CUDA, "rank %d: cannot silence stdout", launch.rank);
     cl_device_open(device0);
 
-    const grid_shape g = o->g;
-    const uint64_t key = cl_rng_key(o->seed, 0);
-    const int nslabs = o->gpus;
+    const grid_shape g = opt->g;
+    const uint64_t key = cl_rng_key(opt->seed, 0);
+    const int nslabs = opt->gpus;
     int devices[LAPLACE_MAX_GPUS];
     for (int l = 0; l < nslabs; l++)
         devices[l] = multi_process ? device0 : l;
@@ -790,56 +798,58 @@ int laplace_run_gpus(const laplace_gpus_options *o, laplace_launch launch)
 
     cl_note("\n%d x %d x %d grid, %d iterations, input %s, cut along z in %d slabs of %d-%d "
             "planes",
-            g.nx, g.ny, g.nz, o->repeat, o->random ? "random" : "practical", nslabs,
+            g.nx, g.ny, g.nz, opt->repeat, opt->random ? "random" : "practical", nslabs,
             laplace_slab_of(g.nz, nslabs, nslabs - 1).planes, widest.planes);
 
     // The baselines on this process's first GPU: the whole grid (kept as the reference
     // when the slab beside it fits too) and one slab's worth of planes.
-    ladder lad = {.opt = o, .one_gpu_ms = NAN, .one_slab_ms = NAN};
-    team ref = {0};
+    gpus_report report = {.opt = opt, .one_gpu_ms = NAN, .one_slab_ms = NAN};
+    gpu_team ref = {0};
     bool have_ref = false, ok = true;
     print_setup(nslabs, multi_process, devices);
     cl_table_header(&gpus_table);
     if (fits_free_memory(device0, 2 * grid_bytes)) {
         have_ref = fits_free_memory(device0, 2 * grid_bytes + 2 * slab_bytes);
-        ok = one_gpu(&lad, "1 GPU", g, true, device0, key, &lad.one_gpu_ms, have_ref ? &ref : NULL);
+        ok = one_gpu(&report, "1 GPU", g, true, device0, key, &report.one_gpu_ms,
+                     have_ref ? &ref : NULL);
     } else {
         char need[32];
         cl_note("1 GPU: the whole grid needs %s, more than GPU %d has free: no one-GPU row",
                 cl_format_bytes(2.0 * grid_bytes, need, sizeof need), device0);
     }
     const grid_shape one_slab = {g.nx, g.ny, widest.planes + 2};
-    ok =
-        one_gpu(&lad, "1 GPU, a slab", one_slab, false, device0, key, &lad.one_slab_ms, NULL) && ok;
+    ok = one_gpu(&report, "1 GPU, a slab", one_slab, false, device0, key, &report.one_slab_ms,
+                 NULL) &&
+         ok;
 
-    team t = team_open(g, nslabs, first, nlocal, devices, multi_process, o->random, key);
+    gpu_team team = team_open(g, nslabs, first, nlocal, devices, multi_process, opt->random, key);
     if (!multi_process)
-        team_enable_exchanges(&t);
+        team_enable_exchanges(&team);
 #ifdef CL_HAVE_NCCL
-    if (o->exchange == EXCHANGE_NCCL || o->exchange == EXCHANGE_ALL)
-        nccl_open(&t, launch, o->id_file);
+    if (opt->exchange == EXCHANGE_NCCL || opt->exchange == EXCHANGE_ALL)
+        nccl_open(&team, launch, opt->id_file);
 #endif
-    const double compute_ms = team_time(&t, EXCHANGE_PEER, PART_COMPUTE, o->repeat, o->reps);
-    print_row(&lad, "compute alone", nslabs, true, compute_ms, NAN, NAN, CL_STR("-"));
+    const double compute_ms = team_time(&team, EXCHANGE_PEER, PART_COMPUTE, opt->repeat, opt->reps);
+    print_row(&report, "compute alone", nslabs, true, compute_ms, NAN, NAN, CL_STR("-"));
     for (int e = 0; e < EXCHANGE_COUNT; e++) {
-        if (o->exchange != EXCHANGE_ALL && o->exchange != e)
+        if (opt->exchange != EXCHANGE_ALL && opt->exchange != e)
             continue;
-        const double exchange_ms = team_time(&t, e, PART_EXCHANGE, o->repeat, o->reps);
-        const double ms = team_time(&t, e, PART_ALL, o->repeat, o->reps);
-        const bool verified =
-            record_verdict(&lad, laplace_exchange_names[e],
-                           team_verify(&t, have_ref ? &ref : NULL, o->repeat, o->seed), have_ref);
-        print_row(&lad, laplace_exchange_names[e], nslabs, true, ms, exchange_ms / o->repeat,
+        const double exchange_ms = team_time(&team, e, PART_EXCHANGE, opt->repeat, opt->reps);
+        const double ms = team_time(&team, e, PART_ALL, opt->repeat, opt->reps);
+        const bool verified = record_verdict(
+            &report, laplace_exchange_names[e],
+            team_verify(&team, have_ref ? &ref : NULL, opt->repeat, opt->seed), have_ref);
+        print_row(&report, laplace_exchange_names[e], nslabs, true, ms, exchange_ms / opt->repeat,
                   100.0 * (compute_ms + exchange_ms - ms) / exchange_ms, CL_BOOL(verified));
         ok = verified && ok;
     }
     cl_note("\ncompute alone: the slabs' iterations with no exchange (not a solution); exchange "
             "ms: the exchange alone, an iteration; %% hidden: (compute alone + exchange alone - "
             "run) / exchange alone; weak eff.: 1 GPU, a slab (the same work a GPU) / run");
-    for (int v = 0; v < lad.nverdicts; v++)
-        cl_note("%s", lad.verdicts[v]);
+    for (int v = 0; v < report.nverdicts; v++)
+        cl_note("%s", report.verdicts[v]);
     if (have_ref)
         team_close(&ref);
-    team_close(&t);
+    team_close(&team);
     return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
 }

@@ -788,14 +788,18 @@ static bool cuckoo_place(uint2 *slots, const node_hash &h, uint32_t tag_mask,
 }
 
 // A cuckoo table of the nodes: `per_node` slots a node to start (a power of two, at
-// most max_slots), more or other salts until all fit.
+// most max_slots), more or other salts until all fit. The most nodes fill at most 3/8
+// of their table's slots at its largest, where two hash functions place all with
+// near certainty; still the salts tried are bounded (CUCKOO_SEEDS), and a list whose
+// nodes none of them places ends the run with a line (exit 3), never a hang.
+enum { CUCKOO_SEEDS = 256 };
 static void cuckoo_build(uint2 *slots, int max_slots, int per_node, uint32_t tag_mask,
-                         const trie_node *nodes, int count, node_hash *h)
+                         const trie_node *nodes, int count, node_hash *h, const char *what)
 {
     h->slots = 64;
     while (h->slots < per_node * count && h->slots < max_slots)
         h->slots *= 2;
-    for (uint32_t seed = 1;; seed++) {
+    for (uint32_t seed = 1; seed <= CUCKOO_SEEDS; seed++) {
         h->shift = 32 - __builtin_ctz((unsigned)h->slots);
         h->salt[0] = seed * 0x9e3779b9u;
         h->salt[1] = seed * 0x7f4a7c15u + 0x632be5abu;
@@ -804,6 +808,8 @@ static void cuckoo_build(uint2 *slots, int max_slots, int per_node, uint32_t tag
         if (seed % 8 == 0 && h->slots < max_slots)
             h->slots *= 2;
     }
+    cl_die(CL_EXIT_CUDA, "v5's %s: %d trie nodes found no cuckoo placement in %d slots (%d salts)",
+           what, count, h->slots, CUCKOO_SEEDS);
 }
 
 // The chunk node of depth d (a multiple of 4) on word r's path, as a deep node's info
@@ -893,10 +899,12 @@ static void build_longest_tables(const pm_words *words, longest_tables *t)
                 break;
             }
     }
-    cuckoo_build(t->nodes, NODE_SLOTS_MAX, 4, NODE_TAG_MASK, nodes, count, &t->node_hash);
+    cuckoo_build(t->nodes, NODE_SLOTS_MAX, 4, NODE_TAG_MASK, nodes, count, &t->node_hash,
+                 "node table");
     static trie_node deep[DEEP_NODES_MAX];
     t->deep_nodes = deep_trie_nodes(t, len, deep);
-    cuckoo_build(t->deep, DEEP_SLOTS_MAX, 2, DEEP_TAG_MASK, deep, t->deep_nodes, &t->deep_hash);
+    cuckoo_build(t->deep, DEEP_SLOTS_MAX, 2, DEEP_TAG_MASK, deep, t->deep_nodes, &t->deep_hash,
+                 "deep trie");
     // The pair table (see above).
     static uint8_t pair_queued[PAIR_SLOTS];
     static int16_t pair_best[PAIR_SLOTS];
@@ -1095,11 +1103,11 @@ enum {
 // position ~60 more. Shared memory: one random byte load a position, measured 3.1
 // wavefronts a warp (32 lanes over 32 banks): 1e9/32 x 3.1 / (132 SMs x 1.75 GHz) =
 // 0.42 ms, the floor of any one-lookup-a-position filter, above the 0.34 ms the text
-// takes to read at the copy rate. Measured: 1.18 ms (ncu, 1e8 bytes, before the
-// branch-free filter: issue-bound, a scheduler issuing in 78% of cycles; 40% of the
-// instructions the filter's, 36% the queue's rounds, ~100 a round of 32 positions,
-// however few lanes are busy). 1024 vocabulary words: 40% of positions queued, 8% go on
-// past 4 bytes: 4.6 ms (the tail's walks 22% of the instructions).
+// takes to read at the copy rate. ncu: issue-bound (the filter about 40% of the
+// instructions, the queue's rounds about 36%: ~100 a round of 32 positions, however
+// few lanes are busy). 1024 vocabulary words: 40% of positions queued, 8% go on past 4
+// bytes, whose tail walks take about a fifth of the instructions. README.md, "What
+// bounds v5", has the measurements.
 // SMEM_TABLES: the pair and depth-2..4 tables in shared memory; deep_shared: the deep
 // trie too (where it fits beside them).
 template <bool SMEM_TABLES>
@@ -1191,9 +1199,8 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
                 queued |= (uint32_t)(v.pair[index[j]] != PAIR_NONE && j < room) << j;
         }
         // The warp's queued positions in lane order, then one a lane; those the deep
-        // trie must settle go to the tail, which walks whenever it holds 32 (a warp with
-        // a lane or two walking while the others wait was the first cut's cost: 1024
-        // words, 1 GB, H100: 11.3 ms, 2.7 without the walks).
+        // trie must settle go to the tail, which walks whenever it holds 32 (a lane or two
+        // walking while the rest of the warp waits was the first cut's cost: README.md).
         // The chunk's address in one register pair, which the compiler would otherwise
         // rebuild from c and text32 for every load (64-bit arithmetic, twice a window).
         const uint32_t *chunk;

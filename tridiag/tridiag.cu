@@ -510,18 +510,18 @@ __global__ void __launch_bounds__(PARTITION_THREADS, PARTITION_MIN_BLOCKS)
 
 // v6 with a block a system (T > 32, NX > 256) on sm_90: partition_pcr's block reads its
 // system (16 KB at NX = 1024), then works through barriers with none of its own loads
-// in flight, so DRAM sees only what the other blocks happen to be loading (1024 x 32K on
-// an H200: 0.186 ms, 84.6% of the copy rate). Here blocks are persistent (6 an SM, each
+// in flight, so DRAM sees only what the other blocks happen to be loading (on an H200,
+// whose bandwidth an SM is higher, that left it short of the copy rate). Here blocks
+// are persistent (6 an SM, each
 // taking systems blockIdx.x, + gridDim.x, ...) and while a block solves one system the
 // bulk-copy engine brings the next one's four arrays into the other of two shared
 // buffers (2 x 16 KB a block; NX % 4 == 0, so each array's run is whole 16-byte
 // chunks): 96 KB an SM always in flight, where Little's law asks for ~36 KB (4.8 TB/s
 // x 1 us / 132 SMs). The rows then come from shared memory (two 16-byte loads an
 // array, 2-way bank conflicts: 8 loads a system). A buffer is refilled one iteration
-// after it was read, and partition_factor's barriers lie between. H200: 1024 x 32K
-// 0.186 -> 0.169 ms (93% of copy), 512 x 64K 0.171 -> 0.167. Systems by tickets from
-// an atomic counter instead of a fixed share: 0.170 and 0.192 (the ticket's round trip
-// is in warp 0's path to the first barrier).
+// after it was read, and partition_factor's barriers lie between. Systems go by a fixed
+// share, not tickets from an atomic counter: the ticket's round trip would sit in warp
+// 0's path to the first barrier (README.md has both measured).
 template <int K, int T>
 __global__ void __launch_bounds__(PARTITION_THREADS, PARTITION_MIN_BLOCKS)
     partition_pcr_prefetch(const float *a, const float *b, const float *c, const float *d, float *x,
