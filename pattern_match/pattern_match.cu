@@ -49,25 +49,10 @@
 #include "device.h"
 #include "launch.h"
 #include "pattern_match.h"
+#include "tables.h"
 #include "scan.cuh"
 
 namespace cg = cooperative_groups;
-
-// Bytes rounded up to whole 16-byte vectors (copy_to_shared copies those).
-__host__ __device__ static inline int padded_to_16(int bytes) { return (bytes + 15) / 16 * 16; }
-
-// The mask of a word's last packed int: its bytes (1..4) in that int.
-__host__ __device__ static inline uint32_t last_int_mask(int len)
-{
-    int bytes = len - 4 * ((len - 1) / 4);
-    return bytes == 4 ? 0xffffffffu : (1u << (8 * bytes)) - 1u;
-}
-
-// The mask of a word's first packed int: all 4 bytes, or the word's 1..3.
-__host__ __device__ static inline uint32_t first_int_mask(int len)
-{
-    return len >= 4 ? 0xffffffffu : last_int_mask(len);
-}
 
 // The 4 text bytes from byte offset 8 * shift_bytes of `lo` on: the practical's
 // (lo >> 8k) + (hi << (32 - 8k)), one instruction.
@@ -80,153 +65,6 @@ __device__ __forceinline__ uint32_t window_at(uint32_t lo, uint32_t hi, int offs
 __device__ __forceinline__ uint32_t window_of(const uint32_t *text32, size_t p)
 {
     return window_at(__ldg(&text32[p / 4]), __ldg(&text32[p / 4 + 1]), (int)(p % 4));
-}
-
-// --- the prefix tables of v3 and v4 (built on the host, once a word list) -----------------
-
-// A word: its first packed int (masked to the word), its length and its distinct-word
-// number (a word listed twice is counted once and reported twice).
-struct prefix_entry {
-    uint32_t first;
-    uint16_t distinct;
-    uint8_t len;
-    uint8_t unused;
-};
-
-// The words of 4 bytes or more that share their first 4 bytes: entries [start, start +
-// count) under that 4-byte key, in an open-addressing hash table (count 0: empty slot).
-struct long_slot {
-    uint32_t key;
-    uint16_t start, count;
-};
-
-enum : uint32_t {
-    SINGLE_FLAG = 0x8000u, // the first byte alone is a word
-    LONG_FLAG = 0x4000u,   // a word of 4 bytes or more starts with these two
-    GROUP_MASK = 0x3fffu,  // 1 + the group of 2- and 3-byte words starting with them
-    PAIR_SLOTS = 1u << 16,
-    LONG_SLOTS = 2048, // twice the most words: probes stay short
-};
-enum { GROUP_START_SLOTS = PM_MAX_WORDS + 8 }; // one past the last group, padded to 16 bytes
-
-struct prefix_tables {
-    uint16_t pair[PAIR_SLOTS];                   // by pair_slot(first two bytes)
-    uint16_t single[256];                        // the 1-byte word's distinct number
-    uint16_t group_start[GROUP_START_SLOTS];     // group g: entries [start[g], start[g + 1])
-    prefix_entry entries[PM_MAX_WORDS];          // the groups', then the long words'
-    long_slot long_words[LONG_SLOTS];            // 4-byte key -> its long words' entries
-    uint32_t packed[PM_MAX_WORDS][PM_WORD_INTS]; // by distinct number: the ints after the first
-    uint16_t distinct_of[PM_MAX_WORDS];          // word -> distinct number
-    int words, distinct, entries_used;
-};
-
-// Where the two bytes b0 | b1 << 8 live in the pair table. Two entries share a 4-byte
-// bank word, so the bank is bits 1..5 of the slot; XOR-ing b1's low bits into them
-// spreads positions that share a first byte ("th", "to", "ti", ...) over different banks.
-__host__ __device__ static inline uint32_t pair_slot(uint32_t window)
-{
-    uint32_t key = window & 0xffffu;
-    return key ^ ((key >> 7) & 0x3eu);
-}
-
-// The first slot to probe for a 4-byte key (Knuth's multiplicative hash, top 11 bits).
-__host__ __device__ static inline uint32_t long_slot_of(uint32_t key)
-{
-    return (key * 2654435761u) >> 21;
-}
-
-// The distinct words of a list (a word listed twice is counted once and reported
-// twice): their packed ints and lengths in packed[] and len[], each word's distinct
-// number in distinct_of[]; short_first puts the words of 1 or 2 bytes first. Returns
-// how many there are.
-static int distinct_words(const pm_words *words, bool short_first, uint32_t (*packed)[PM_WORD_INTS],
-                          int *len, uint16_t *distinct_of)
-{
-    int distinct = 0;
-    for (int pass = short_first ? 0 : 1; pass < 2; pass++)
-        for (int w = 0; w < words->count; w++) {
-            if (short_first && (words->len[w] <= 2) != (pass == 0))
-                continue;
-            int d = 0;
-            while (d < distinct && !(len[d] == words->len[w] &&
-                                     memcmp(packed[d], words->packed[w], sizeof packed[d]) == 0))
-                d++;
-            if (d == distinct) {
-                len[distinct] = words->len[w];
-                memcpy(packed[distinct++], words->packed[w], sizeof packed[d]);
-            }
-            distinct_of[w] = (uint16_t)d;
-        }
-    return distinct;
-}
-
-static void build_prefix_tables(const pm_words *words, prefix_tables *t)
-{
-    memset(t, 0, sizeof *t);
-    t->words = words->count;
-    int len_of[PM_MAX_WORDS];
-    t->distinct = distinct_words(words, false, t->packed, len_of, t->distinct_of);
-    // Groups: the 2- and 3-byte words by their first two bytes, then the longer words by
-    // their first four; the entries in group order (a counting sort).
-    static int16_t short_group_of_key[PAIR_SLOTS];
-    memset(short_group_of_key, 0xff, sizeof short_group_of_key);
-    int groups = 0, group_size[PM_MAX_WORDS] = {0}, group_of[PM_MAX_WORDS];
-    uint32_t group_key[PM_MAX_WORDS];
-    for (int d = 0; d < t->distinct; d++) {
-        const int len = len_of[d];
-        const uint32_t first = t->packed[d][0];
-        if (len == 1) {
-            t->single[first & 0xffu] = (uint16_t)d;
-            for (uint32_t b1 = 0; b1 < 256; b1++)
-                t->pair[pair_slot((first & 0xffu) | b1 << 8)] |= SINGLE_FLAG;
-        } else if (len < 4) {
-            if (short_group_of_key[first & 0xffffu] < 0)
-                short_group_of_key[first & 0xffffu] = (int16_t)groups++;
-            group_of[d] = short_group_of_key[first & 0xffffu];
-            group_size[group_of[d]]++;
-        }
-    }
-    const int short_groups = groups;
-    for (int d = 0; d < t->distinct; d++) {
-        const int len = len_of[d];
-        const uint32_t first = t->packed[d][0];
-        if (len < 4)
-            continue;
-        int g = short_groups;
-        while (g < groups && group_key[g] != first)
-            g++;
-        if (g == groups)
-            group_key[groups++] = first;
-        group_of[d] = g;
-        group_size[g]++;
-        t->pair[pair_slot(first)] |= LONG_FLAG;
-    }
-    for (int g = 0; g < groups; g++)
-        t->group_start[g + 1] = (uint16_t)(t->group_start[g] + group_size[g]);
-    for (int g = groups + 1; g < GROUP_START_SLOTS; g++)
-        t->group_start[g] = t->group_start[groups];
-    int fill[PM_MAX_WORDS];
-    for (int g = 0; g < groups; g++)
-        fill[g] = t->group_start[g];
-    for (int d = 0; d < t->distinct; d++) {
-        const int len = len_of[d];
-        if (len == 1)
-            continue;
-        const uint32_t first = t->packed[d][0];
-        t->entries[fill[group_of[d]]++] = {first & first_int_mask(len), (uint16_t)d, (uint8_t)len,
-                                           0};
-        t->entries_used++;
-        if (len < 4) {
-            const uint32_t slot = pair_slot(first);
-            t->pair[slot] = (uint16_t)((t->pair[slot] & ~GROUP_MASK) | (group_of[d] + 1));
-        }
-    }
-    for (int g = short_groups; g < groups; g++) {
-        uint32_t slot = long_slot_of(group_key[g]);
-        while (t->long_words[slot].count)
-            slot = (slot + 1) % LONG_SLOTS;
-        t->long_words[slot] = {group_key[g], t->group_start[g], (uint16_t)group_size[g]};
-    }
 }
 
 // The tables as a block sees them: the pair table in shared memory (or, where a GPU
@@ -635,312 +473,6 @@ __global__ void __launch_bounds__(QUEUE_THREADS, 1)
     flush_counts(v, t, counts);
 }
 
-// --- v5: the longest word at each position, from one byte ------------------------------
-
-// At a text position the words that occur are prefixes of one another ("a", "an", "and"
-// at "and so"), so counting only the longest of them is enough: every shorter one is a
-// prefix of it, and the block adds a word's count to each of its prefixes when it
-// flushes. One position, one count; and for most positions the first two bytes settle
-// it. A 64 KB table of bytes, indexed by them, holds:
-//   0         no word starts with these two bytes;
-//   1..127    1 + the rank of the longest word (of 1 or 2 bytes; none longer starts
-//             here): counted at once, on a counter of the lane's own;
-//   128..254  a word of 3 bytes or more may start here: queued; 128 + 1 + the rank of
-//             the longest word of 1 or 2 bytes (128: none);
-//   255       queued, and that longest short word is looked up (its rank is over 125).
-// A queued position looks up the trie nodes of its first 4 and first 3 bytes (each
-// node knows the longest word within it) in a cuckoo hash table: a key sits in one of
-// two slots, so a lookup is two loads, never a walk. Where a word of 5 bytes or more
-// may go on past the depth-4 node, the position moves to the warp's second queue (the
-// tail), whose positions walk the deeper trie 4 bytes a level, 32 positions at once.
-enum : uint32_t {
-    PAIR_NONE = 0,
-    PAIR_QUEUE = 128,        // and up: queued
-    PAIR_QUEUE_LOOKUP = 255, // queued, the short word's rank not in the byte
-    NODE_OCCUPIED = 1u << 31,
-    NODE_TAG_MASK = 0xe0000000u, // occupied and depth - 1 (bits 29, 30)
-    NODE_DEPTH_SHIFT = 29,
-    NODE_RANK_MASK = 0x7ffu, // bits 0..10: 1 + the longest word's rank, 0: none
-    // A depth-4 node with longer words under it: its id in the deep trie (bits 11..20),
-    // and whether some of them go on past 8 bytes (CHUNK) or end at 5..7 (PARTIAL).
-    NODE_ID_SHIFT = 11,
-    NODE_HAS_CHUNK = 1u << 21,
-    NODE_HAS_PARTIAL = 1u << 22,
-    NODE_DEEPER = NODE_HAS_CHUNK | NODE_HAS_PARTIAL,
-    NODE_MULT0 = 2654435761u,
-    NODE_MULT1 = 0x85ebca6bu,
-};
-
-// The deep trie: the nodes below depth 4, on levels of 4 bytes. A node of depth 4k + j
-// (level k = 1..7, j = 1..4) is keyed by its j bytes after depth 4k and by its parent,
-// the node of depth 4k on its path (a chunk node), through the parent's id: the rank of
-// the word that ends at the parent, else of the first word through it (a word's path
-// has one node a depth, so a rank and a level name one chunk node). Nodes of depth
-// 4k + 4 are all kept; those of j = 1..3 only where a word ends. A node's info: its tag
-// in bits 16..31 (occupied, level - 1, j - 1, the parent's id), its own id in bits
-// 0..9, bit 10 set where the id's word ends at the node, and what lies under it.
-enum : uint32_t {
-    DEEP_TAG_MASK = 0xffff0000u,
-    DEEP_LEVEL_SHIFT = 28,
-    DEEP_J_SHIFT = 26,
-    DEEP_PARENT_SHIFT = 16,
-    DEEP_ID_MASK = 0x3ffu,
-    DEEP_ENDS = 1u << 10,
-    DEEP_HAS_CHUNK = 1u << 11,   // words of 4 bytes or more past the node
-    DEEP_HAS_PARTIAL = 1u << 12, // words that end 1..3 bytes past it
-};
-
-// What longest_word_at returns for a position the deep trie must settle: this flag and
-// the depth-4 node's info bits 0..22; the warp's tail keeps that with the position in
-// its chunk in bits 23..31.
-enum : uint32_t {
-    LONGEST_TAIL = 1u << 31,
-    TAIL_INFO_MASK = (1u << 23) - 1,
-    TAIL_POSITION_SHIFT = 23,
-};
-enum {
-    FAST_RANKS = 127,                  // ranks 0..126: entry 1 + rank, counted in the filter
-    QUEUE_RANKS = 126,                 // ranks 0..125: entry 129 + rank on a queued pair
-    NODE_SLOTS_MAX = 8192,             // 2.67 slots a node at worst (3 depths x 1024 words)
-    DEEP_NODES_MAX = PM_MAX_WORDS * 7, // a word of 32 bytes: nodes at 8, 12, .., 32
-    DEEP_SLOTS_MAX = 32768,
-    LONGEST_DESCENDANTS_MAX = PM_MAX_WORDS * PM_MAX_WORD_BYTES,
-};
-
-// A cuckoo table's two hash functions: slot `which` of a key is (key * mult + tweak *
-// salt[which]) >> shift, the tweak (a node's tag, bits 16..31) telling apart nodes of
-// the same bytes at other depths or under other parents.
-struct node_hash {
-    uint32_t salt[2];
-    int shift, slots;
-};
-
-__host__ __device__ static inline uint32_t node_slot(uint32_t key, uint32_t tag, int which,
-                                                     const node_hash &h)
-{
-    return (key * (which ? NODE_MULT1 : NODE_MULT0) + (tag >> 16) * h.salt[which]) >> h.shift;
-}
-
-struct longest_tables {
-    uint8_t pair[PAIR_SLOTS];                     // by pair_index(first two bytes)
-    uint2 nodes[NODE_SLOTS_MAX];                  // depths 2..4: {key, info}
-    uint2 deep[DEEP_SLOTS_MAX];                   // the deep trie: {key, info}
-    uint16_t single[256];                         // 1 + the rank of the 1-byte word, 0: none
-    uint32_t packed[PM_MAX_WORDS][PM_WORD_INTS];  // by rank
-    uint16_t rank_of[PM_MAX_WORDS];               // word -> rank
-    uint16_t descendants_start[PM_MAX_WORDS + 1]; // rank r: the ranks r is a prefix of
-    uint16_t descendants[LONGEST_DESCENDANTS_MAX];
-    node_hash node_hash, deep_hash;
-    int words, ranks, deep_nodes;
-};
-
-// The pair table's index of the two bytes b0 | b1 << 8. Entries are bytes, so the bank
-// is bits 2..6, which are b0's alone: English letters would crowd 8 banks. XOR-ing b1's
-// low 5 bits into them spreads the lanes of a warp over all 32.
-__host__ __device__ static inline uint32_t pair_index(uint32_t key)
-{
-    return key ^ ((key >> 6) & 0x7cu);
-}
-
-// Do the packed words a and b (both d bytes or longer) share their first d bytes?
-static bool same_prefix(const uint32_t *a, const uint32_t *b, int d)
-{
-    for (int i = 0; i < d / 4; i++)
-        if (a[i] != b[i])
-            return false;
-    return d % 4 == 0 || ((a[d / 4] ^ b[d / 4]) & last_int_mask(d % 4)) == 0;
-}
-
-// Does word a (la bytes) start with word b (lb bytes)?
-static bool starts_with(const uint32_t *a, int la, const uint32_t *b, int lb)
-{
-    return lb <= la && same_prefix(a, b, lb);
-}
-
-// A trie node before it goes in a cuckoo table.
-struct trie_node {
-    uint32_t key, info;
-};
-
-// Places the nodes in the table (each in one of its two slots, evicting and re-placing
-// others); false if some node found no place in 64 moves.
-static bool cuckoo_place(uint2 *slots, const node_hash &h, uint32_t tag_mask,
-                         const trie_node *nodes, int count)
-{
-    memset(slots, 0, (size_t)h.slots * sizeof *slots);
-    for (int i = 0; i < count; i++) {
-        uint2 moving = make_uint2(nodes[i].key, nodes[i].info);
-        int which = 0;
-        for (int moves = 0;; moves++) {
-            if (moves == 64)
-                return false;
-            const uint32_t s = node_slot(moving.x, moving.y & tag_mask, which, h);
-            const uint2 there = slots[s];
-            slots[s] = moving;
-            if (!there.y)
-                break;
-            // The evicted node moves to its other slot.
-            moving = there;
-            which = node_slot(there.x, there.y & tag_mask, 0, h) == s;
-        }
-    }
-    return true;
-}
-
-// A cuckoo table of the nodes: `per_node` slots a node to start (a power of two, at
-// most max_slots), more or other salts until all fit. The most nodes fill at most 3/8
-// of their table's slots at its largest, where two hash functions place all with
-// near certainty; still the salts tried are bounded (CUCKOO_SEEDS), and a list whose
-// nodes none of them places ends the run with a line (exit 3), never a hang.
-enum { CUCKOO_SEEDS = 256 };
-static void cuckoo_build(uint2 *slots, int max_slots, int per_node, uint32_t tag_mask,
-                         const trie_node *nodes, int count, node_hash *h, const char *what)
-{
-    h->slots = 64;
-    while (h->slots < per_node * count && h->slots < max_slots)
-        h->slots *= 2;
-    for (uint32_t seed = 1; seed <= CUCKOO_SEEDS; seed++) {
-        h->shift = 32 - __builtin_ctz((unsigned)h->slots);
-        h->salt[0] = seed * 0x9e3779b9u;
-        h->salt[1] = seed * 0x7f4a7c15u + 0x632be5abu;
-        if (cuckoo_place(slots, *h, tag_mask, nodes, count))
-            return;
-        if (seed % 8 == 0 && h->slots < max_slots)
-            h->slots *= 2;
-    }
-    cl_die(CL_EXIT_CUDA, "v5's %s: %d trie nodes found no cuckoo placement in %d slots (%d salts)",
-           what, count, h->slots, CUCKOO_SEEDS);
-}
-
-// The chunk node of depth d (a multiple of 4) on word r's path, as a deep node's info
-// bits 0..12: its id (the word that ends there, else the first word through it) and
-// what lies under it.
-static uint32_t chunk_node(const longest_tables *t, const int *len, int r, int d)
-{
-    int ends = -1, first = -1;
-    uint32_t under = 0;
-    for (int s = 0; s < t->ranks; s++) {
-        if (len[s] < d || !same_prefix(t->packed[s], t->packed[r], d))
-            continue;
-        if (len[s] == d)
-            ends = s;
-        else if (first < 0)
-            first = s;
-        if (len[s] >= d + 4)
-            under |= DEEP_HAS_CHUNK;
-        else if (len[s] > d)
-            under |= DEEP_HAS_PARTIAL;
-    }
-    return (ends >= 0 ? (uint32_t)ends | DEEP_ENDS : (uint32_t)first) | under;
-}
-
-// The deep trie's nodes (see DEEP_TAG_MASK); returns how many.
-static int deep_trie_nodes(const longest_tables *t, const int *len, trie_node *nodes)
-{
-    int count = 0;
-    for (int r = 0; r < t->ranks; r++)
-        for (int d = 5; d <= len[r]; d++) {
-            const int k = (d - 1) / 4, j = d - 4 * k;
-            if (j < 4 && d < len[r])
-                continue; // nodes of 1..3 bytes into a level only where a word ends
-            const uint32_t parent = chunk_node(t, len, r, 4 * k) & DEEP_ID_MASK;
-            const uint32_t tag = NODE_OCCUPIED | (uint32_t)(k - 1) << DEEP_LEVEL_SHIFT |
-                                 (uint32_t)(j - 1) << DEEP_J_SHIFT | parent << DEEP_PARENT_SHIFT;
-            const uint32_t key = t->packed[r][k] & first_int_mask(j);
-            int i = 0;
-            while (i < count && !(nodes[i].key == key && (nodes[i].info & DEEP_TAG_MASK) == tag))
-                i++;
-            if (i == count)
-                nodes[count++] = {
-                    key, tag | (j == 4 ? chunk_node(t, len, r, d) : (uint32_t)r | DEEP_ENDS)};
-        }
-    return count;
-}
-
-static void build_longest_tables(const pm_words *words, longest_tables *t)
-{
-    memset(t, 0, sizeof *t);
-    t->words = words->count;
-    // Ranks: the distinct words, those of 1 or 2 bytes first (their ranks go in the
-    // pair table's byte while they are few).
-    int len[PM_MAX_WORDS];
-    t->ranks = distinct_words(words, true, t->packed, len, t->rank_of);
-    // Trie nodes of depth 2..4 on every word's path; each knows its longest word.
-    static trie_node nodes[3 * PM_MAX_WORDS];
-    int count = 0;
-    for (int r = 0; r < t->ranks; r++) {
-        if (len[r] == 1)
-            t->single[t->packed[r][0] & 0xffu] = (uint16_t)(r + 1);
-        for (int d = 2; d <= len[r] && d <= 4; d++) {
-            const uint32_t key = t->packed[r][0] & first_int_mask(d);
-            const uint32_t tag = NODE_OCCUPIED | (uint32_t)(d - 1) << NODE_DEPTH_SHIFT;
-            int i = 0;
-            while (i < count && !(nodes[i].key == key && (nodes[i].info & NODE_TAG_MASK) == tag))
-                i++;
-            if (i == count)
-                nodes[count++] = {key, tag};
-        }
-    }
-    for (int i = 0; i < count; i++) {
-        const int depth = (int)(nodes[i].info >> NODE_DEPTH_SHIFT & 3u) + 1;
-        int best = -1;
-        for (int r = 0; r < t->ranks; r++)
-            if (len[r] <= depth && len[r] > (best < 0 ? 0 : len[best]) &&
-                starts_with(&nodes[i].key, depth, t->packed[r], len[r]))
-                best = r;
-        nodes[i].info |= (uint32_t)(best + 1);
-        // A depth-4 node with words of 5 bytes or more under it: its deep-trie id.
-        for (int r = 0; r < t->ranks && depth == 4; r++)
-            if (len[r] >= 5 && t->packed[r][0] == nodes[i].key) {
-                const uint32_t c = chunk_node(t, len, r, 4);
-                nodes[i].info |= (c & DEEP_ID_MASK) << NODE_ID_SHIFT |
-                                 (c & DEEP_HAS_CHUNK ? NODE_HAS_CHUNK : 0u) |
-                                 (c & DEEP_HAS_PARTIAL ? NODE_HAS_PARTIAL : 0u);
-                break;
-            }
-    }
-    cuckoo_build(t->nodes, NODE_SLOTS_MAX, 4, NODE_TAG_MASK, nodes, count, &t->node_hash,
-                 "node table");
-    static trie_node deep[DEEP_NODES_MAX];
-    t->deep_nodes = deep_trie_nodes(t, len, deep);
-    cuckoo_build(t->deep, DEEP_SLOTS_MAX, 2, DEEP_TAG_MASK, deep, t->deep_nodes, &t->deep_hash,
-                 "deep trie");
-    // The pair table (see above).
-    static uint8_t pair_queued[PAIR_SLOTS];
-    static int16_t pair_best[PAIR_SLOTS];
-    memset(pair_queued, 0, sizeof pair_queued);
-    memset(pair_best, 0xff, sizeof pair_best);
-    for (int r = 0; r < t->ranks; r++) {
-        const uint32_t first = t->packed[r][0];
-        if (len[r] >= 3)
-            pair_queued[first & 0xffffu] = 1;
-        else if (len[r] == 2)
-            pair_best[first & 0xffffu] = (int16_t)r;
-    }
-    for (uint32_t key = 0; key < PAIR_SLOTS; key++) {
-        int best = pair_best[key];
-        if (best < 0)
-            best = t->single[key & 0xffu] - 1;
-        uint32_t e = PAIR_NONE;
-        if (pair_queued[key])
-            e = best < QUEUE_RANKS ? PAIR_QUEUE + 1 + best : PAIR_QUEUE_LOOKUP;
-        else if (best >= FAST_RANKS)
-            e = PAIR_QUEUE_LOOKUP;
-        else if (best >= 0)
-            e = 1 + best;
-        t->pair[pair_index(key)] = (uint8_t)e;
-    }
-    // Each rank's descendants: the ranks it is a prefix of, itself included.
-    int used = 0;
-    for (int r = 0; r < t->ranks; r++) {
-        t->descendants_start[r] = (uint16_t)used;
-        for (int s = 0; s < t->ranks; s++)
-            if (starts_with(t->packed[s], len[s], t->packed[r], len[r]))
-                t->descendants[used++] = (uint16_t)s;
-    }
-    t->descendants_start[t->ranks] = (uint16_t)used;
-}
-
 // The v5 tables as a block sees them.
 struct longest_view {
     const uint8_t *pair;
@@ -950,22 +482,10 @@ struct longest_view {
     node_hash node_hash, deep_hash;
 };
 
-// The info of the node whose bytes are `key` and whose tag (info & tag_mask) is `tag`,
-// 0 where there is none: its two slots, both loaded at once.
-__device__ __forceinline__ uint32_t find_node(const uint2 *slots, const node_hash &h, uint32_t key,
-                                              uint32_t tag, uint32_t tag_mask)
-{
-    const uint2 a = slots[node_slot(key, tag, 0, h)];
-    const uint2 b = slots[node_slot(key, tag, 1, h)];
-    return a.x == key && (a.y & tag_mask) == tag   ? a.y
-           : b.x == key && (b.y & tag_mask) == tag ? b.y
-                                                   : 0u;
-}
-
 // The trie node of depth 2..4 whose bytes are `key`.
 __device__ __forceinline__ uint32_t find_shallow(const longest_view &v, uint32_t key, int depth)
 {
-    return find_node(v.nodes, v.node_hash, key,
+    return find_node(v.nodes, &v.node_hash, key,
                      NODE_OCCUPIED | (uint32_t)(depth - 1) << NODE_DEPTH_SHIFT, NODE_TAG_MASK);
 }
 
@@ -1021,7 +541,7 @@ __device__ uint32_t deep_walk(const longest_view &v, const uint32_t *chunk, uint
         const uint32_t tag =
             NODE_OCCUPIED | (uint32_t)(k - 1) << DEEP_LEVEL_SHIFT | parent << DEEP_PARENT_SHIFT;
         auto find = [&](int j) {
-            return j <= left ? find_node(v.deep, v.deep_hash, bytes & first_int_mask(j),
+            return j <= left ? find_node(v.deep, &v.deep_hash, bytes & first_int_mask(j),
                                          tag | (uint32_t)(j - 1) << DEEP_J_SHIFT, DEEP_TAG_MASK)
                              : 0u;
         };
@@ -1298,13 +818,15 @@ extern "C" pm_device_words *pm_device_words_create(const pm_words *words)
     CL_CUDA_CHECK(cudaMalloc((void **)&dw->list, sizeof *words));
     CL_CUDA_CHECK(cudaMemcpy(dw->list, words, sizeof *words, cudaMemcpyHostToDevice));
     prefix_tables *host_tables = new prefix_tables;
-    build_prefix_tables(words, host_tables);
+    pm_build_prefix_tables(words, host_tables);
     dw->distinct_count = host_tables->distinct;
     CL_CUDA_CHECK(cudaMalloc((void **)&dw->tables, sizeof *host_tables));
     CL_CUDA_CHECK(cudaMemcpy(dw->tables, host_tables, sizeof *host_tables, cudaMemcpyHostToDevice));
     delete host_tables;
     longest_tables *host_longest = new longest_tables;
-    build_longest_tables(words, host_longest);
+    char why[160];
+    if (pm_build_longest_tables(words, host_longest, why, sizeof why) != 0)
+        cl_die(CL_EXIT_CUDA, "v5's tables of this word list: %s", why);
     dw->longest_node_bytes = host_longest->node_hash.slots * 8;
     dw->longest_deep_bytes = host_longest->deep_hash.slots * 8;
     CL_CUDA_CHECK(cudaMalloc((void **)&dw->longest, sizeof *host_longest));

@@ -1,6 +1,6 @@
 // pattern_match: how often each word of a list occurs in a text, every byte position,
 // overlapping occurrences included. The C interface between main.c, inputs.c, gold.c
-// and pattern_match.cu.
+// and pattern_match.cu (tables.h: the tables the kernels read, built by tables.c).
 #ifndef PATTERN_MATCH_H
 #define PATTERN_MATCH_H
 

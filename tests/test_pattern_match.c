@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "pattern_match.h"
+#include "tables.h"
 #include "rng.h"
 #include "unit.h"
 
@@ -315,6 +316,136 @@ static void test_synthetic_text(void)
     free(c);
 }
 
+// --- v5's tables (tables.c) -------------------------------------------------------------
+
+// Word lists the tables must hold: the default words, 1024 of the vocabulary's (words
+// of 1..32 bytes sharing long prefixes), nested a/b words of 1..32 bytes (a word ending
+// at every depth, deep tries under one 4-byte node), 1024 random a/b words of 32 bytes
+// (7 deep levels each, thousands of deep nodes: many cuckoo evictions).
+static void word_list(int which, pm_words *words)
+{
+    char err[128];
+    uint8_t w[PM_MAX_WORD_BYTES];
+    words->count = 0;
+    if (which == 0)
+        pm_words_default(words);
+    else if (which == 1)
+        pm_words_vocabulary(PM_MAX_WORDS, words);
+    else if (which == 2) {
+        for (int len = 1; len <= 32; len++) {
+            memset(w, 'a', (size_t)len);
+            EXPECT(pm_words_add(words, w, (size_t)len, err, sizeof err) == 0);
+            if (len > 1) {
+                w[len - 1] = 'b';
+                EXPECT(pm_words_add(words, w, (size_t)len, err, sizeof err) == 0);
+                w[len - 1] = 'a';
+                w[len / 2] = 'b';
+                EXPECT(pm_words_add(words, w, (size_t)len, err, sizeof err) == 0);
+            }
+        }
+    } else {
+        uint64_t key = cl_rng_key(7, 0);
+        for (int k = 0; k < PM_MAX_WORDS; k++) {
+            for (int i = 0; i < 32; i++)
+                w[i] = cl_rng_u64(key, (uint64_t)k * 32 + (uint64_t)i) & 1 ? 'a' : 'b';
+            EXPECT(pm_words_add(words, w, 32, err, sizeof err) == 0);
+        }
+    }
+}
+
+// Does word a (la bytes, packed) start with word b (lb bytes)? Byte by byte.
+static bool word_starts_with(const uint32_t *a, int la, const uint32_t *b, int lb)
+{
+    if (lb > la)
+        return false;
+    for (int i = 0; i < lb; i++)
+        if ((uint8_t)(a[i / 4] >> (8 * (i % 4))) != (uint8_t)(b[i / 4] >> (8 * (i % 4))))
+            return false;
+    return true;
+}
+
+// Every occupied slot of a cuckoo table is one of its node's two slots; returns how
+// many are occupied.
+static int occupied_slots(const uint2 *slots, const node_hash *h, uint32_t tag_mask)
+{
+    int occupied = 0;
+    for (int s = 0; s < h->slots; s++) {
+        if (!slots[s].y)
+            continue;
+        occupied++;
+        const uint32_t tag = slots[s].y & tag_mask;
+        EXPECT(node_slot(slots[s].x, tag, 0, h) == (uint32_t)s ||
+               node_slot(slots[s].x, tag, 1, h) == (uint32_t)s);
+    }
+    return occupied;
+}
+
+// For each list: every trie node of depth 2..4 is found by the kernels' lookup with the
+// longest word within it; every word of 5 bytes or more is found level by level in
+// the deep trie, its last node marked as its end; the pair table queues every word of
+// 3 bytes or more; no node is lost or placed twice.
+static void test_longest_tables(void)
+{
+    static pm_words words;
+    static longest_tables t;
+    char err[160];
+    for (int which = 0; which < 4; which++) {
+        word_list(which, &words);
+        if (pm_build_longest_tables(&words, &t, err, sizeof err) != 0) {
+            printf("  word list %d: %s\n", which, err);
+            EXPECT(!"v5's tables built");
+            continue;
+        }
+        int len[PM_MAX_WORDS];
+        for (int w = 0; w < words.count; w++)
+            len[t.rank_of[w]] = words.len[w];
+        int shallow_nodes = 0;
+        for (int r = 0; r < t.ranks; r++) {
+            if (len[r] >= 3)
+                EXPECT(t.pair[pair_index(t.packed[r][0] & 0xffffu)] >= PAIR_QUEUE);
+            for (int d = 2; d <= len[r] && d <= 4; d++) {
+                const uint32_t key = t.packed[r][0] & first_int_mask(d);
+                const uint32_t info =
+                    find_node(t.nodes, &t.node_hash, key,
+                              NODE_OCCUPIED | (uint32_t)(d - 1) << NODE_DEPTH_SHIFT, NODE_TAG_MASK);
+                EXPECT(info != 0);
+                int best = -1; // the longest word of d bytes or fewer that word r starts with
+                for (int s = 0; s < t.ranks; s++)
+                    if (len[s] <= d && (best < 0 || len[s] > len[best]) &&
+                        word_starts_with(t.packed[r], d, t.packed[s], len[s]))
+                        best = s;
+                EXPECT((info & NODE_RANK_MASK) == (uint32_t)(best + 1));
+                bool first_with_these_bytes = true; // count each node once
+                for (int s = 0; s < r && first_with_these_bytes; s++)
+                    if (len[s] >= d && (t.packed[s][0] & first_int_mask(d)) == key)
+                        first_with_these_bytes = false;
+                shallow_nodes += first_with_these_bytes;
+            }
+            if (len[r] < 5)
+                continue;
+            const uint32_t info4 = find_node(t.nodes, &t.node_hash, t.packed[r][0],
+                                             NODE_OCCUPIED | 3u << NODE_DEPTH_SHIFT, NODE_TAG_MASK);
+            EXPECT(info4 & NODE_DEEPER);
+            uint32_t parent = info4 >> NODE_ID_SHIFT & DEEP_ID_MASK, node = 0;
+            for (int k = 1; 4 * k < len[r]; k++) {
+                const int j = len[r] - 4 * k < 4 ? len[r] - 4 * k : 4;
+                node =
+                    find_node(t.deep, &t.deep_hash, t.packed[r][k] & first_int_mask(j),
+                              NODE_OCCUPIED | (uint32_t)(k - 1) << DEEP_LEVEL_SHIFT |
+                                  (uint32_t)(j - 1) << DEEP_J_SHIFT | parent << DEEP_PARENT_SHIFT,
+                              DEEP_TAG_MASK);
+                EXPECT(node != 0);
+                parent = node & DEEP_ID_MASK;
+            }
+            EXPECT((node & DEEP_ENDS) && (node & DEEP_ID_MASK) == (uint32_t)r);
+        }
+        EXPECT(occupied_slots(t.nodes, &t.node_hash, NODE_TAG_MASK) == shallow_nodes);
+        EXPECT(occupied_slots(t.deep, &t.deep_hash, DEEP_TAG_MASK) == t.deep_nodes);
+        if (unit_current_failed)
+            printf("  word list %d: %d ranks, %d deep nodes\n", which, t.ranks, t.deep_nodes);
+    }
+}
+
 int main(void)
 {
     RUN_TEST(test_overlaps_and_edges);
@@ -326,5 +457,6 @@ int main(void)
     RUN_TEST(test_text_from_pipes);
     RUN_TEST(test_default_and_vocabulary_words);
     RUN_TEST(test_synthetic_text);
+    RUN_TEST(test_longest_tables);
     return UNIT_RESULT();
 }

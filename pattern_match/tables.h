@@ -1,0 +1,216 @@
+// pattern_match's tables, built on the host once a word list (tables.c) and read by the
+// kernels (pattern_match.cu): v3 and v4's prefix tables, v5's pair table and cuckoo
+// hash tables of trie nodes. C, and CUDA C++ where included by the kernels: the index
+// functions and the node lookup are the same code on both sides.
+#ifndef PATTERN_MATCH_TABLES_H
+#define PATTERN_MATCH_TABLES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h> // uint2
+
+#include "pattern_match.h"
+
+// The small functions both sides use, inlined on both.
+#ifdef __CUDACC__
+#define PM_INLINE static __host__ __device__ __forceinline__
+#else
+#define PM_INLINE static inline
+#endif
+// Flags past INT_MAX: C++ names the enum's type; C (gcc, clang) makes it unsigned int.
+#ifdef __cplusplus
+#define PM_FLAGS enum : uint32_t
+#else
+#define PM_FLAGS enum
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Bytes rounded up to whole 16-byte vectors (copy_to_shared copies those).
+PM_INLINE int padded_to_16(int bytes) { return (bytes + 15) / 16 * 16; }
+
+// The mask of a word's last packed int: its bytes (1..4) in that int.
+PM_INLINE uint32_t last_int_mask(int len)
+{
+    int bytes = len - 4 * ((len - 1) / 4);
+    return bytes == 4 ? 0xffffffffu : (1u << (8 * bytes)) - 1u;
+}
+
+// The mask of a word's first packed int: all 4 bytes, or the word's 1..3.
+PM_INLINE uint32_t first_int_mask(int len) { return len >= 4 ? 0xffffffffu : last_int_mask(len); }
+
+// --- the prefix tables of v3 and v4 (built on the host, once a word list) -----------------
+
+// A word: its first packed int (masked to the word), its length and its distinct-word
+// number (a word listed twice is counted once and reported twice).
+typedef struct prefix_entry {
+    uint32_t first;
+    uint16_t distinct;
+    uint8_t len;
+    uint8_t unused;
+} prefix_entry;
+
+// The words of 4 bytes or more that share their first 4 bytes: entries [start, start +
+// count) under that 4-byte key, in an open-addressing hash table (count 0: empty slot).
+typedef struct long_slot {
+    uint32_t key;
+    uint16_t start, count;
+} long_slot;
+
+PM_FLAGS{
+    SINGLE_FLAG = 0x8000u, // the first byte alone is a word
+    LONG_FLAG = 0x4000u,   // a word of 4 bytes or more starts with these two
+    GROUP_MASK = 0x3fffu,  // 1 + the group of 2- and 3-byte words starting with them
+    PAIR_SLOTS = 1u << 16,
+    LONG_SLOTS = 2048, // twice the most words: probes stay short
+};
+enum { GROUP_START_SLOTS = PM_MAX_WORDS + 8 }; // one past the last group, padded to 16 bytes
+
+typedef struct prefix_tables {
+    uint16_t pair[PAIR_SLOTS];                   // by pair_slot(first two bytes)
+    uint16_t single[256];                        // the 1-byte word's distinct number
+    uint16_t group_start[GROUP_START_SLOTS];     // group g: entries [start[g], start[g + 1])
+    prefix_entry entries[PM_MAX_WORDS];          // the groups', then the long words'
+    long_slot long_words[LONG_SLOTS];            // 4-byte key -> its long words' entries
+    uint32_t packed[PM_MAX_WORDS][PM_WORD_INTS]; // by distinct number: the ints after the first
+    uint16_t distinct_of[PM_MAX_WORDS];          // word -> distinct number
+    int words, distinct, entries_used;
+} prefix_tables;
+
+// Where the two bytes b0 | b1 << 8 live in the pair table. Two entries share a 4-byte
+// bank word, so the bank is bits 1..5 of the slot; XOR-ing b1's low bits into them
+// spreads positions that share a first byte ("th", "to", "ti", ...) over different banks.
+PM_INLINE uint32_t pair_slot(uint32_t window)
+{
+    uint32_t key = window & 0xffffu;
+    return key ^ ((key >> 7) & 0x3eu);
+}
+
+// The first slot to probe for a 4-byte key (Knuth's multiplicative hash, top 11 bits).
+PM_INLINE uint32_t long_slot_of(uint32_t key) { return (key * 2654435761u) >> 21; }
+
+// Builds v3 and v4's tables of a word list.
+void pm_build_prefix_tables(const pm_words *words, prefix_tables *t);
+
+// --- v5: the longest word at each position, from one byte ------------------------------
+
+// At a text position the words that occur are prefixes of one another ("a", "an", "and"
+// at "and so"), so counting only the longest of them is enough: every shorter one is a
+// prefix of it, and the block adds a word's count to each of its prefixes when it
+// flushes. One position, one count; and for most positions the first two bytes settle
+// it. A 64 KB table of bytes, indexed by them, holds:
+//   0         no word starts with these two bytes;
+//   1..127    1 + the rank of the longest word (of 1 or 2 bytes; none longer starts
+//             here): counted at once, on a counter of the lane's own;
+//   128..254  a word of 3 bytes or more may start here: queued; 128 + 1 + the rank of
+//             the longest word of 1 or 2 bytes (128: none);
+//   255       queued, and that longest short word is looked up (its rank is over 125).
+// A queued position looks up the trie nodes of its first 4 and first 3 bytes (each
+// node knows the longest word within it) in a cuckoo hash table: a key sits in one of
+// two slots, so a lookup is two loads, never a walk. Where a word of 5 bytes or more
+// may go on past the depth-4 node, the position moves to the warp's second queue (the
+// tail), whose positions walk the deeper trie 4 bytes a level, 32 positions at once.
+PM_FLAGS{
+    PAIR_NONE = 0,
+    PAIR_QUEUE = 128,        // and up: queued
+    PAIR_QUEUE_LOOKUP = 255, // queued, the short word's rank not in the byte
+    NODE_OCCUPIED = 1u << 31,
+    NODE_TAG_MASK = 0xe0000000u, // occupied and depth - 1 (bits 29, 30)
+    NODE_DEPTH_SHIFT = 29,
+    NODE_RANK_MASK = 0x7ffu, // bits 0..10: 1 + the longest word's rank, 0: none
+    // A depth-4 node with longer words under it: its id in the deep trie (bits 11..20),
+    // and whether some of them go on past 8 bytes (CHUNK) or end at 5..7 (PARTIAL).
+    NODE_ID_SHIFT = 11,
+    NODE_HAS_CHUNK = 1u << 21,
+    NODE_HAS_PARTIAL = 1u << 22,
+    NODE_DEEPER = NODE_HAS_CHUNK | NODE_HAS_PARTIAL,
+    NODE_MULT0 = 2654435761u,
+    NODE_MULT1 = 0x85ebca6bu,
+};
+
+// The deep trie: the nodes below depth 4, on levels of 4 bytes. A node of depth 4k + j
+// (level k = 1..7, j = 1..4) is keyed by its j bytes after depth 4k and by its parent,
+// the node of depth 4k on its path (a chunk node), through the parent's id: the rank of
+// the word that ends at the parent, else of the first word through it (a word's path
+// has one node a depth, so a rank and a level name one chunk node). Nodes of depth
+// 4k + 4 are all kept; those of j = 1..3 only where a word ends. A node's info: its tag
+// in bits 16..31 (occupied, level - 1, j - 1, the parent's id), its own id in bits
+// 0..9, bit 10 set where the id's word ends at the node, and what lies under it.
+PM_FLAGS{
+    DEEP_TAG_MASK = 0xffff0000u, DEEP_LEVEL_SHIFT = 28, DEEP_J_SHIFT = 26,
+    DEEP_PARENT_SHIFT = 16,      DEEP_ID_MASK = 0x3ffu, DEEP_ENDS = 1u << 10,
+    DEEP_HAS_CHUNK = 1u << 11,   // words of 4 bytes or more past the node
+    DEEP_HAS_PARTIAL = 1u << 12, // words that end 1..3 bytes past it
+};
+
+// What longest_word_at returns for a position the deep trie must settle: this flag and
+// the depth-4 node's info bits 0..22; the warp's tail keeps that with the position in
+// its chunk in bits 23..31.
+PM_FLAGS{
+    LONGEST_TAIL = 1u << 31,
+    TAIL_INFO_MASK = (1u << 23) - 1,
+    TAIL_POSITION_SHIFT = 23,
+};
+enum {
+    FAST_RANKS = 127,                  // ranks 0..126: entry 1 + rank, counted in the filter
+    QUEUE_RANKS = 126,                 // ranks 0..125: entry 129 + rank on a queued pair
+    NODE_SLOTS_MAX = 8192,             // 2.67 slots a node at worst (3 depths x 1024 words)
+    DEEP_NODES_MAX = PM_MAX_WORDS * 7, // a word of 32 bytes: nodes at 8, 12, .., 32
+    DEEP_SLOTS_MAX = 32768,
+    LONGEST_DESCENDANTS_MAX = PM_MAX_WORDS * PM_MAX_WORD_BYTES,
+};
+
+// A cuckoo table's two hash functions: slot `which` of a key is (key * mult + tweak *
+// salt[which]) >> shift, the tweak (a node's tag, bits 16..31) telling apart nodes of
+// the same bytes at other depths or under other parents.
+typedef struct node_hash {
+    uint32_t salt[2];
+    int shift, slots;
+} node_hash;
+
+PM_INLINE uint32_t node_slot(uint32_t key, uint32_t tag, int which, const node_hash *h)
+{
+    return (key * (which ? NODE_MULT1 : NODE_MULT0) + (tag >> 16) * h->salt[which]) >> h->shift;
+}
+
+typedef struct longest_tables {
+    uint8_t pair[PAIR_SLOTS];                     // by pair_index(first two bytes)
+    uint2 nodes[NODE_SLOTS_MAX];                  // depths 2..4: {key, info}
+    uint2 deep[DEEP_SLOTS_MAX];                   // the deep trie: {key, info}
+    uint16_t single[256];                         // 1 + the rank of the 1-byte word, 0: none
+    uint32_t packed[PM_MAX_WORDS][PM_WORD_INTS];  // by rank
+    uint16_t rank_of[PM_MAX_WORDS];               // word -> rank
+    uint16_t descendants_start[PM_MAX_WORDS + 1]; // rank r: the ranks r is a prefix of
+    uint16_t descendants[LONGEST_DESCENDANTS_MAX];
+    node_hash node_hash, deep_hash;
+    int words, ranks, deep_nodes;
+} longest_tables;
+
+// The pair table's index of the two bytes b0 | b1 << 8. Entries are bytes, so the bank
+// is bits 2..6, which are b0's alone: English letters would crowd 8 banks. XOR-ing b1's
+// low 5 bits into them spreads the lanes of a warp over all 32.
+PM_INLINE uint32_t pair_index(uint32_t key) { return key ^ ((key >> 6) & 0x7cu); }
+
+// Builds v5's tables of a word list: returns 0, or -1 with the reason in err where
+// the cuckoo hash found no placement for a table's nodes (bounded: never a hang).
+int pm_build_longest_tables(const pm_words *words, longest_tables *t, char *err, size_t errlen);
+
+// The info of the node whose bytes are `key` and whose tag (info & tag_mask) is `tag`,
+// 0 where there is none: its two slots, both loaded at once (the kernels and the tests).
+PM_INLINE uint32_t find_node(const uint2 *slots, const node_hash *h, uint32_t key, uint32_t tag,
+                             uint32_t tag_mask)
+{
+    const uint2 a = slots[node_slot(key, tag, 0, h)];
+    const uint2 b = slots[node_slot(key, tag, 1, h)];
+    return a.x == key && (a.y & tag_mask) == tag   ? a.y
+           : b.x == key && (b.y & tag_mask) == tag ? b.y
+                                                   : 0u;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
