@@ -420,10 +420,15 @@ while [ ${#pending[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
 done
 
 if [ "$total_gpu_skips" -gt 0 ]; then
+    # Why: no usable device at all, or (with one) tests that ask for more GPUs than there are.
     why=$(bin/saxpy -n 1 -i 1 2>&1 >/dev/null | sed -n 's/.*no usable CUDA device: \([^;]*\).*/\1/p' | head -n 1)
     echo
-    echo "SKIP $total_gpu_skips GPU tests: no usable CUDA device${why:+ ($why)}; $quiet_jobs jobs" \
-        "had only GPU tests and are not listed (\`make test V=1\` lists every job)"
+    if [ -n "$why" ]; then
+        echo "SKIP $total_gpu_skips GPU tests: no usable CUDA device ($why)$([ "$quiet_jobs" -eq 0 ] ||
+            echo "; $quiet_jobs jobs had only GPU tests and are not listed (\`make test V=1\` lists every job)")"
+    else
+        echo "SKIP $total_gpu_skips GPU tests: they ask for more GPUs than this machine has (\`make test V=1\` lists them by job)"
+    fi
 fi
 echo
 echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
