@@ -132,16 +132,9 @@ __device__ inline uint32_t tile_lookback(scan_tile_state st, unsigned tile)
     long long pred = (long long)tile - 1 - lane;
     while (true) {
         unsigned long long w;
-        // Until the window's 32 words are published (before tile 0: a prefix of 0 ends the
-        // walk), each retry after a nap twice as long, 8 to 256 ns (CUB's back-off): a
-        // warp that waits leaves the SM's issue slots and the L2 to the blocks it waits on.
-        for (unsigned nap = 0;; nap = nap ? min(2 * nap, 256u) : 8u) {
-            if (nap)
-                __nanosleep(nap);
+        do // before tile 0: a prefix of 0 ends the walk
             w = pred >= 0 ? read_status(st, pred) : tile_word(st.epoch, TILE_PREFIX, 0);
-            if (__all_sync(0xffffffffu, is_published(st, w)))
-                break;
-        }
+        while (!__all_sync(0xffffffffu, is_published(st, w)));
         // The nearest prefix: the lowest lane whose word holds one.
         const unsigned lanes = __ballot_sync(0xffffffffu, ((w >> 32) & 3u) == TILE_PREFIX);
         const int stop = lanes ? __ffs(lanes) - 1 : 32;
