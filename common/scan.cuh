@@ -437,7 +437,8 @@ __global__ void __launch_bounds__(THREADS)
         return op.n - first < (size_t)TILE ? op.n - first : (size_t)TILE;
     };
 
-    // The loader: the tile of `ticket` into stage s, or the mark that the tiles ran out.
+    // --- the loader's steps (thread LOADER) ---
+    // Fill: the tile of `ticket` into stage s, or the mark that the tiles ran out.
     bool drawing = true;
     auto fill = [&](int s, unsigned ticket) {
         if (!drawing || ticket >= num_tiles) {
@@ -455,11 +456,11 @@ __global__ void __launch_bounds__(THREADS)
     };
     auto draw = [&]() { return drawing ? atomicAdd(st.tile_counter, 1u) : NO_TILE; };
 
-    // The loader: the first stage's tile now, the other stages' while it loads, one
-    // ticket at a time (drawn back to back, or two at a time, a block's tickets would be
-    // neighbours: where there are few tiles a block, a few blocks would do them all, and
-    // each block would wait on the one before it through its first tiles).
-    unsigned ticket_in_hand = NO_TILE; // the loader's: the next refill's, drawn ahead
+    // The first stage's tile now, the other stages' while it loads, one ticket at a time
+    // (drawn back to back, or two at a time, a block's tickets would be neighbours:
+    // where there are few tiles a block, a few blocks would do them all, and each block
+    // would wait on the one before it through its first tiles).
+    unsigned ticket_in_hand = NO_TILE; // the next refill's, drawn ahead
     if (threadIdx.x == LOADER) {
         for (int s = 0; s < STAGES; s++)
             mbarrier_init(&landed[s], 1);
@@ -470,72 +471,64 @@ __global__ void __launch_bounds__(THREADS)
 
     // Tiles scanned one (p1) and two (p2) iterations ago, waiting for their prefixes.
     unsigned p1_tile = NO_TILE, p2_tile = NO_TILE;
-    uint32_t p1_items[HELD], p1_offset = 0, p1_total = 0;
-    uint32_t p2_items[HELD], p2_offset = 0, p2_total = 0;
+    uint32_t p1_items[HELD] = {}, p1_offset = 0, p1_total = 0;
+    uint32_t p2_items[HELD] = {}, p2_offset = 0, p2_total = 0;
     // Warp 0: the first tile after the last one this block finished, the sum of
     // everything before it, and the words of the next span, asked for an iteration ahead.
     long long span_first = 0;
     uint32_t finished_sum = 0;
     unsigned long long span[WINDOWS];
-    for (unsigned i = 0;; i++) {
-        const int s = (int)(i % STAGES), parity = (int)(i & 1);
-        const unsigned tile = stage_tile[s];
-        if (tile == NO_TILE && p1_tile == NO_TILE && p2_tile == NO_TILE)
-            break;
-        if (i == 0 && threadIdx.x == LOADER) { // read from iteration 1 on, after two barriers
-            for (int k = 1; k < STAGES; k++)
-                fill(k, draw());
-            ticket_in_hand = draw();
-        }
 
-        // 1. Tile i's items and their sums a warp (zeros in the last two iterations,
-        // which only finish tiles).
-        uint32_t items[HELD], thread_sum = 0;
-        if (tile != NO_TILE) {
-            uint32_t *tile_words = stage_words + s * TILE;
-            const size_t tile_first = (size_t)tile * TILE;
-            mbarrier_wait_parity(&landed[s], (i / STAGES) & 1u);
-            const size_t count = tile_words_from(tile_first);
-            if (count < (size_t)TILE) { // the last tile: the bulk copy brought whole
-                                        // chunks; the rest, and zeros past n
-                for (size_t w = (count & ~(size_t)3) + threadIdx.x; w < (size_t)TILE; w += THREADS)
-                    tile_words[w] = w < count ? op.src[tile_first + w] : 0u;
-                __syncthreads();
-            }
-            uint32_t words[ITEMS];
-            rotated_chunks<ITEMS>::load(tile_words, words);
-            uint32_t next = 0;
-            if constexpr (TileOp::NEEDS_NEXT) { // the first word of the next thread's run
-                next = __shfl_down_sync(0xffffffffu, words[0], 1);
-                if (lane == 31) {
-                    const size_t after = tile_first + (size_t)(threadIdx.x + 1) * ITEMS;
-                    next = threadIdx.x + 1 < THREADS ? tile_words[(threadIdx.x + 1) * ITEMS]
-                           : after < op.n            ? op.src[after]
-                                                     : 0u;
-                }
-            }
-            const size_t first = tile_first + (size_t)threadIdx.x * ITEMS;
-            if constexpr (TileOp::FLAG_ITEMS) {
-                items[0] = op.flags(words, next, first);
-                thread_sum = __popc(items[0]);
-            } else {
-                op.items(words, next, first, items);
-#pragma unroll
-                for (int k = 0; k < ITEMS; k++)
-                    thread_sum += items[k];
-            }
-        } else {
+    // --- the steps of an iteration ---
+    // 1. Scan: tile i's items (stage s) and the thread's sum of them (zeros in the last
+    // two iterations, which only finish tiles).
+    auto scan_items = [&](unsigned i, int s, unsigned tile, uint32_t(&items)[HELD]) {
+        uint32_t thread_sum = 0;
+        if (tile == NO_TILE) {
 #pragma unroll
             for (int k = 0; k < HELD; k++)
                 items[k] = 0;
+            return thread_sum;
         }
-        const uint32_t inclusive = warp_inclusive_scan(thread_sum);
-        if (lane == 31)
-            scan_shared[parity][warp] = inclusive;
-        __syncthreads();
+        uint32_t *tile_words = stage_words + s * TILE;
+        const size_t tile_first = (size_t)tile * TILE;
+        mbarrier_wait_parity(&landed[s], (i / STAGES) & 1u);
+        const size_t count = tile_words_from(tile_first);
+        if (count < (size_t)TILE) { // the last tile: the bulk copy brought whole chunks;
+                                    // the rest, and zeros past n
+            for (size_t w = (count & ~(size_t)3) + threadIdx.x; w < (size_t)TILE; w += THREADS)
+                tile_words[w] = w < count ? op.src[tile_first + w] : 0u;
+            __syncthreads();
+        }
+        uint32_t words[ITEMS];
+        rotated_chunks<ITEMS>::load(tile_words, words);
+        uint32_t next = 0;
+        if constexpr (TileOp::NEEDS_NEXT) { // the first word of the next thread's run
+            next = __shfl_down_sync(0xffffffffu, words[0], 1);
+            if (lane == 31) {
+                const size_t after = tile_first + (size_t)(threadIdx.x + 1) * ITEMS;
+                next = threadIdx.x + 1 < THREADS ? tile_words[(threadIdx.x + 1) * ITEMS]
+                       : after < op.n            ? op.src[after]
+                                                 : 0u;
+            }
+        }
+        const size_t first = tile_first + (size_t)threadIdx.x * ITEMS;
+        if constexpr (TileOp::FLAG_ITEMS) {
+            items[0] = op.flags(words, next, first);
+            thread_sum = __popc(items[0]);
+        } else {
+            op.items(words, next, first, items);
+#pragma unroll
+            for (int k = 0; k < ITEMS; k++)
+                thread_sum += items[k];
+        }
+        return thread_sum;
+    };
 
-        // 2. Warp 0: the warps' offsets and tile i's total, published as its aggregate;
-        // tile i - 2's prefix from its span. The loader: a refill and the next ticket.
+    // 2. Combine (warp 0): the warps' offsets and tile i's total, published as its
+    // aggregate; tile i - 2's prefix from its span. Refill (the loader, meanwhile): a
+    // stage and the next ticket.
+    auto combine_and_refill = [&](unsigned i, int parity, unsigned tile) {
         if (warp == 0) {
             const uint32_t w = lane < WARPS ? scan_shared[parity][lane] : 0u;
             const uint32_t w_inclusive = warp_inclusive_scan(w);
@@ -559,37 +552,59 @@ __global__ void __launch_bounds__(THREADS)
             fill((int)((i - REFILL_LAG) % STAGES), ticket_in_hand);
             ticket_in_hand = draw();
         }
+    };
+
+    // 3. Finish: tile i - 2's results, its prefix added, out.
+    auto finish_tile = [&](unsigned i, int parity) {
+        const uint32_t thread_prefix = scan_shared[parity][WARPS + 1] + p2_offset;
+        const size_t p2_first = (size_t)p2_tile * TILE;
+        if constexpr (TileOp::FLAG_ITEMS) {
+            op.store_flags(p2_first + (size_t)threadIdx.x * ITEMS, p2_items[0], thread_prefix,
+                           thread_prefix + __popc(p2_items[0]));
+        } else if constexpr (TileOp::STORES_TILE) {
+            uint32_t exclusive[ITEMS];
+            thread_exclusive(thread_prefix, p2_items, exclusive);
+            uint32_t *p2_words = stage_words + (int)((i - 2) % STAGES) * TILE;
+            rotated_chunks<ITEMS>::store(p2_words, exclusive);
+            fence_shared_for_bulk_copy();
+            __syncthreads();
+            const size_t count = tile_words_from(p2_first);
+            const size_t chunked = count & ~(size_t)3;
+            if (threadIdx.x == LOADER && chunked)
+                bulk_store(op.dst + p2_first, p2_words, (unsigned)chunked * 4u);
+            for (size_t w = chunked + threadIdx.x; w < count; w += THREADS)
+                op.dst[p2_first + w] = p2_words[w];
+        } else {
+            uint32_t exclusive[ITEMS];
+            const uint32_t thread_end = thread_exclusive(thread_prefix, p2_items, exclusive);
+            op.store(p2_first + (size_t)threadIdx.x * ITEMS, p2_items, exclusive, thread_end);
+        }
+    };
+
+    for (unsigned i = 0;; i++) {
+        const int s = (int)(i % STAGES), parity = (int)(i & 1);
+        const unsigned tile = stage_tile[s];
+        if (tile == NO_TILE && p1_tile == NO_TILE && p2_tile == NO_TILE)
+            break;
+        if (i == 0 && threadIdx.x == LOADER) { // read from iteration 1 on, after two barriers
+            for (int k = 1; k < STAGES; k++)
+                fill(k, draw());
+            ticket_in_hand = draw();
+        }
+        uint32_t items[HELD];
+        const uint32_t thread_sum = scan_items(i, s, tile, items);
+        const uint32_t inclusive = warp_inclusive_scan(thread_sum);
+        if (lane == 31)
+            scan_shared[parity][warp] = inclusive;
+        __syncthreads();
+        combine_and_refill(i, parity, tile);
         __syncthreads();
         const uint32_t thread_offset = scan_shared[parity][warp] + inclusive - thread_sum;
         const uint32_t tile_total = scan_shared[parity][WARPS];
+        if (p2_tile != NO_TILE)
+            finish_tile(i, parity);
 
-        // 3. Tile i - 2's results.
-        if (p2_tile != NO_TILE) {
-            const uint32_t thread_prefix = scan_shared[parity][WARPS + 1] + p2_offset;
-            const size_t p2_first = (size_t)p2_tile * TILE;
-            if constexpr (TileOp::FLAG_ITEMS) {
-                op.store_flags(p2_first + (size_t)threadIdx.x * ITEMS, p2_items[0], thread_prefix,
-                               thread_prefix + __popc(p2_items[0]));
-            } else if constexpr (TileOp::STORES_TILE) {
-                uint32_t exclusive[ITEMS];
-                thread_exclusive(thread_prefix, p2_items, exclusive);
-                uint32_t *p2_words = stage_words + (int)((i - 2) % STAGES) * TILE;
-                rotated_chunks<ITEMS>::store(p2_words, exclusive);
-                fence_shared_for_bulk_copy();
-                __syncthreads();
-                const size_t count = tile_words_from(p2_first);
-                const size_t chunked = count & ~(size_t)3;
-                if (threadIdx.x == LOADER && chunked)
-                    bulk_store(op.dst + p2_first, p2_words, (unsigned)chunked * 4u);
-                for (size_t w = chunked + threadIdx.x; w < count; w += THREADS)
-                    op.dst[p2_first + w] = p2_words[w];
-            } else {
-                uint32_t exclusive[ITEMS];
-                const uint32_t thread_end = thread_exclusive(thread_prefix, p2_items, exclusive);
-                op.store(p2_first + (size_t)threadIdx.x * ITEMS, p2_items, exclusive, thread_end);
-            }
-        }
-
+        // The tiles move up a place: i - 1 waits as i - 2 next iteration, i as i - 1.
         p2_tile = p1_tile;
         p2_offset = p1_offset;
         p2_total = p1_total;

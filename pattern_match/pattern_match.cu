@@ -628,15 +628,18 @@ enum {
 // few lanes are busy). 1024 vocabulary words: 40% of positions queued, 8% go on past 4
 // bytes, whose tail walks take about a fifth of the instructions. README.md, "What
 // bounds v5", has the measurements.
-// SMEM_TABLES: the pair and depth-2..4 tables in shared memory; deep_shared: the deep
-// trie too (where it fits beside them).
+//
+// v5's steps, each a block's or a warp's part of longest_kernel below.
+
+// 1. The tables into shared memory at `shared` (the pair and node tables with
+// SMEM_TABLES, the deep trie with deep_shared), the counters zeroed: the lanes' own
+// ([entry value][lane], into *lane_counts) and the block's by rank. Returns the view;
+// `shared` moves past what it took.
 template <bool SMEM_TABLES>
-__global__ void __launch_bounds__(LONGEST_THREADS, 1)
-    longest_kernel(const uint32_t *text32, size_t n, const longest_tables *t,
-                   unsigned long long *counts, bool deep_shared)
+__device__ __forceinline__ longest_view load_longest_tables(char *&shared, const longest_tables *t,
+                                                            bool deep_shared,
+                                                            uint32_t *&lane_counts)
 {
-    extern __shared__ uint4 shared_raw[];
-    char *shared = reinterpret_cast<char *>(shared_raw);
     longest_view v;
     v.pair = t->pair;
     if (SMEM_TABLES) {
@@ -644,7 +647,7 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
         v.pair = reinterpret_cast<const uint8_t *>(shared);
         shared += PAIR_SLOTS;
     }
-    uint32_t *lane_counts = reinterpret_cast<uint32_t *>(shared); // [entry value][lane]
+    lane_counts = reinterpret_cast<uint32_t *>(shared);
     for (int i = threadIdx.x; i < LANE_COUNT_BYTES / 4; i += blockDim.x)
         lane_counts[i] = 0;
     shared += LANE_COUNT_BYTES;
@@ -669,115 +672,114 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
         v.deep = reinterpret_cast<const uint2 *>(shared);
         shared += v.deep_hash.slots * 8;
     }
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    uint16_t *queue = reinterpret_cast<uint16_t *>(shared + warp * LONGEST_QUEUE_BYTES);
-    uint32_t *tail =
-        reinterpret_cast<uint32_t *>(shared + warp * LONGEST_QUEUE_BYTES + QUEUE_CHUNK * 2);
-    uint32_t *my_counts = lane_counts + lane;
-    const uint32_t counter_base = (uint32_t)__cvta_generic_to_shared(my_counts);
-    const uint32_t lanes_below = (1u << lane) - 1u;
-    // Counts best = 1 + a rank on the lane's own counter (ranks under 127) or the
-    // block's, and best = 0 (no word) on counter 0: one shared atomic, no branch.
-    const uint32_t rank_base = (uint32_t)__cvta_generic_to_shared(v.rank_count) - 4u;
-    auto count_best = [&](uint32_t best) {
-        const uint32_t counter =
-            best <= FAST_RANKS ? counter_base + 128u * best : rank_base + 4u * best;
-        asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(counter) : "memory");
-    };
-    __syncthreads();
+    return v;
+}
 
-    const uint4 *text128 = reinterpret_cast<const uint4 *>(text32);
-    const size_t chunks = (n + QUEUE_CHUNK - 1) / QUEUE_CHUNK;
-    const size_t warps = (size_t)gridDim.x * (blockDim.x / 32);
-    size_t c = (size_t)blockIdx.x * (blockDim.x / 32) + warp;
-    const bool deep_trie = t->deep_nodes > 0;
-    // Two chunks' loads in flight while one is filtered.
-    uint4 bytes = lane_bytes(text128, n, c, lane), next = lane_bytes(text128, n, c + warps, lane);
-    uint32_t after = lane == 31 ? int_after_chunk(text32, n, c) : 0u;
-    uint32_t next_after = lane == 31 ? int_after_chunk(text32, n, c + warps) : 0u;
-    for (; c < chunks; c += warps) {
-        const uint4 later = lane_bytes(text128, n, c + 2 * warps, lane);
-        const uint32_t later_after = lane == 31 ? int_after_chunk(text32, n, c + 2 * warps) : 0u;
-        const uint32_t from_right = __shfl_down_sync(0xffffffffu, bytes.x, 1);
-        const uint32_t x[5] = {bytes.x, bytes.y, bytes.z, bytes.w, lane == 31 ? after : from_right};
-        uint32_t index[QUEUE_LANE_BYTES], queued = 0;
-        pair_indices(x, index);
-        if ((c + 1) * QUEUE_CHUNK < n) { // every position has a byte after it
-            // All 16 table loads first, then the counts: the loads overlap.
-            uint32_t entry[QUEUE_LANE_BYTES];
+// Counts best = 1 + a rank on the lane's own counter (ranks under 127) or the block's,
+// and best = 0 (no word) on counter 0: one shared atomic, no branch.
+__device__ __forceinline__ void count_longest(uint32_t best, uint32_t counter_base,
+                                              uint32_t rank_base)
+{
+    const uint32_t counter =
+        best <= FAST_RANKS ? counter_base + 128u * best : rank_base + 4u * best;
+    asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(counter) : "memory");
+}
+
+// 2. The filter: the lane's 16 positions (bytes x, x[4] the 4 after them), each
+// counted at once or marked in the returned mask as queued. In the text's last chunk
+// (`last`) every possible start is queued, the lengths checked there; `first` is the
+// lane's first position.
+__device__ __forceinline__ uint32_t filter_positions(const longest_view &v, const uint32_t (&x)[5],
+                                                     bool last, size_t first, size_t n,
+                                                     uint32_t counter_base)
+{
+    uint32_t index[QUEUE_LANE_BYTES], queued = 0;
+    pair_indices(x, index);
+    if (!last) { // every position has a byte after it
+        // All 16 table loads first, then the counts: the loads overlap.
+        uint32_t entry[QUEUE_LANE_BYTES];
 #pragma unroll
-            for (int j = 0; j < QUEUE_LANE_BYTES; j++)
-                entry[j] = v.pair[index[j]];
+        for (int j = 0; j < QUEUE_LANE_BYTES; j++)
+            entry[j] = v.pair[index[j]];
 #pragma unroll
-            for (int j = 0; j < QUEUE_LANE_BYTES; j++)
-                filter_step(entry[j], counter_base, 1u << j, queued);
-        } else { // the text's last chunk: every possible start queued, lengths checked there
-            const size_t first = c * QUEUE_CHUNK + (size_t)lane * QUEUE_LANE_BYTES;
-            const int room = first < n ? (n - first < QUEUE_LANE_BYTES ? (int)(n - first) : 16) : 0;
+        for (int j = 0; j < QUEUE_LANE_BYTES; j++)
+            filter_step(entry[j], counter_base, 1u << j, queued);
+    } else {
+        const int room = first < n ? (n - first < QUEUE_LANE_BYTES ? (int)(n - first) : 16) : 0;
 #pragma unroll
-            for (int j = 0; j < QUEUE_LANE_BYTES; j++)
-                queued |= (uint32_t)(v.pair[index[j]] != PAIR_NONE && j < room) << j;
-        }
-        // The warp's queued positions in lane order, then one a lane; those the deep
-        // trie must settle go to the tail, which walks whenever it holds 32 (a lane or two
-        // walking while the rest of the warp waits was the first cut's cost: README.md).
-        // The chunk's address in one register pair, which the compiler would otherwise
-        // rebuild from c and text32 for every load (64-bit arithmetic, twice a window).
-        const uint32_t *chunk;
-        asm("mov.b64 %0, %1;" : "=l"(chunk) : "l"(text32 + c * (QUEUE_CHUNK / 4)));
-        const int chunk_room =
-            n - c * QUEUE_CHUNK < 2 * QUEUE_CHUNK ? (int)(n - c * QUEUE_CHUNK) : 2 * QUEUE_CHUNK;
-        auto room_at = [&](uint32_t q) { return min(chunk_room - (int)q, (int)PM_MAX_WORD_BYTES); };
-        // A tail entry's walk through the deep trie, counted.
-        auto walk = [&](uint32_t entry) {
-            const uint32_t q = entry >> TAIL_POSITION_SHIFT;
-            count_best(deep_walk(v, chunk, q, room_at(q), entry));
-        };
-        const int mine = __popc(queued);
-        const int end = warp_inclusive_scan(mine);
-        const int total = __shfl_sync(0xffffffffu, end, 31);
-        int at = end - mine;
-        for (; queued; queued &= queued - 1)
-            queue[at++] = (uint16_t)(lane * QUEUE_LANE_BYTES + __ffs(queued) - 1);
-        __syncwarp();
-        if (!deep_trie) { // no word over 4 bytes: a lane a position, no tail to keep
-            for (int i = lane; i < total; i += 32) {
-                const uint32_t q = queue[i];
-                count_best(longest_word_at(v, chunk, q, room_at(q)));
-            }
-        } else {
-            int tails = 0;
-            for (int round = 0; round < total; round += 32) {
-                const int i = round + lane;
-                const uint32_t q = i < total ? queue[i] : 0u;
-                const uint32_t found = i < total ? longest_word_at(v, chunk, q, room_at(q)) : 0u;
-                const bool deep = found & LONGEST_TAIL;
-                count_best(deep ? 0u : found); // counter 0 past the queue's end
-                const uint32_t deeps = __ballot_sync(0xffffffffu, deep);
-                if (deep)
-                    tail[tails + __popc(deeps & lanes_below)] =
-                        (found & TAIL_INFO_MASK) | q << TAIL_POSITION_SHIFT;
-                tails += __popc(deeps);
-                if (tails >= 32) {
-                    __syncwarp();
-                    tails -= 32;
-                    walk(tail[tails + lane]);
-                    __syncwarp();
-                }
-            }
-            __syncwarp();
-            if (lane < tails)
-                walk(tail[lane]);
-        }
-        __syncwarp();
-        bytes = next;
-        next = later;
-        after = next_after;
-        next_after = later_after;
+        for (int j = 0; j < QUEUE_LANE_BYTES; j++)
+            queued |= (uint32_t)(v.pair[index[j]] != PAIR_NONE && j < room) << j;
     }
+    return queued;
+}
 
-    // The block's longest-word counts by rank, then each word's: the sum over the ranks
-    // it is a prefix of.
+// 3. The warp's queued positions into its queue, in lane order; returns how many.
+__device__ __forceinline__ int enqueue_positions(uint32_t queued, uint16_t *queue, int lane)
+{
+    const int mine = __popc(queued);
+    const int end = warp_inclusive_scan(mine);
+    const int total = __shfl_sync(0xffffffffu, end, 31);
+    int at = end - mine;
+    for (; queued; queued &= queued - 1)
+        queue[at++] = (uint16_t)(lane * QUEUE_LANE_BYTES + __ffs(queued) - 1);
+    __syncwarp();
+    return total;
+}
+
+// 4. The queue settled, a position a lane: its longest word counted, or, where the deep
+// trie must settle it, the position moved to the tail, which walks whenever it holds 32
+// (a lane or two walking while the rest of the warp waits was the first cut's cost:
+// README.md). chunk_room: the text's bytes from the chunk's start, up to two chunks.
+__device__ __forceinline__ void settle_queue(const longest_view &v, const uint32_t *chunk,
+                                             int chunk_room, const uint16_t *queue, int total,
+                                             uint32_t *tail, bool deep_trie, int lane,
+                                             uint32_t counter_base, uint32_t rank_base)
+{
+    auto room_at = [&](uint32_t q) { return min(chunk_room - (int)q, (int)PM_MAX_WORD_BYTES); };
+    // A tail entry's walk through the deep trie, counted.
+    auto walk = [&](uint32_t entry) {
+        const uint32_t q = entry >> TAIL_POSITION_SHIFT;
+        count_longest(deep_walk(v, chunk, q, room_at(q), entry), counter_base, rank_base);
+    };
+    if (!deep_trie) { // no word over 4 bytes: a lane a position, no tail to keep
+        for (int i = lane; i < total; i += 32) {
+            const uint32_t q = queue[i];
+            count_longest(longest_word_at(v, chunk, q, room_at(q)), counter_base, rank_base);
+        }
+        return;
+    }
+    const uint32_t lanes_below = (1u << lane) - 1u;
+    int tails = 0;
+    for (int round = 0; round < total; round += 32) {
+        const int i = round + lane;
+        const uint32_t q = i < total ? queue[i] : 0u;
+        const uint32_t found = i < total ? longest_word_at(v, chunk, q, room_at(q)) : 0u;
+        const bool deep = found & LONGEST_TAIL;
+        count_longest(deep ? 0u : found, counter_base, rank_base); // counter 0 past the end
+        const uint32_t deeps = __ballot_sync(0xffffffffu, deep);
+        if (deep)
+            tail[tails + __popc(deeps & lanes_below)] =
+                (found & TAIL_INFO_MASK) | q << TAIL_POSITION_SHIFT;
+        tails += __popc(deeps);
+        if (tails >= 32) {
+            __syncwarp();
+            tails -= 32;
+            walk(tail[tails + lane]);
+            __syncwarp();
+        }
+    }
+    __syncwarp();
+    if (lane < tails)
+        walk(tail[lane]);
+}
+
+// 5. The block's longest-word counts by rank, then each word's: the sum over the ranks
+// it is a prefix of, added to the global counts.
+__device__ __forceinline__ void flush_longest_counts(const longest_view &v,
+                                                     const uint32_t *lane_counts,
+                                                     const longest_tables *t,
+                                                     unsigned long long *counts)
+{
     __syncthreads();
     for (int r = threadIdx.x; r < t->ranks; r += blockDim.x) {
         uint32_t sum = v.rank_count[r];
@@ -795,6 +797,61 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
         if (total)
             atomicAdd(&counts[w], total);
     }
+}
+
+// The kernel: each warp takes chunks of QUEUE_CHUNK bytes in turn, two chunks' loads in
+// flight while one is filtered (2), queued (3) and settled (4); the block's counts are
+// flushed at the end (5). SMEM_TABLES: the pair and depth-2..4 tables in shared memory;
+// deep_shared: the deep trie too (where it fits beside them).
+template <bool SMEM_TABLES>
+__global__ void __launch_bounds__(LONGEST_THREADS, 1)
+    longest_kernel(const uint32_t *text32, size_t n, const longest_tables *t,
+                   unsigned long long *counts, bool deep_shared)
+{
+    extern __shared__ uint4 shared_raw[];
+    char *shared = reinterpret_cast<char *>(shared_raw);
+    uint32_t *lane_counts;
+    const longest_view v = load_longest_tables<SMEM_TABLES>(shared, t, deep_shared, lane_counts);
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    uint16_t *queue = reinterpret_cast<uint16_t *>(shared + warp * LONGEST_QUEUE_BYTES);
+    uint32_t *tail =
+        reinterpret_cast<uint32_t *>(shared + warp * LONGEST_QUEUE_BYTES + QUEUE_CHUNK * 2);
+    const uint32_t counter_base = (uint32_t)__cvta_generic_to_shared(lane_counts + lane);
+    const uint32_t rank_base = (uint32_t)__cvta_generic_to_shared(v.rank_count) - 4u;
+    __syncthreads();
+
+    const uint4 *text128 = reinterpret_cast<const uint4 *>(text32);
+    const size_t chunks = (n + QUEUE_CHUNK - 1) / QUEUE_CHUNK;
+    const size_t warps = (size_t)gridDim.x * (blockDim.x / 32);
+    size_t c = (size_t)blockIdx.x * (blockDim.x / 32) + warp;
+    const bool deep_trie = t->deep_nodes > 0;
+    uint4 bytes = lane_bytes(text128, n, c, lane), next = lane_bytes(text128, n, c + warps, lane);
+    uint32_t after = lane == 31 ? int_after_chunk(text32, n, c) : 0u;
+    uint32_t next_after = lane == 31 ? int_after_chunk(text32, n, c + warps) : 0u;
+    for (; c < chunks; c += warps) {
+        const uint4 later = lane_bytes(text128, n, c + 2 * warps, lane);
+        const uint32_t later_after = lane == 31 ? int_after_chunk(text32, n, c + 2 * warps) : 0u;
+        const uint32_t from_right = __shfl_down_sync(0xffffffffu, bytes.x, 1);
+        const uint32_t x[5] = {bytes.x, bytes.y, bytes.z, bytes.w, lane == 31 ? after : from_right};
+        const uint32_t queued =
+            filter_positions(v, x, (c + 1) * QUEUE_CHUNK >= n,
+                             c * QUEUE_CHUNK + (size_t)lane * QUEUE_LANE_BYTES, n, counter_base);
+        // The chunk's address in one register pair, which the compiler would otherwise
+        // rebuild from c and text32 for every load (64-bit arithmetic, twice a window).
+        const uint32_t *chunk;
+        asm("mov.b64 %0, %1;" : "=l"(chunk) : "l"(text32 + c * (QUEUE_CHUNK / 4)));
+        const int chunk_room =
+            n - c * QUEUE_CHUNK < 2 * QUEUE_CHUNK ? (int)(n - c * QUEUE_CHUNK) : 2 * QUEUE_CHUNK;
+        const int total = enqueue_positions(queued, queue, lane);
+        settle_queue(v, chunk, chunk_room, queue, total, tail, deep_trie, lane, counter_base,
+                     rank_base);
+        __syncwarp();
+        bytes = next;
+        next = later;
+        after = next_after;
+        next_after = later_after;
+    }
+    flush_longest_counts(v, lane_counts, t, counts);
 }
 
 // --- the device words and the launchers -------------------------------------------------
