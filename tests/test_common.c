@@ -11,6 +11,7 @@
 #endif
 
 #include "cudalab.h"
+#include "sort.h"
 #include "unit.h"
 
 // --- CLI ------------------------------------------------------------------------
@@ -485,15 +486,16 @@ static void fatal_hook_writes(void)
         _exit(42);
 }
 
-// Runs fatal(), with the hook set when `hooked`, in a child; its exit status and how
-// many times the hook ran.
-static void die_in_child(void (*fatal)(void), bool hooked, int *status, int *hook_runs)
+// Runs fatal(), with the hook set when `hooked`, in a child (its stderr into
+// stderr_path, or nowhere); its exit status and how many times the hook ran.
+static void die_in_child(void (*fatal)(void), bool hooked, int *status, int *hook_runs,
+                         const char *stderr_path)
 {
     EXPECT(pipe(hook_pipe) == 0);
     fflush(stdout);
     const pid_t child = fork();
     if (child == 0) {
-        if (!freopen("/dev/null", "w", stderr))
+        if (!freopen(stderr_path ? stderr_path : "/dev/null", "w", stderr))
             _exit(43);
         cl_set_fatal_hook(fatal_hook_writes);
         if (!hooked)
@@ -516,12 +518,33 @@ static void die_cuda(void) { CL_CUDA_CHECK(cudaErrorMemoryAllocation); }
 static void test_fatal_hook(void)
 {
     int status, runs;
-    die_in_child(die_usage, true, &status, &runs);
+    die_in_child(die_usage, true, &status, &runs, NULL);
     EXPECT(status == CL_EXIT_USAGE && runs == 1);
-    die_in_child(die_cuda, true, &status, &runs);
+    die_in_child(die_cuda, true, &status, &runs, NULL);
     EXPECT(status == CL_EXIT_CUDA && runs == 1);
-    die_in_child(die_cuda, false, &status, &runs);
+    die_in_child(die_cuda, false, &status, &runs, NULL);
     EXPECT(status == CL_EXIT_CUDA && runs == 0);
+}
+
+// The sort's 32-bit counts: a workspace for more than 2^32 - 1 keys is refused (exit 3,
+// with a line) before anything is allocated, so no GPU is needed to see it.
+static void sort_too_large(void) { cl_sort_workspace_create((size_t)CL_SORT_MAX_KEYS + 1, 0); }
+
+static void test_sort_refuses_more_than_32_bit_keys(void)
+{
+    const char *path = "/tmp/cudalab_test_sort_limit.txt";
+    int status, runs;
+    die_in_child(sort_too_large, true, &status, &runs, path);
+    char line[256] = "";
+    FILE *f = fopen(path, "r");
+    if (f) {
+        if (!fgets(line, sizeof line, f))
+            line[0] = 0;
+        fclose(f);
+    }
+    remove(path);
+    EXPECT(status == CL_EXIT_CUDA && runs == 1);
+    EXPECT(strstr(line, "the sort takes at most 4294967295 keys") != NULL);
 }
 
 // --- files ----------------------------------------------------------------------------
@@ -732,6 +755,7 @@ int main(void)
     RUN_TEST(test_compare_exact);
     RUN_TEST(test_fault_injection);
     RUN_TEST(test_fatal_hook);
+    RUN_TEST(test_sort_refuses_more_than_32_bit_keys);
     RUN_TEST(test_npy_writer);
     RUN_TEST(test_ppm_writer);
     RUN_TEST(test_image_read_ppm);
