@@ -32,6 +32,17 @@ endif
 # after it, so `make test` or `make check_scan K=yours` does not quietly rebuild
 # everything for another target; `make ARCH=auto` forgets it (so does `make clean`).
 ARCH_FILE ?= build/arch
+# An ARCH must be a target this nvcc compiles for (sm_XX, or sm_XXa / sm_XXf of one), fat
+# or auto; another is refused before anything is remembered.
+arch_known = $(filter $(patsubst %a,%,$(patsubst %f,%,$(1))),$(shell $(NVCC) --list-gpu-code 2>/dev/null))
+arch_refusal = make ARCH=$(1): not a GPU target this nvcc builds for; use auto (the GPU present), fat, or sm_XX from: $(shell $(NVCC) --list-gpu-code 2>/dev/null | tr '\n' ' ')
+ifdef NEED_TOOLKIT
+ifeq ($(origin ARCH),command line)
+ifeq ($(filter auto fat,$(ARCH))$(call arch_known,$(ARCH)),)
+$(error $(call arch_refusal,$(ARCH))(nothing remembered))
+endif
+endif
+endif
 ifeq ($(ARCH),auto)
 $(shell rm -f $(ARCH_FILE))
 override undefine ARCH
@@ -45,6 +56,9 @@ SAVED_ARCH := $(shell cat $(ARCH_FILE) 2>/dev/null)
 ifneq ($(SAVED_ARCH),)
 ARCH := $(SAVED_ARCH)
 ifdef NEED_TOOLKIT
+ifeq ($(filter fat,$(ARCH))$(call arch_known,$(ARCH)),)
+$(error $(call arch_refusal,$(ARCH))(remembered in $(ARCH_FILE): make ARCH=auto forgets it))
+endif
 $(info building for ARCH=$(ARCH), as `make ARCH=$(ARCH)` asked before; `make ARCH=auto` builds for the GPU present again)
 endif
 else

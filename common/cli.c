@@ -152,6 +152,25 @@ static void choices_list(const cl_option *o, char *buf, size_t len)
     }
 }
 
+// Examples of the size forms that lie in [min, max] (one form a scale, the largest set
+// that fits), or "" where none does.
+static const char *size_examples(double min, double max)
+{
+    static const struct {
+        const char *text;
+        double lo, hi; // the smallest and largest value the examples name
+    } sets[] = {
+        {" (e.g. 1000000, 1e6, 16M, 1Mi)", 1e6, 16e6},
+        {" (e.g. 1000000, 1e6, 1M, 1Mi)", 1e6, 1048576.0},
+        {" (e.g. 1000, 1e3, 4K, 1Ki)", 1e3, 4e3},
+        {" (e.g. 100, 1e2)", 100.0, 100.0},
+    };
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+        if (sets[i].lo >= min && sets[i].hi <= max)
+            return sets[i].text;
+    return "";
+}
+
 static bool set_value(const cl_option *o, const char *label, const char *value, char *err,
                       size_t errlen)
 {
@@ -162,8 +181,8 @@ static bool set_value(const cl_option *o, const char *label, const char *value, 
     case CL_ARG_SIZE: {
         double v;
         if (!cl_parse_size(value, &v) || v < o->min || v > o->max) {
-            snprintf(err, errlen, "%s %s: expected a size in %s..%s (e.g. 1000000, 1e6, 16M, 1Mi)",
-                     label, value, lo, hi);
+            snprintf(err, errlen, "%s %s: expected a size in %s..%s%s", label, value, lo, hi,
+                     size_examples(o->min, o->max));
             return false;
         }
         *(size_t *)o->dest = (size_t)v;
@@ -207,13 +226,23 @@ static bool set_value(const cl_option *o, const char *label, const char *value, 
 enum { KERNEL_NOT_FOUND = -2 }; // -1 is "all"
 
 // Accepts a version's full name, its number ("3") or "v3"; KERNEL_NOT_FOUND otherwise.
+// The number a version's name starts with ("v3-shared": 3), or -1 ("yours").
+static long version_number(const char *name)
+{
+    char *end;
+    const long number = name[0] == 'v' ? strtol(name + 1, &end, 10) : -1;
+    return number >= 0 && end != name + 1 && (*end == '-' || *end == '\0') ? number : -1;
+}
+
+// A version by its name, or by its number ("3", "v3"); a number never names "yours".
 static int find_kernel(cl_kernel_list list, const char *name)
 {
     char *end;
     long number = strtol(name[0] == 'v' ? name + 1 : name, &end, 10);
     bool numeric = *end == '\0' && end != name + (name[0] == 'v');
     for (int i = 0; i < list.count; i++) {
-        if (strcmp(cl_kernel_at(list, i)->name, name) == 0 || (numeric && number == i + 1))
+        const char *version = cl_kernel_at(list, i)->name;
+        if (strcmp(version, name) == 0 || (numeric && number == version_number(version)))
             return i;
     }
     return KERNEL_NOT_FOUND;

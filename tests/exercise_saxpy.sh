@@ -10,6 +10,7 @@ if [ "$rc" -eq 0 ] && grep -q "v4-float4x4" "$tmp/out" && grep -q "^  yours " "$
 expect_usage "saxpy -n -3" "-n -3" "$saxpy" -n -3
 expect_usage "saxpy -n 0" "-n 0" "$saxpy" -n 0
 expect_usage "saxpy -n 1.5" "-n 1.5" "$saxpy" -n 1.5
+expect_usage "saxpy -k v5: a number past the last version (yours only by name)" "-k v5: unknown kernel" "$saxpy" -k v5
 expect_usage "saxpy -n 1e300" "-n 1e300" "$saxpy" -n 1e300
 expect_usage "saxpy --bogus" "--bogus" "$saxpy" --bogus
 expect_usage "saxpy -k v9" "-k v9" "$saxpy" -k v9

@@ -245,6 +245,13 @@ make_tests() {
     if [ "$rc" -eq 0 ] && [ ! -e "$tmp/arch" ] && ! grep -q -- "-arch=sm_80" "$tmp/out"; then
         pass "make ARCH=auto forgets it"; else fail "make ARCH=auto forgets it"; fi
 
+    # A mistyped ARCH (the sm_ left off) is refused with the accepted forms, not remembered.
+    rm -f "$tmp/arch"
+    run make -n "${arch_state[@]}" ARCH=90 build/common/scan.o
+    if [ "$rc" -ne 0 ] && grep -q "make ARCH=90: not a GPU target" "$tmp/out" && grep -q "sm_90" "$tmp/out" &&
+        [ ! -e "$tmp/arch" ]; then pass "make ARCH=90 is refused and not remembered"
+    else fail "make ARCH=90 is refused and not remembered"; fi
+
     expect_make_line "make -C scan clean removes scan's build only" "rm -rf ../build/scan ../bin/scan" -C scan clean
 
     # make format / make lint without their tool: one line naming it, exit 2.

@@ -25,9 +25,11 @@ static const fake_version fake_versions[] = {
     {{"v1-naive", "first"}, 1},
     {{"v2-shared", "second"}, 2},
     {{"v3-fast", "third"}, 3},
+    {{"yours", "the learner's"}, 4},
 };
 
 static long extra_int = 7, extra_off = 0, extra_named = 0;
+static size_t extra_cells = 0;
 static int extra_choice = 0;
 static bool extra_flag = false;
 static const char *const choice_names[] = {"red", "green", NULL};
@@ -39,6 +41,7 @@ static const cl_option extra_options[] = {
     {0, "nx", CL_ARG_INT, &extra_named, "NX",
      "grid points in x, a help line long enough to need wrapping at eighty columns (default: -n)",
      1, 4096, NULL},
+    {0, "cells", CL_ARG_SIZE, &extra_cells, "N", "cells a side", 100, 16384, NULL},
     {0},
 };
 
@@ -50,7 +53,7 @@ static const cl_program test_program = {
     .n_min = 1,
     .n_max = 1000000000,
     .n_meaning = "elements",
-    .kernels = {&fake_versions[0].info, 3, sizeof fake_versions[0], 2},
+    .kernels = {&fake_versions[0].info, 4, sizeof fake_versions[0], 2},
     .options = extra_options,
 };
 
@@ -127,8 +130,11 @@ static void test_parse_kernel_selection(void)
     EXPECT(parse("-k v2-shared", &a, err, sizeof err) == CL_PARSE_OK && a.kernel_index == 1);
     EXPECT(parse("-k 1", &a, err, sizeof err) == CL_PARSE_OK && a.kernel_index == 0);
     EXPECT(parse("--kernel v3", &a, err, sizeof err) == CL_PARSE_OK && a.kernel_index == 2);
+    // A number names a version, never the learner's slot after the last one.
     EXPECT(parse("-k 4", &a, err, sizeof err) == CL_PARSE_ERROR);
     EXPECT(strstr(err, "-k 4") && strstr(err, "v1-naive"));
+    EXPECT(parse("-k v4", &a, err, sizeof err) == CL_PARSE_ERROR);
+    EXPECT(parse("-k yours", &a, err, sizeof err) == CL_PARSE_OK && a.kernel_index == 3);
     EXPECT(parse("-k v", &a, err, sizeof err) == CL_PARSE_ERROR);
     EXPECT(parse("-k bogus", &a, err, sizeof err) == CL_PARSE_ERROR);
 }
@@ -167,6 +173,8 @@ static void test_parse_errors_name_the_flag(void)
     } cases[] = {
         {"-n -3", "-n -3"},
         {"-n 0", "1..1000000000"},
+        {"-n 0", "(e.g. 1000000, 1e6, 16M, 1Mi)"},
+        {"--cells 16M", "100..16384 (e.g. 1000, 1e3, 4K, 1Ki)"}, // examples in its range
         {"-n 2G", "-n 2G"},
         {"-n 99999999999999999999999", "-n"},
         {"-n", "missing value"},
