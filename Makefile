@@ -191,15 +191,16 @@ lint:
 	 else echo "lint: shellcheck not installed; shell scripts not checked"; fi
 	python3 -m py_compile scripts/plot scripts/tables
 
-# The reference measurements: every score table and ladder into results/ (GPU),
-# the plots of the newest results file (the last written; RESULTS=file, or two files for
-# their ratio), the pictures into gallery/ (GPU).
-RESULTS ?= $(firstword $(shell ls -t results/*.jsonl 2>/dev/null))
+# The reference measurements: every score table and ladder into results/ (GPU); the
+# plots of the newest results of one GPU (each exercise from its newest results file, by
+# the date in its name; GPU=TEXT picks the GPU, RESULTS=file one file, or two files for
+# their ratio) into plots/, which git does not track (PLOTS_DIR=results/plots refreshes
+# the committed pictures); the pictures into gallery/ (GPU).
+PLOTS_DIR ?= plots
 bench: all
 	scripts/bench-all
 plots:
-	@test -n "$(RESULTS)" || { echo "plots: no results/*.jsonl: run make bench first (or RESULTS=file)"; exit 2; }
-	scripts/plot $(RESULTS)
+	scripts/plot $(or $(RESULTS),--newest$(if $(GPU), --gpu "$(GPU)")) -o $(PLOTS_DIR)
 gallery: $(BINARIES)
 	scripts/gallery
 

@@ -135,7 +135,27 @@ expect_usage "bench-all: unknown exercise" "no exercise named nope" scripts/benc
 expect_usage "profile: unknown exercise" "no exercise named nope" scripts/profile nope
 expect_usage "profile: ncu missing" "ncu (Nsight Compute) not found" env NCU=/nonexistent scripts/profile scan
 # shellcheck disable=SC2012 # the newest by modification time, as the Makefile picks it
-expect_make_line "make plots runs scripts/plot on the newest results" "scripts/plot $(ls -t results/*.jsonl | head -n 1)" plots
+expect_make_line "make plots draws each exercise's newest results into plots/ (not tracked)" "scripts/plot --newest -o plots" plots
+# Which file each exercise comes from: the date in the name, not the file's time (a fresh
+# clone gives every file the same), one GPU (the newest file's, or --gpu's).
+if command -v python3 >/dev/null; then
+    mkdir -p "$tmp/dated"
+    echo '{"exercise": "scan", "gpu": "GPU A", "table": "ladder"}' >"$tmp/dated/bench-20260102-A.jsonl"
+    echo '{"exercise": "scan", "gpu": "GPU A", "table": "ladder"}' >"$tmp/dated/bench-20260101-A.jsonl"
+    echo '{"exercise": "heat", "gpu": "GPU A", "table": "ladder"}' >>"$tmp/dated/bench-20260101-A.jsonl"
+    echo '{"exercise": "scan", "gpu": "GPU B", "table": "ladder"}' >"$tmp/dated/bench-20251231-B.jsonl"
+    echo '{"exercise": "scan", "gpu": "2 x GPU A", "table": "ladder"}' >"$tmp/dated/bench-20260103-2_x_A.jsonl"
+    touch -d '2026-01-05 00:00' "$tmp"/dated/*.jsonl
+    touch -d '2026-01-06 00:00' "$tmp/dated/bench-20260101-A.jsonl" # the newest by time, not by date
+    run scripts/plot --newest --from "$tmp/dated" --dry-run
+    if [ "$rc" -eq 0 ] && grep -qx "GPU A:" "$tmp/out" && grep -q "scan <- .*bench-20260102-A.jsonl" "$tmp/out" &&
+        grep -q "heat <- .*bench-20260101-A.jsonl" "$tmp/out" && ! grep -q "GPU B\|2_x" "$tmp/out"; then
+        pass "scripts/plot --newest: each exercise from its newest file by date, one GPU"
+    else fail "scripts/plot --newest: each exercise from its newest file by date, one GPU"; fi
+    run scripts/plot --newest --from "$tmp/dated" --gpu "GPU B" --dry-run
+    if [ "$rc" -eq 0 ] && grep -q "scan <- .*bench-20251231-B.jsonl" "$tmp/out"; then pass "scripts/plot --newest --gpu"
+    else fail "scripts/plot --newest --gpu"; fi
+fi
 
 # --dump names an output like -o: a directory that cannot be written is refused before
 # any work, by every binary (exit 2, one line, nothing on stdout).
