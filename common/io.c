@@ -337,16 +337,31 @@ void cl_require_writable_dir(const char *flag, const char *path)
         snprintf(dir, sizeof dir, "%.*s", slash > path ? (int)(slash - path) : 1, path);
     if (access(dir, W_OK) != 0)
         cl_die(CL_EXIT_USAGE, "%s %s: directory %s: %s", flag, path, dir, strerror(errno));
+    // A directory may say it is writable and still take no file (/proc, a read-only
+    // mount for root): a file made and removed there says for sure.
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/.cudalab-probe-XXXXXX", dir);
+    const int fd = mkstemp(probe);
+    if (fd < 0)
+        cl_die(CL_EXIT_USAGE, "%s %s: directory %s: cannot create a file there: %s", flag, path,
+               dir, strerror(errno));
+    close(fd);
+    unlink(probe);
 }
 
 const char *cl_frame_prefix(const char *flag, const char *name, char *out, size_t len)
 {
-    cl_require_writable_dir(flag, name);
     snprintf(out, len, "%s", name);
     const char *slash = strrchr(out, '/');
     char *dot = strrchr(out, '.');
-    if (dot && (!slash || dot > slash) &&
-        (strcasecmp(dot, ".png") == 0 || strcasecmp(dot, ".ppm") == 0))
+    if (dot && (!slash || dot > slash)) {
+        if (strcasecmp(dot, ".png") != 0 && strcasecmp(dot, ".ppm") != 0)
+            cl_die(CL_EXIT_USAGE,
+                   "%s %s: unknown extension (give NAME, NAME.png or NAME.ppm: frames are "
+                   "written as NAME_0000.%s, ...)",
+                   flag, name, cl_image_extension());
         *dot = '\0';
+    }
+    cl_require_writable_dir(flag, name);
     return out;
 }

@@ -36,13 +36,14 @@ int cl_image_write(const char *base, int width, int height, const uint8_t *rgb, 
 const char *cl_image_extension(void);
 
 // Exits 2 ("FLAG PATH: directory DIR: why") unless the directory PATH would be written
-// into exists and is writable: checked before anything runs, not after the work.
+// into exists and takes a new file (one is made and removed): checked before anything
+// runs, not after the work.
 void cl_require_writable_dir(const char *flag, const char *path);
 
 // The prefix of numbered frames (NAME_0000.png, ...) that `flag` (e.g. "-f") names:
 // NAME less a .png or .ppm extension, so "-f out.png" writes out_0000.png, not
-// out.png_0000.png. Checked before anything runs: exits 2 naming the flag when the
-// directory cannot be written. Returns out.
+// out.png_0000.png. Checked before anything runs: exits 2 naming the flag for another
+// extension or when no file can be created in the directory. Returns out.
 const char *cl_frame_prefix(const char *flag, const char *name, char *out, size_t len);
 
 // An 8-bit RGB image, rows top to bottom, 3 bytes a pixel.

@@ -243,6 +243,12 @@ static void run_frames(renderer_state *st, renderer_choice r, const options *opt
     cl_note("overall: %.3f ms (clear %.3f, advance %.3f, render %.3f)",
             all.clear_ms + all.advance_ms + all.render_ms, all.clear_ms, all.advance_ms,
             all.render_ms);
+    const char *ext = cl_image_extension();
+    if (opt->file && opt->end - opt->start == 1)
+        cl_note("wrote %s_%04d.%s", opt->file, opt->start, ext);
+    else if (opt->file && opt->end > opt->start)
+        cl_note("wrote %s_%04d.%s .. %s_%04d.%s", opt->file, opt->start, ext, opt->file,
+                opt->end - 1, ext);
 }
 
 // --- --check: the 72-point table ---------------------------------------------------------

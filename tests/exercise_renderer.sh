@@ -26,6 +26,8 @@ if [ "$rc" -eq 0 ] && [ -s "$tmp/named_0000.$ext" ] && [ ! -e "$tmp/named.png_00
 expect_usage "renderer: unknown scene" "unknown scene 'rand10'" "$re" -r cpuref rand10
 expect_usage "renderer -b 3:1" "-b 3:1" "$re" -r cpuref -b 3:1 rgb
 expect_usage "renderer -b 3" "-b 3" "$re" -r cpuref -b 3 rgb
+expect_usage "renderer -f into /proc: refused before any work" "cannot create a file there" "$re" -r cpuref -f /proc/frame rgb
+expect_usage "renderer -f frame.jpg: an extension it cannot write" "unknown extension" "$re" -r cpuref -f "$tmp/frame.jpg" rgb
 expect_usage "renderer -b x:4" "-b x:4" "$re" -r cpuref -b x:4 rgb
 expect_usage "renderer -b 2:" "-b 2:" "$re" -r cpuref -b 2: rgb
 expect_usage "renderer -s 0" "-s 0: expected an integer in 1..16384" "$re" -r cpuref -s 0 rgb
