@@ -381,14 +381,15 @@ static void print_wrapped(FILE *f, const char *text, const char *tail, int colum
     fputc('\n', f);
 }
 
-// The option's default and range, unless its help already names its default (then the
-// range alone); a default outside the range (0 for "off") is said as such.
+// The option's default and range, unless its help already names its default (says
+// "default": then the range alone); a default outside the range (0 for "off") is said
+// as such.
 static void option_extra(const cl_option *o, char *extra, size_t len)
 {
     char lo[32], hi[32], list[256], value[48] = "";
     format_number(o->min, lo, sizeof lo);
     format_number(o->max, hi, sizeof hi);
-    const bool named = strstr(o->help, "(default") != NULL;
+    const bool named = strstr(o->help, "default") != NULL;
     double v = 0;
     switch (o->kind) {
     case CL_ARG_SIZE:

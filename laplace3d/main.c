@@ -20,6 +20,7 @@
 typedef struct {
     cl_common_args common;
     long nx, ny, nz, repeat, tblock, gpus, watchdog;
+    int tblock_choice; // --tblock as given: an index into tblock_names
     int input, exchange;
     const char *block, *nccl_id_file;
     bool sweep;
@@ -28,6 +29,8 @@ typedef struct {
 
 static const char peer_name[] = "v2-3d-blocks (reference)";
 static const char *const input_names[] = {"practical", "random", NULL};
+// --tblock: auto (0, the fastest measured), or v6's iterations a pass.
+static const char *const tblock_names[] = {"auto", "2", "4", "8", NULL};
 enum { INPUT_PRACTICAL, INPUT_RANDOM };
 
 static size_t points(grid_shape g) { return (size_t)g.nx * g.ny * g.nz; }
@@ -360,8 +363,8 @@ static int run(int argc, char **argv)
          "practical: 1 on the boundary, 0 inside; random: inside uniform in [0, 1) from -S "
          "(--check uses it)",
          0, 0, input_names},
-        {0, "tblock", CL_ARG_INT, &opt.tblock, "T",
-         "v6's iterations a pass: 2, 4 or 8 (default: the fastest measured, 4)", 2, 8, NULL},
+        {0, "tblock", CL_ARG_CHOICE, &opt.tblock_choice, "T",
+         "v6's iterations a pass (auto: the fastest measured, 4)", 0, 0, tblock_names},
         {0, "block", CL_ARG_STRING, &opt.block, "BXxBYxBZ",
          "thread-block shape of -k v1 (2D) or -k v2 (3D)", 0, 0, NULL},
         {0, "sweep", CL_ARG_FLAG, &opt.sweep, NULL,
@@ -398,8 +401,7 @@ static int run(int argc, char **argv)
     cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
     if (opt.block)
         parse_block(&opt);
-    if (opt.tblock && opt.tblock != 2 && opt.tblock != 4 && opt.tblock != 8)
-        cl_die(CL_EXIT_USAGE, "--tblock %ld: v6 does 2, 4 or 8 iterations a pass", opt.tblock);
+    opt.tblock = atol(tblock_names[opt.tblock_choice]); // 0: auto
     laplace_set_time_block((int)opt.tblock);
     grid_shape g = {opt.nx ? (int)opt.nx : (int)opt.common.n,
                     opt.ny ? (int)opt.ny : (int)opt.common.n,

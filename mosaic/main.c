@@ -439,7 +439,9 @@ static int run(int argc, char **argv)
         cl_die(CL_EXIT_USAGE, "--cell %d: larger than the image (%d x %d)", s.cell, s.width,
                s.height);
     problem p = make_problem(s, in);
-    cl_note("\n%d x %d pixels (%s), cells of %d x %d (%d x %d cells); rounding: nearest, halves up",
+    cl_note("%s%d x %d pixels (%s), cells of %d x %d (%d x %d cells); rounding: nearest, halves up",
+            cl_device_current() ? "\n" : "", // apart from the device line, when there is one
+
             s.width, s.height, opt.image ? opt.image : "synthetic", s.cell, s.cell,
             mosaic_cells_x(s), mosaic_cells_y(s));
     const uint8_t *result = p.gold;

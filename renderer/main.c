@@ -222,8 +222,10 @@ static void write_png(const renderer_state *st, const char *base, int frame)
 
 static void run_frames(renderer_state *st, renderer_choice r, const options *opt)
 {
-    cl_note("\n%s, %d x %d, %d circles, frames %d:%d, renderer %s", st->scene->name, st->width,
-            st->height, st->scene->n, opt->start, opt->end, renderer_label(r));
+    cl_note("%s%s, %d x %d, %d circles, frames %d:%d, renderer %s",
+            cl_device_current() ? "\n" : "", // apart from the device line, when there is one
+            st->scene->name, st->width, st->height, st->scene->n, opt->start, opt->end,
+            renderer_label(r));
     cl_table_header(&frame_table);
     frame_times all = {0, 0, 0};
     for (int f = opt->start; f < opt->end; f++) {

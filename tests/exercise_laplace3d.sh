@@ -15,7 +15,7 @@ expect_usage "laplace3d --block 64x32 (too many threads)" "at most 1024 threads"
 expect_usage "laplace3d --block 0x4x4" "--block 0x4x4" "$lp" --block 0x4x4 -k 2
 expect_usage "laplace3d --block junk" "--block junk" "$lp" --block junk -k 2
 expect_usage "laplace3d --block with -k 3" "applies to -k v1" "$lp" --block 16x8 -k 3
-expect_usage "laplace3d --tblock 3" "2, 4 or 8" "$lp" --tblock 3
+expect_usage "laplace3d --tblock 3" "one of auto, 2, 4, 8" "$lp" --tblock 3
 expect_usage "laplace3d --tblock 16" "--tblock 16" "$lp" --tblock 16
 expect_usage "laplace3d --check -k all" "--check scores one version" "$lp" --check -k all
 expect_make_line "make check_laplace3d K=yours" "bin/laplace3d --check -k yours" check_laplace3d K=yours

@@ -6,6 +6,9 @@ run "$saxpy" --help
 if [ "$rc" -eq 0 ] && grep -q "v4-float4x4" "$tmp/out" && grep -q "^  yours " "$tmp/out" &&
     grep -q -- "--streams" "$tmp/out"; then
     pass "saxpy --help"; else fail "saxpy --help"; fi
+# A default its help already gives is not given again ("(default 4) (default 4; 1..64)").
+if [ "$rc" -eq 0 ] && tr '\n' ' ' <"$tmp/out" | tr -s ' ' | grep -q "default 4) (1..64)"; then
+    pass "saxpy --help: --streams' default said once"; else fail "saxpy --help: --streams' default said once"; fi
 
 expect_usage "saxpy -n -3" "-n -3" "$saxpy" -n -3
 expect_usage "saxpy -n 0" "-n 0" "$saxpy" -n 0

@@ -285,6 +285,12 @@ make_tests() {
         pass "tests/run.sh V=1 without a GPU: each job's skipped GPU tests"
     else fail "tests/run.sh V=1 without a GPU: each job's skipped GPU tests"; fi
 
+    # make check without a usable GPU: the no-device line once, not once a table.
+    run env CUDA_VISIBLE_DEVICES=-1 make check
+    if [ "$rc" -ne 0 ] && [ "$(grep -c "no usable CUDA device" "$tmp/out")" -eq 1 ]; then
+        pass "make check without a GPU: one no-device line"
+    else fail "make check without a GPU: one no-device line"; fi
+
     # Batches, with a stand-in for a program's --batch: a line "R" returns R, "exit R"
     # exits R (ending the batch), as cl_main marks them. Counted in a subshell.
     cat >"$tmp/stand_in" <<'EOF'
