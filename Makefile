@@ -4,6 +4,7 @@
 # tests (GPU tests are skipped without a GPU), `make test_<exercise>` one exercise's;
 # `make clean`.
 #
+# The build prints a short line a file (`make V=1`: each command whole).
 # Optimization flags: C_OPT (default -O2) and NVCC_OPT (default -O3), e.g.
 # `make NVCC_OPT="-O3 -DSOME_TUNING_MACRO=1"` for an experiment.
 # Architecture: the GPU present (nvidia-smi's compute capability), else a fat
@@ -114,21 +115,28 @@ ifdef NEED_TOOLKIT
 $(shell mkdir -p build && (echo '$(FLAGS_LINE)' | cmp -s - $(FLAGS_STAMP) || echo '$(FLAGS_LINE)' > $(FLAGS_STAMP)))
 endif
 
+# The build prints a short line a file; V=1 prints each command whole.
+ifeq ($(V),1)
+show =
+else
+show = @printf '  %-5s %s\n' $(1) $(2);
+endif
+
 # --- common/ ------------------------------------------------------------------
 COMMON_SRC := $(wildcard common/*.c) $(wildcard common/*.cu)
 COMMON_OBJ := $(patsubst %,build/%.o,$(basename $(COMMON_SRC)))
 LIBCUDALAB := build/libcudalab.a
 
 $(LIBCUDALAB): $(COMMON_OBJ)
-	ar rcs $@ $^
+	$(call show,AR,$@)ar rcs $@ $^
 
 build/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call show,CC,$<)$(CC) $(CFLAGS) -c $< -o $@
 
 build/%.o: %.cu $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(call show,NVCC,$<)$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
 # --- exercises ----------------------------------------------------------------
 EXERCISES := $(patsubst %/exercise.mk,%,$(wildcard */exercise.mk))
@@ -142,7 +150,7 @@ UNIT_TESTS := bin/tests/test_common bin/tests/test_launch $(foreach ex,$(EXERCIS
 
 bin/tests/test_common bin/tests/test_launch: bin/tests/%: build/tests/%.o $(LIBCUDALAB)
 	@mkdir -p $(@D)
-	$(NVCC) $(GENCODE) -o $@ $^ $(LDLIBS)
+	$(call show,LINK,$@)$(NVCC) $(GENCODE) -o $@ $^ $(LDLIBS)
 
 # A test of exercise X includes "X.h" as its own sources do: -iquote X is searched for
 # quoted includes before -Icommon (where common's scan.h would shadow scan's).
@@ -150,7 +158,7 @@ $(foreach ex,$(EXERCISES),$(eval build/tests/test_$(ex).o: CFLAGS += -iquote $(e
 
 bin/tests/test_%: build/tests/test_%.o build/%/gold.o $(LIBCUDALAB)
 	@mkdir -p $(@D)
-	$(NVCC) $(GENCODE) -o $@ $^ $(LDLIBS)
+	$(call show,LINK,$@)$(NVCC) $(GENCODE) -o $@ $^ $(LDLIBS)
 
 all: $(BINARIES) $(UNIT_TESTS)
 

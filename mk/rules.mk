@@ -11,7 +11,7 @@ BINARIES += bin/$(1)
 
 bin/$(1): $$($(1)_OBJS) $$(LIBCUDALAB)
 	@mkdir -p $$(@D)
-	$$(NVCC) $$(GENCODE) -o $$@ $$^ $$($(1)_LIBS) $$(LDLIBS)
+	$$(call show,LINK,$$@)$$(NVCC) $$(GENCODE) -o $$@ $$^ $$($(1)_LIBS) $$(LDLIBS)
 
 check_$(1): bin/$(1)
 	bin/$(1) --check $$(if $$(K),-k $$(K))

@@ -285,6 +285,15 @@ make_tests() {
         pass "tests/run.sh V=1 without a GPU: each job's skipped GPU tests"
     else fail "tests/run.sh V=1 without a GPU: each job's skipped GPU tests"; fi
 
+    # The build says a short line a file (the command itself silent); V=1 prints each
+    # command whole (make -n shows what each would run, the tree untouched).
+    run make -n -B build/common/rng.o
+    if [ "$rc" -eq 0 ] && grep -qE "^printf '  %-5s %s.n' CC common/rng.c; *gcc " "$tmp/out"; then
+        pass "make: a short line a file"; else fail "make: a short line a file"; fi
+    run make -n -B V=1 build/common/rng.o
+    if [ "$rc" -eq 0 ] && grep -qE "^gcc .*-c common/rng.c" "$tmp/out" && ! grep -q "^printf" "$tmp/out"; then
+        pass "make V=1: each command whole"; else fail "make V=1: each command whole"; fi
+
     # make check without a usable GPU: the no-device line once, not once a table.
     run env CUDA_VISIBLE_DEVICES=-1 make check
     if [ "$rc" -ne 0 ] && [ "$(grep -c "no usable CUDA device" "$tmp/out")" -eq 1 ]; then
