@@ -270,6 +270,9 @@ static bool parse_all(const cl_program *prog, int argc, char **argv, cl_common_a
             const char *eq = strchr(name, '=');
             size_t len = eq ? (size_t)(eq - name) : strlen(name);
             o = find_option(common, prog->options, 0, name, len);
+            // --size is -n everywhere, also where -n has its own long name (--dim).
+            if (!o && len == 4 && strncmp(name, "size", 4) == 0)
+                o = find_option(common, prog->options, 'n', NULL, 0);
             if (eq)
                 attached = eq + 1;
         } else if (arg[0] == '-' && arg[1] && arg[1] != '-') {
@@ -304,6 +307,7 @@ static bool parse_all(const cl_program *prog, int argc, char **argv, cl_common_a
         }
         if (!set_value(o, label, value, err, errlen))
             return false;
+        out->n_given |= o->dest == &out->n;
     }
     if (out->check && out->no_peer)
         return fail(err, errlen,

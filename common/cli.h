@@ -58,6 +58,7 @@ const cl_kernel_info *cl_kernel_at(cl_kernel_list list, int i);
 // The options every binary takes.
 typedef struct {
     size_t n;           // -n
+    bool n_given;       // -n was on the command line (not its default)
     const char *kernel; // -k: a version's name, its number ("3" or "v3"), or "all"
     long iters;         // -i: timed repeats; 0 = automatic
     long seed;          // -S
@@ -76,7 +77,7 @@ typedef struct {
     const char *example; // an example command line
     size_t n_default, n_min, n_max;
     const char *n_meaning; // e.g. "elements"
-    const char *n_long;    // -n's long name; NULL: "size"
+    const char *n_long;    // -n's long name; NULL: "size" (--size is accepted either way)
     cl_kernel_list kernels;
     const cl_option *options; // the exercise's own, ended by an entry with long_name NULL
     const char *positional;   // metavar of one optional positional argument, or NULL

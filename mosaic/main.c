@@ -414,6 +414,8 @@ static int run(int argc, char **argv)
         .options = own,
     };
     cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
+    if (opt.image && opt.common.n_given)
+        cl_die(CL_EXIT_USAGE, "-n and --image: the image gives the size; drop -n");
     if (opt.output)
         check_output(opt.output);
     bool gpu = opt.common.check || opt.mode == MODE_CUDA || opt.mode == MODE_ALL;

@@ -266,6 +266,8 @@ static int run(int argc, char **argv)
     if ((opt.word_list != NULL) + (opt.words_path != NULL) + (opt.vocabulary_words != 0) > 1)
         cl_die(CL_EXIT_USAGE, "--words, --words-file and --nwords each give the word list: "
                               "use one");
+    if (opt.text_path && opt.common.n_given)
+        cl_die(CL_EXIT_USAGE, "-n and --text: the file gives the size; drop -n");
     if (opt.common.check && opt.text_path)
         cl_die(CL_EXIT_USAGE, "--check scores synthetic texts of 1M to 100M bytes (1G with "
                               "--extended): drop --text");

@@ -7,6 +7,7 @@ if [ "$rc" -eq 0 ] && grep -q "v4-temporal" "$tmp/out" && grep -q "^  yours " "$
     grep -q -- "--verify gold|fft" "$tmp/out"; then pass "heat --help"; else fail "heat --help"; fi
 expect_usage "heat -n 0" "-n 0" "$ht" -n 0
 expect_usage "heat -n 99 (below the source layout's 100)" "100..16384" "$ht" -n 99
+expect_usage "heat --size 16M: --size is -n everywhere" "100..16384" "$ht" --size 16M
 expect_usage "heat -n 16M: the examples lie in the range" "100..16384 (e.g. 1000, 1e3, 4K, 1Ki)" "$ht" -n 16M
 expect_usage "heat --frames 0" "--frames 0" "$ht" --frames 0
 # -o into a missing directory: refused before the device is touched (so also without one).

@@ -46,6 +46,7 @@ printf 'x' >"$tmp/photo.jpg"
 expect_usage "mosaic --mode cpu -k all (a GPU version)" "-k picks a GPU version" "$mo" --mode cpu -k all
 expect_usage "mosaic --mode openmp --json" "--json reports the GPU runs" "$mo" --mode openmp --json
 expect_usage "mosaic: missing file" "$tmp/none.ppm: cannot open" "$mo" --mode cpu --image "$tmp/none.ppm"
+expect_usage "mosaic -n with --image: the image gives the size" "drop -n" "$mo" --mode cpu -n 100 --image mosaic/images/before.png
 expect_usage "mosaic -o into /proc: refused before any work" "cannot create a file there" "$mo" --mode cpu -o /proc/m.png
 expect_usage "mosaic: truncated pixel data" "truncated pixel data" "$mo" --mode cpu --image "$tmp/short.ppm"
 expect_usage "mosaic: bad magic" "bad magic" "$mo" --mode cpu --image "$tmp/magic.ppm"

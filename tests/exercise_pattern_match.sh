@@ -20,6 +20,7 @@ printf 'gold\n\ntext\n' >"$tmp/words"
 expect_usage "pattern_match: an empty line in --words-file" "line 2: word 2 is empty" "$pm" --words-file "$tmp/words"
 expect_usage "pattern_match: a missing --text" "cannot read $tmp/none" "$pm" --text "$tmp/none"
 : >"$tmp/empty"
+expect_usage "pattern_match -n with --text: the file gives the size" "drop -n" "$pm" --text "$tmp/empty" -n 5
 expect_usage "pattern_match: an empty --text" "is empty: there is no text" "$pm" --text "$tmp/empty"
 expect_usage "pattern_match: two word lists" "use one" "$pm" --words gold --nwords 5
 expect_usage "pattern_match --nwords 1025" "--nwords 1025" "$pm" --nwords 1025
