@@ -225,7 +225,6 @@ static bool set_value(const cl_option *o, const char *label, const char *value, 
 
 enum { KERNEL_NOT_FOUND = -2 }; // -1 is "all"
 
-// Accepts a version's full name, its number ("3") or "v3"; KERNEL_NOT_FOUND otherwise.
 // The number a version's name starts with ("v3-shared": 3), or -1 ("yours").
 static long version_number(const char *name)
 {
@@ -234,7 +233,8 @@ static long version_number(const char *name)
     return number >= 0 && end != name + 1 && (*end == '-' || *end == '\0') ? number : -1;
 }
 
-// A version by its name, or by its number ("3", "v3"); a number never names "yours".
+// A version by its full name or its number ("3" or "v3"; a number never names "yours");
+// KERNEL_NOT_FOUND otherwise.
 static int find_kernel(cl_kernel_list list, const char *name)
 {
     char *end;
