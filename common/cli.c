@@ -197,6 +197,17 @@ static bool set_value(const cl_option *o, const char *label, const char *value, 
         *(long *)o->dest = v;
         return true;
     }
+    case CL_ARG_REAL: {
+        char *end;
+        errno = 0;
+        const double v = strtod(value, &end);
+        if (end == value || *end || errno || !isfinite(v) || v < o->min || v > o->max) {
+            snprintf(err, errlen, "%s %s: expected a number in %s..%s", label, value, lo, hi);
+            return false;
+        }
+        *(double *)o->dest = v;
+        return true;
+    }
     case CL_ARG_STRING:
         if (!*value) {
             snprintf(err, errlen, "%s: expected a non-empty %s", label, o->metavar);
@@ -403,6 +414,10 @@ static void option_extra(const cl_option *o, char *extra, size_t len)
     case CL_ARG_INT:
         v = (double)*(long *)o->dest;
         snprintf(value, sizeof value, "%ld", *(long *)o->dest);
+        break;
+    case CL_ARG_REAL:
+        v = *(double *)o->dest;
+        snprintf(value, sizeof value, "%g", v);
         break;
     case CL_ARG_CHOICE:
         choices_list(o, list, sizeof list);

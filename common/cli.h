@@ -18,6 +18,7 @@ typedef enum {
     CL_ARG_INT,    // long *
     CL_ARG_STRING, // const char **
     CL_ARG_CHOICE, // int *: index into choices
+    CL_ARG_REAL,   // double *: a finite number (1, -0.5, 2e-3)
 } cl_arg_kind;
 
 typedef struct {
@@ -27,7 +28,7 @@ typedef struct {
     void *dest;
     const char *metavar;        // shown in --help, e.g. "SIZE"
     const char *help;           // one line; the default is appended from dest
-    double min, max;            // accepted range (SIZE, INT)
+    double min, max;            // accepted range (SIZE, INT, REAL)
     const char *const *choices; // CHOICE: NULL-terminated names
 } cl_option;
 

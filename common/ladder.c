@@ -8,11 +8,15 @@
 
 #include <stdlib.h>
 
+const cl_rate cl_rate_bytes = {
+    .rate = {"gbps", "GB/s", 7, "%.0f"}, .percent = {"pct_copy", "% copy", 6, "%.0f"}, .unit = 1e9};
+
 static const cl_column standard_head[] = {
     {"kernel", "kernel", 30, NULL},    {"n", "n", 11, NULL},
     {"time_ms", "time ms", 9, "%.4f"}, {"gbps", "GB/s", 7, "%.0f"},
     {"pct_copy", "% copy", 6, "%.0f"}, {"speedup_v1", "x v1", 7, "%.2f"},
 };
+enum { RATE_COLUMN = 3, PERCENT_COLUMN = 4 };
 static const cl_column verified_column = {"verified", "verified", 8, NULL};
 enum { HEAD = sizeof standard_head / sizeof standard_head[0] };
 
@@ -25,9 +29,17 @@ void cl_selected_versions(const cl_common_args *args, int count, int *first, int
 
 void cl_ladder_begin(cl_ladder *l, const cl_column *extra, int nextra)
 {
+    cl_ladder_begin_rated(l, &cl_rate_bytes, extra, nextra);
+}
+
+void cl_ladder_begin_rated(cl_ladder *l, const cl_rate *rate, const cl_column *extra, int nextra)
+{
     if (nextra > CL_LADDER_MAX_EXTRA)
         nextra = CL_LADDER_MAX_EXTRA;
     memcpy(l->columns, standard_head, sizeof standard_head);
+    l->columns[RATE_COLUMN] = rate->rate;
+    l->columns[PERCENT_COLUMN] = rate->percent;
+    l->rate = *rate;
     for (int i = 0; i < nextra; i++)
         l->columns[HEAD + i] = extra[i];
     l->columns[HEAD + nextra] = verified_column;
@@ -38,16 +50,14 @@ void cl_ladder_begin(cl_ladder *l, const cl_column *extra, int nextra)
     cl_table_header(&l->table);
 }
 
-static void print_row(cl_ladder *l, const char *name, size_t n, double bytes, double ms, bool ok,
+static void print_row(cl_ladder *l, const char *name, size_t n, double work, double ms, bool ok,
                       const cl_cell *extra)
 {
-    double gbps = bytes / (ms * 1e-3) / 1e9;
+    const double rate = work / (ms * 1e-3) / l->rate.unit;
+    const double peak =
+        l->rate.peak != 0 ? l->rate.peak : cl_device_current()->copy_gbps; // NaN: no peak known
     cl_cell cells[7 + CL_LADDER_MAX_EXTRA] = {
-        CL_STR(name),
-        CL_INT(n),
-        CL_NUM(ms),
-        CL_NUM(gbps),
-        CL_NUM(100.0 * gbps / cl_device_current()->copy_gbps),
+        CL_STR(name),          CL_INT(n), CL_NUM(ms), CL_NUM(rate), CL_NUM(100.0 * rate / peak),
         CL_NUM(l->v1_ms / ms),
     };
     for (int i = 0; i < l->nextra; i++)
@@ -56,38 +66,29 @@ static void print_row(cl_ladder *l, const char *name, size_t n, double bytes, do
     cl_table_row(&l->table, cells);
 }
 
-void cl_ladder_row(cl_ladder *l, const char *name, int version, size_t n, double bytes, double ms,
+void cl_ladder_row(cl_ladder *l, const char *name, int version, size_t n, double work, double ms,
                    bool ok, const cl_cell *extra)
 {
     if (version == 0)
         l->v1_ms = ms;
     if (ms < l->best_ms)
         l->best_ms = ms;
-    print_row(l, name, n, bytes, ms, ok, extra);
+    print_row(l, name, n, work, ms, ok, extra);
 }
 
-void cl_ladder_peer(cl_ladder *l, const char *name, size_t n, double bytes, double ms, bool ok,
+void cl_ladder_peer(cl_ladder *l, const char *name, size_t n, double work, double ms, bool ok,
                     const cl_cell *extra)
 {
-    print_row(l, name, n, bytes, ms, ok, extra);
+    print_row(l, name, n, work, ms, ok, extra);
     cl_note("best version / peer time: %.3f (below 1 = faster than %s)", l->best_ms / ms, name);
 }
 
-bool cl_run_ladder(const cl_common_args *args, cl_kernel_list versions, const char *peer_name,
-                   size_t n, double bytes, const cl_column *extra, int nextra,
-                   cl_version_measure measure, void *ctx)
-{
-    return cl_run_ladder_two_peers(args, versions, peer_name, NULL, n, bytes, extra, nextra,
-                                   measure, ctx);
-}
-
-bool cl_run_ladder_two_peers(const cl_common_args *args, cl_kernel_list versions,
-                             const char *peer_name, const char *second_peer_name, size_t n,
-                             double bytes, const cl_column *extra, int nextra,
-                             cl_version_measure measure, void *ctx)
+static bool run_ladder(const cl_common_args *args, cl_kernel_list versions, const char *peer_name,
+                       const char *second_peer_name, size_t n, double bytes, const cl_rate *rate,
+                       const cl_column *extra, int nextra, cl_version_measure measure, void *ctx)
 {
     cl_ladder ladder;
-    cl_ladder_begin(&ladder, extra, nextra);
+    cl_ladder_begin_rated(&ladder, rate, extra, nextra);
     const char *names[2] = {peer_name, second_peer_name};
     const int npeers = args->no_peer ? 0 : second_peer_name ? 2 : 1;
     cl_cell peer_extra[2][CL_LADDER_MAX_EXTRA], cells[CL_LADDER_MAX_EXTRA];
@@ -110,6 +111,30 @@ bool cl_run_ladder_two_peers(const cl_common_args *args, cl_kernel_list versions
         if (!peers[i].skipped)
             cl_ladder_peer(&ladder, names[i], n, bytes, peers[i].ms, peers[i].ok, peer_extra[i]);
     return ok;
+}
+
+bool cl_run_ladder(const cl_common_args *args, cl_kernel_list versions, const char *peer_name,
+                   size_t n, double bytes, const cl_column *extra, int nextra,
+                   cl_version_measure measure, void *ctx)
+{
+    return run_ladder(args, versions, peer_name, NULL, n, bytes, &cl_rate_bytes, extra, nextra,
+                      measure, ctx);
+}
+
+bool cl_run_ladder_rated(const cl_common_args *args, cl_kernel_list versions, const char *peer_name,
+                         size_t n, double work, const cl_rate *rate, const cl_column *extra,
+                         int nextra, cl_version_measure measure, void *ctx)
+{
+    return run_ladder(args, versions, peer_name, NULL, n, work, rate, extra, nextra, measure, ctx);
+}
+
+bool cl_run_ladder_two_peers(const cl_common_args *args, cl_kernel_list versions,
+                             const char *peer_name, const char *second_peer_name, size_t n,
+                             double bytes, const cl_column *extra, int nextra,
+                             cl_version_measure measure, void *ctx)
+{
+    return run_ladder(args, versions, peer_name, second_peer_name, n, bytes, &cl_rate_bytes, extra,
+                      nextra, measure, ctx);
 }
 
 bool cl_run_check_table(const cl_common_args *args, cl_kernel_list versions, const char *peer_name,

@@ -1,6 +1,7 @@
 // The -k ladder every exercise prints: one row per kernel version and one for the
-// peer, with time, rate, % of the device copy bandwidth, speed-up over v1, any
-// columns of the exercise's own, and verified yes/no.
+// peer, with time, rate, the rate as % of the hardware's (by default GB/s against the
+// device copy bandwidth), speed-up over v1, any columns of the exercise's own, and
+// verified yes/no.
 #ifndef CUDALAB_LADDER_H
 #define CUDALAB_LADDER_H
 
@@ -16,11 +17,23 @@ extern "C" {
 
 enum { CL_LADDER_MAX_EXTRA = 6 };
 
+// What the rate columns measure: work / time in `unit`s a second, and that rate as a
+// percentage of `peak` (in the same units; 0: the device's measured copy rate, for
+// work in bytes; NaN: none known, the column shows "-"). Memory-bound exercises use cl_rate_bytes;
+// matmul counts flops against the tensor or CUDA cores' peak.
+typedef struct {
+    cl_column rate, percent; // e.g. {"gbps", "GB/s", 7, "%.0f"}, {"pct_copy", "% copy", ...}
+    double unit;             // 1e9: GB/s from bytes
+    double peak;
+} cl_rate;
+extern const cl_rate cl_rate_bytes;
+
 typedef struct {
     cl_column columns[7 + CL_LADDER_MAX_EXTRA];
     cl_table table;
     int nextra;
     double v1_ms, best_ms;
+    cl_rate rate;
 } cl_ladder;
 
 // The versions -k selected: one, or all of them for -k all.
@@ -28,14 +41,17 @@ void cl_selected_versions(const cl_common_args *args, int count, int *first, int
 
 // Prints the header. `extra` columns go between "x v1" and "verified".
 void cl_ladder_begin(cl_ladder *l, const cl_column *extra, int nextra);
+// The same with rate columns of the exercise's own.
+void cl_ladder_begin_rated(cl_ladder *l, const cl_rate *rate, const cl_column *extra, int nextra);
 
 // A kernel version's row (version 0 sets the "x v1" baseline). GB/s = bytes / time,
-// % copy compares it with the device's measured copy bandwidth.
-void cl_ladder_row(cl_ladder *l, const char *name, int version, size_t n, double bytes, double ms,
+// % copy compares it with the device's measured copy bandwidth (or the ladder's own
+// rate: work / time against its peak).
+void cl_ladder_row(cl_ladder *l, const char *name, int version, size_t n, double work, double ms,
                    bool ok, const cl_cell *extra);
 
 // The peer's row, then a note: the best version's time over the peer's.
-void cl_ladder_peer(cl_ladder *l, const char *name, size_t n, double bytes, double ms, bool ok,
+void cl_ladder_peer(cl_ladder *l, const char *name, size_t n, double work, double ms, bool ok,
                     const cl_cell *extra);
 
 // --- drivers: the loops every exercise's main would otherwise repeat ---------------
@@ -61,6 +77,10 @@ typedef cl_measured (*cl_version_measure)(void *ctx, int k, cl_cell *extra);
 bool cl_run_ladder(const cl_common_args *args, cl_kernel_list versions, const char *peer_name,
                    size_t n, double bytes, const cl_column *extra, int nextra,
                    cl_version_measure measure, void *ctx);
+// The same with rate columns of the exercise's own: `work` (flops, say) a run in rate's units.
+bool cl_run_ladder_rated(const cl_common_args *args, cl_kernel_list versions, const char *peer_name,
+                         size_t n, double work, const cl_rate *rate, const cl_column *extra,
+                         int nextra, cl_version_measure measure, void *ctx);
 // The same with a second peer's row after the first (measured right after it).
 bool cl_run_ladder_two_peers(const cl_common_args *args, cl_kernel_list versions,
                              const char *peer_name, const char *second_peer_name, size_t n,

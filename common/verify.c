@@ -49,6 +49,23 @@ cl_compare cl_compare_f64(const double *got, const double *want, size_t n, doubl
     COMPARE_TOLERANCE(got, want, n, rel_tol, abs_tol);
 }
 
+cl_compare cl_compare_f32_each(const float *got, const double *want, const double *tol, size_t n)
+{
+    cl_compare c = {.ok = true, .n = n};
+    size_t fault = cl_fault_index(n);
+    for (size_t i = 0; i < n; i++) {
+        double err = fabs((double)got[i] + (i == fault ? 1.0 : 0.0) - want[i]);
+        if (!(err <= tol[i])) // NaN fails
+            note_bad(&c, i, want[i], (double)got[i] + (i == fault ? 1.0 : 0.0));
+        if (err > c.max_abs_err || isnan(err))
+            c.max_abs_err = err;
+        double ratio = err == 0.0 ? 0.0 : tol[i] > 0.0 ? err / tol[i] : INFINITY;
+        if (ratio > c.max_err_over_tol || isnan(ratio))
+            c.max_err_over_tol = ratio;
+    }
+    return c;
+}
+
 #define COMPARE_EXACT(got, want, n)                                                                \
     cl_compare c = {.ok = true, .n = (n)};                                                         \
     size_t fault = cl_fault_index(n);                                                              \

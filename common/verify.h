@@ -18,6 +18,7 @@ typedef struct {
     double expected, got; // at first_bad
     double max_abs_err;   // over all elements (floats)
     double max_rel_err;
+    double max_err_over_tol; // cl_compare_f32_each: the worst element's error / its tolerance
 } cl_compare;
 
 // Passes when |got - want| <= abs_tol + rel_tol * |want| for every element (NaN fails).
@@ -25,6 +26,8 @@ cl_compare cl_compare_f32(const float *got, const double *want, size_t n, double
                           double abs_tol);
 cl_compare cl_compare_f64(const double *got, const double *want, size_t n, double rel_tol,
                           double abs_tol);
+// The same with a tolerance of each element's own: |got - want| <= tol[i].
+cl_compare cl_compare_f32_each(const float *got, const double *want, const double *tol, size_t n);
 cl_compare cl_compare_i32(const int32_t *got, const int32_t *want, size_t n);
 cl_compare cl_compare_u32(const uint32_t *got, const uint32_t *want, size_t n);
 cl_compare cl_compare_u64(const uint64_t *got, const uint64_t *want, size_t n);

@@ -1,0 +1,1 @@
+matmul_LIBS := -lcublas

@@ -1,0 +1,205 @@
+// matmul's CPU side: the input conversions, the double-precision gold with each
+// element's allowed error, and Freivalds' check for sizes the gold would take too long on.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "matmul.h"
+#include "rng.h"
+
+const char *const matmul_precision_names[] = {"fp32", "tf32", "bf16", "fp16", NULL};
+
+static uint32_t float_bits(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static float bits_float(uint32_t u)
+{
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+// bf16 is a float's top 16 bits: add half of the dropped part's range, plus one when
+// the kept part is odd (ties to even), and cut. The inputs hold no NaN.
+uint16_t matmul_float_to_bf16(float x)
+{
+    uint32_t u = float_bits(x);
+    return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+}
+
+float matmul_bf16_to_float(uint16_t h) { return bits_float((uint32_t)h << 16); }
+
+// fp16: 5 exponent bits (bias 15), 10 fraction bits. Normal numbers round the float's
+// 23 fraction bits to 10 (ties to even) and rebias the exponent by 127 - 15; below 2^-14
+// the value is a multiple of 2^-24, rounded to the nearest (nearbyint: ties to even).
+uint16_t matmul_float_to_fp16(float x)
+{
+    const uint16_t sign = (uint16_t)((float_bits(x) >> 16) & 0x8000u);
+    const float a = fabsf(x);
+    if (a >= 65520.0f) // rounds past the largest fp16, 65504
+        return sign | 0x7C00u;
+    if (a < 0x1p-14f)
+        return sign | (uint16_t)nearbyintf(a * 0x1p24f);
+    uint32_t u = float_bits(a);
+    u += 0xFFFu + ((u >> 13) & 1u);
+    return sign | (uint16_t)((u >> 13) - ((127u - 15u) << 10));
+}
+
+float matmul_fp16_to_float(uint16_t h)
+{
+    const float sign = (h & 0x8000u) ? -1.0f : 1.0f;
+    const int exponent = (h >> 10) & 0x1F;
+    const int fraction = h & 0x3FF;
+    if (exponent == 0)
+        return sign * ldexpf((float)fraction, -24);
+    if (exponent == 31)
+        return fraction ? NAN : sign * INFINITY;
+    return sign * ldexpf((float)(fraction | 0x400), exponent - 25);
+}
+
+matmul_roundoff matmul_roundoff_of(matmul_precision p)
+{
+    // tf32 keeps 10 fraction bits; whether the multiplier rounds or truncates a float
+    // to them, the input moves by at most 2^-10 of itself. bf16 and fp16 inputs are
+    // rounded here, before the GPU sees them, so the gold multiplies the same numbers.
+    // Every precision adds in fp32: one addition errs by at most 2^-24 of its result
+    // when it rounds to nearest (the CUDA cores), 2^-23 when it truncates (the tensor
+    // cores, which sum a block of products exactly and add it to the fp32 sum rounded
+    // toward zero); the model takes the larger. Truncation is biased, but one a block of
+    // 16 k moves a k = 4096 sum by about one sigma, well inside MATMUL_SIGMAS
+    // (tests/test_matmul.c simulates both units).
+    return (matmul_roundoff){.input = p == MATMUL_TF32 ? 0x1p-10 : 0.0, .accumulate = 0x1p-23};
+}
+
+// The per-product factor of sigma^2 in the model of matmul.h.
+static double product_weight(int k, matmul_roundoff r)
+{
+    return 2.0 * r.input * r.input + (k + 2.0) * r.accumulate * r.accumulate;
+}
+
+enum { GOLD_COLUMNS = 256 }; // a row's columns done at once: 2 x 2 KB of sums stay in L1
+
+void matmul_gold(int m, int n, int k, double alpha, const float *a, const float *b, double beta,
+                 const float *c0, matmul_roundoff r, double *c_out, double *tol_out)
+{
+    const double weight = product_weight(k, r);
+    // Panels of GOLD_COLUMNS columns of B are swept by every thread in turn, so the panel
+    // (k x 256 doubles' worth of floats) is shared in the last-level cache.
+    for (int j0 = 0; j0 < n; j0 += GOLD_COLUMNS) {
+        const int width = n - j0 < GOLD_COLUMNS ? n - j0 : GOLD_COLUMNS;
+#pragma omp parallel for schedule(dynamic, 4)
+        for (int i = 0; i < m; i++) {
+            double sum[GOLD_COLUMNS] = {0}, squares[GOLD_COLUMNS] = {0};
+            const float *a_row = a + (size_t)i * k;
+            for (int l = 0; l < k; l++) {
+                const double a_il = a_row[l];
+                const float *b_row = b + (size_t)l * n + j0;
+                for (int j = 0; j < width; j++) {
+                    const double product = a_il * b_row[j];
+                    sum[j] += product;
+                    squares[j] += product * product;
+                }
+            }
+            for (int j = 0; j < width; j++) {
+                const size_t at = (size_t)i * n + j0 + j;
+                const double old = beta != 0.0 ? beta * c0[at] : 0.0;
+                c_out[at] = alpha * sum[j] + old;
+                const double variance =
+                    weight * alpha * alpha * squares[j] + r.accumulate * r.accumulate * old * old;
+                tol_out[at] = MATMUL_SIGMAS * sqrt(variance);
+            }
+        }
+    }
+}
+
+// y = M x for an rows x cols row-major float matrix and a double vector, on every core.
+static void multiply_vector(int rows, int cols, const float *matrix, const double *x, double *y)
+{
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < rows; i++) {
+        const float *row = matrix + (size_t)i * cols;
+        double sum = 0.0;
+        for (int j = 0; j < cols; j++)
+            sum += row[j] * x[j];
+        y[i] = sum;
+    }
+}
+
+double matmul_freivalds(int m, int n, int k, double alpha, const float *a, const float *b,
+                        double beta, const float *c0, const float *c, matmul_roundoff r,
+                        int vectors, uint64_t seed, long *worst_row, double *worst_err,
+                        double *worst_tol)
+{
+    // Row i's allowed error: MATMUL_SIGMAS x sqrt(sum_j sigma_ij^2), where
+    //   sum_j sum_l (a_il b_lj)^2 = sum_l a_il^2 (sum_j b_lj^2)   -- O(m k + k n)
+    //   sum_j (beta c0_ij)^2                                      -- O(m n)
+    double *b_row_squares = cl_host_alloc((size_t)k * sizeof(double), "freivalds");
+    double *tol = cl_host_alloc((size_t)m * sizeof(double), "freivalds");
+#pragma omp parallel for schedule(static)
+    for (int l = 0; l < k; l++) {
+        double s = 0.0;
+        for (int j = 0; j < n; j++)
+            s += (double)b[(size_t)l * n + j] * b[(size_t)l * n + j];
+        b_row_squares[l] = s;
+    }
+    const double weight = product_weight(k, r), acc2 = r.accumulate * r.accumulate;
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < m; i++) {
+        double products = 0.0, olds = 0.0;
+        for (int l = 0; l < k; l++)
+            products += (double)a[(size_t)i * k + l] * a[(size_t)i * k + l] * b_row_squares[l];
+        if (beta != 0.0)
+            for (int j = 0; j < n; j++)
+                olds += (double)c0[(size_t)i * n + j] * c0[(size_t)i * n + j];
+        tol[i] =
+            MATMUL_SIGMAS * sqrt(weight * alpha * alpha * products + acc2 * beta * beta * olds);
+    }
+
+    double *x = cl_host_alloc((size_t)n * sizeof(double), "freivalds");
+    double *bx = cl_host_alloc((size_t)k * sizeof(double), "freivalds");
+    double *want = cl_host_alloc((size_t)m * sizeof(double), "freivalds");
+    double *got = cl_host_alloc((size_t)m * sizeof(double), "freivalds");
+    double *old = cl_host_alloc((size_t)m * sizeof(double), "freivalds");
+    double worst = 0.0;
+    *worst_row = -1;
+    *worst_err = *worst_tol = 0.0;
+    const uint64_t key = cl_rng_key(seed, 0xF4E1);
+    for (int v = 0; v < vectors; v++) {
+        for (int j = 0; j < n;
+             j++) // +-1: one wrong element moves its row's sum by all of its error
+            x[j] = (cl_rng_u64(key, (uint64_t)v * n + j) >> 63) ? 1.0 : -1.0;
+        multiply_vector(k, n, b, x, bx);
+        multiply_vector(m, k, a, bx, want);
+        multiply_vector(m, n, c, x, got);
+        if (beta != 0.0)
+            multiply_vector(m, n, c0, x, old);
+        for (int i = 0; i < m; i++) {
+            const double expect = alpha * want[i] + (beta != 0.0 ? beta * old[i] : 0.0);
+            const double err = fabs(got[i] - expect);
+            // NaN (an element never written) fails: !(err <= tol).
+            const double ratio = !(err <= tol[i]) && !(err > tol[i]) ? INFINITY
+                                 : tol[i] > 0.0                      ? err / tol[i]
+                                 : err > 0.0                         ? INFINITY
+                                                                     : 0.0;
+            if (ratio > worst || *worst_row < 0) {
+                worst = ratio;
+                *worst_row = i;
+                *worst_err = err;
+                *worst_tol = tol[i];
+            }
+        }
+    }
+    free(b_row_squares);
+    free(tol);
+    free(x);
+    free(bx);
+    free(want);
+    free(got);
+    free(old);
+    return worst;
+}

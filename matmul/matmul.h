@@ -1,0 +1,125 @@
+// matmul: C = alpha*A*B + beta*C, row-major. The C interface between main.c, gold.c
+// and the kernels (matmul.cu, hopper.cu, yours.cu).
+#ifndef MATMUL_H
+#define MATMUL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#include "cli.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// The inputs' number format. fp32 runs on the CUDA cores; tf32, bf16 and fp16 on the
+// tensor cores, which multiply the rounded inputs exactly and add in fp32. C is fp32
+// always. A and B are stored as float for fp32 and tf32 (the tensor cores read a
+// float's top 19 bits), as 16-bit words for bf16 and fp16.
+typedef enum {
+    MATMUL_FP32,
+    MATMUL_TF32,
+    MATMUL_BF16,
+    MATMUL_FP16,
+    MATMUL_PRECISIONS
+} matmul_precision;
+
+extern const char *const matmul_precision_names[]; // "fp32", ..., NULL
+
+// Bytes an element of A or B takes in memory.
+static inline size_t matmul_element_bytes(matmul_precision p)
+{
+    return p == MATMUL_BF16 || p == MATMUL_FP16 ? 2 : 4;
+}
+
+// One multiply: A is m x k, B is k x n, C is m x n, each row-major and packed (a row of
+// A holds k elements, of B and C n). Device pointers.
+typedef struct {
+    int m, n, k;
+    float alpha, beta; // beta == 0: C is written without being read
+    matmul_precision precision;
+    const void *a, *b;
+    float *c;
+} matmul_args;
+
+typedef void (*matmul_launcher)(const matmul_args *args, cudaStream_t stream);
+
+typedef struct {
+    cl_kernel_info info;
+    matmul_launcher launch;
+    unsigned precisions; // bit p set: runs precision p
+    int arch_only;       // 0: any GPU; 90: only compute capability 9.0 (sm_90a code)
+} matmul_version;
+
+#define MATMUL_BIT(p) (1u << (p))
+#define MATMUL_TENSOR_PRECISIONS                                                                   \
+    (MATMUL_BIT(MATMUL_TF32) | MATMUL_BIT(MATMUL_BF16) | MATMUL_BIT(MATMUL_FP16))
+
+extern const matmul_version matmul_versions[];
+extern const int matmul_version_count;
+extern const char matmul_fastest_version[];        // the default for fp32
+extern const char matmul_fastest_tensor_version[]; // the default for the tensor-core precisions
+
+// hopper.cu: v9, built for sm_90a (Hopper's wgmma and tensor-memory copies).
+void matmul_launch_v9(const matmul_args *args, cudaStream_t stream);
+// Why v9 cannot run this multiply as it is (NULL: it can), e.g. a row of A that is not
+// a multiple of 16 bytes, which the tensor-memory copy needs; the launcher then runs v8.
+const char *matmul_v9_fallback_reason(const matmul_args *args);
+
+// yours.cu: the learner's version (fp32), listed last as "yours".
+extern const char matmul_yours_idea[];
+void matmul_yours(const matmul_args *args, cudaStream_t stream);
+
+// The peer: cublasSgemm (fp32) or cublasGemmEx (tf32, bf16, fp16 in; fp32 out and
+// accumulation), given the transposed column-major problem so no copy is made.
+typedef struct matmul_peer matmul_peer;
+matmul_peer *matmul_peer_create(void);
+const char *matmul_peer_name(matmul_precision p);
+void matmul_peer_run(matmul_peer *peer, const matmul_args *args);
+void matmul_peer_destroy(matmul_peer *peer);
+
+// --- gold.c: the CPU side --------------------------------------------------------
+
+// Round-to-nearest-even conversions of the inputs (bf16, fp16: 16-bit words).
+uint16_t matmul_float_to_bf16(float x);
+uint16_t matmul_float_to_fp16(float x);
+float matmul_bf16_to_float(uint16_t h);
+float matmul_fp16_to_float(uint16_t h);
+
+// Unit roundoffs the tolerances are built from (see matmul_tolerance_model).
+typedef struct {
+    double input;      // relative error of an input as the multiplier sees it (tf32: 2^-10)
+    double accumulate; // of one fp32 addition, 2^-23: a rounding or a truncation
+} matmul_roundoff;
+matmul_roundoff matmul_roundoff_of(matmul_precision p);
+
+// The error model: each element's error is the sum of many small independent errors,
+// one for each product's inputs (tf32 only) and each fp32 addition, so its spread is
+//   sigma_ij^2 = (2 input^2 + (k + 2) accumulate^2) alpha^2 sum_l (a_il b_lj)^2
+//                + accumulate^2 (beta c0_ij)^2
+// and an element passes within MATMUL_SIGMAS sigma. Freivalds' row i passes within
+// MATMUL_SIGMAS times the spread of sum_j e_ij x_j, i.e. sqrt(sum_j sigma_ij^2).
+enum { MATMUL_SIGMAS = 12 };
+
+// Gold (double, every core, blocked): c_out = alpha*a*b + beta*c0 (c0 may be NULL when
+// beta == 0), and each element's allowed error. a and b are the inputs as the GPU reads
+// them (already rounded to the precision), as floats.
+void matmul_gold(int m, int n, int k, double alpha, const float *a, const float *b, double beta,
+                 const float *c0, matmul_roundoff r, double *c_out, double *tol_out);
+
+// Freivalds' check: for `vectors` random x of +-1 (from seed), compares C x with
+// alpha A (B x) + beta C0 x row by row, in double, O(m n + m k + k n) per vector.
+// Returns the worst row's error over its allowed error (pass: <= 1); its row and
+// error in *worst_row, *worst_err, *worst_tol. NaN in c gives infinity.
+double matmul_freivalds(int m, int n, int k, double alpha, const float *a, const float *b,
+                        double beta, const float *c0, const float *c, matmul_roundoff r,
+                        int vectors, uint64_t seed, long *worst_row, double *worst_err,
+                        double *worst_tol);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,57 @@
+# shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
+# matmul's integration tests, sourced by tests/run.sh (tests/exercise_matmul.shapes.sh:
+# the large and long shapes; .slot.sh: the learner's slot).
+matmul=bin/matmul
+
+run "$matmul" --help
+if [ "$rc" -eq 0 ] && grep -q "v8-mma" "$tmp/out" && grep -q "^  yours " "$tmp/out" &&
+    grep -q -- "--precision" "$tmp/out" && grep -q -- "--alpha" "$tmp/out" && grep -q -- "--k K" "$tmp/out"; then
+    pass "matmul --help"; else fail "matmul --help"; fi
+
+expect_usage "matmul -n 0" "-n 0" "$matmul" -n 0
+expect_usage "matmul --m -3" "--m -3" "$matmul" --m -3
+expect_usage "matmul --k 0" "--k 0" "$matmul" --k 0
+expect_usage "matmul --n 3e9 (past 2^31 - 1)" "3e9: expected a size in 1..2147483647" "$matmul" --n 3e9
+expect_usage "matmul --precision fp64" "--precision fp64: expected one of fp32, tf32, bf16, fp16" "$matmul" --precision fp64
+expect_usage "matmul -k v3 --precision bf16" "-k v3: v3-shared runs fp32 only (the CUDA cores); --precision bf16 runs v7-wmma, v8-mma" "$matmul" -k v3 --precision bf16
+expect_usage "matmul -k yours --precision fp16" "yours runs fp32 only" "$matmul" -k yours --precision fp16
+expect_usage "matmul -k v8 (fp32)" "-k v8: v8-mma runs on the tensor cores (tf32, bf16, fp16)" "$matmul" -k v8
+expect_usage "matmul --alpha nan" "--alpha nan: expected a number" "$matmul" --alpha nan
+expect_usage "matmul --beta 1x" "--beta 1x: expected a number" "$matmul" --beta 1x
+expect_usage "matmul -k v10" "-k v10: unknown kernel" "$matmul" -k v10
+expect_usage "matmul --check -k all" "--check scores one version" "$matmul" --check -k all
+expect_make_line "make check_matmul K=yours" "bin/matmul --check -k yours" check_matmul K=yours
+expect_no_device "matmul without a device exits 77" "$matmul" -n 64
+
+# Every version of each precision (and cuBLAS), against the CPU gold, at edge sizes and
+# with alpha and beta; exit 0 only if every result verified.
+batch "$matmul"
+for p in fp32 tf32 bf16 fp16; do
+    for n in 1 7 33 100 1023; do
+        batch_gpu "matmul -k all -n $n --precision $p" 0 -k all -n "$n" -i 2 --precision "$p"
+    done
+    for k in 1 7 33; do
+        batch_gpu "matmul -k all --m 130 -n 257 --k $k --precision $p" 0 -k all --m 130 -n 257 --k "$k" -i 2 --precision "$p"
+    done
+    batch_gpu "matmul -k all -n 129 --alpha -0.5 --beta 2 --precision $p" 0 -k all -n 129 --alpha -0.5 --beta 2 -i 2 --precision "$p"
+    batch_gpu "matmul -k all --m 1 -n 1000 --k 300 --precision $p" 0 -k all --m 1 -n 1000 --k 300 -i 2 --precision "$p"
+    batch_gpu "matmul -k all --m 1000 -n 1 --k 300 --precision $p" 0 -k all --m 1000 -n 1 --k 300 -i 2 --precision "$p"
+done
+batch_end
+
+# A wrong result is caught: element by element at 100 (the gold), by Freivalds' check at 4096.
+expect_gpu "matmul reports a wrong result (gold, exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$matmul" -n 100 -i 1
+if [ "$rc" -eq 1 ] && ! grep -q "first bad index 5000 of 10000" "$tmp/out"; then fail "matmul wrong-result message (gold)"; fi
+expect_gpu "matmul reports a wrong result (Freivalds, 4096^2 C, exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$matmul" -n 4096 -i 1 --no-peer
+if [ "$rc" -eq 1 ] && ! grep -q "Freivalds' check, row 2048 of 4096" "$tmp/out"; then fail "matmul wrong-result message (Freivalds)"; fi
+expect_gpu "matmul -n 1e6 (memory guard)" 3 "$matmul" -n 1e6
+if [ "$rc" -eq 3 ] && ! grep -qE "needs .* [GT]B of (host|device) memory" "$tmp/out"; then fail "matmul memory guard message"; fi
+expect_gpu "matmul -d 99 (no such device)" 2 "$matmul" -d 99 -n 10
+expect_json_lines "matmul --json -k all" "$matmul" --json -k all -n 300 -i 2
+expect_gpu "matmul --dump" 0 "$matmul" -n 77 --m 50 -i 2 --dump "$tmp/mm"
+if [ "$rc" -eq 0 ]; then
+    for role in input input_b output gold; do
+        if head -c 6 "$tmp/mm_$role.npy" | grep -q NUMPY; then pass "matmul --dump writes $role.npy"
+        else fail "matmul --dump writes $role.npy"; fi
+    done
+fi

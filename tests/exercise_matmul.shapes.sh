@@ -1,0 +1,18 @@
+# shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
+# matmul's integration tests, part shapes: the issue's large and lopsided shapes, checked
+# by Freivalds' check (the CPU gold would take minutes), every version of each precision.
+matmul=bin/matmul
+batch "$matmul"
+for p in fp32 tf32 bf16 fp16; do
+    batch_gpu "matmul -k all -n 4097 --precision $p" 0 -k all -n 4097 -i 1 --precision "$p"
+    batch_gpu "matmul -k all -n 4095 --beta 1 --precision $p" 0 -k all -n 4095 --beta 1 -i 1 --precision "$p"
+    batch_gpu "matmul -k all --m 16384 -n 64 --k 4096 --precision $p" 0 -k all --m 16384 -n 64 --k 4096 -i 1 --precision "$p"
+done
+# The LLM projection (0.8 TFLOP a run): the tiled versions only.
+for k in v5 v6; do
+    batch_gpu "matmul -k $k --m 8192 -n 12288 --k 4096" 0 -k "$k" --m 8192 -n 12288 --k 4096 -i 1
+done
+for p in tf32 bf16 fp16; do
+    batch_gpu "matmul -k all --m 8192 -n 12288 --k 4096 --precision $p" 0 -k all --m 8192 -n 12288 --k 4096 -i 1 --precision "$p"
+done
+batch_end

@@ -1,0 +1,229 @@
+// Unit tests of matmul's CPU side: the input conversions, the gold and its tolerances,
+// and Freivalds' check (it passes real fp32 results and catches one wrong element).
+#include <fenv.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "matmul.h"
+#include "rng.h"
+#include "unit.h"
+
+static void test_bf16_rounding(void)
+{
+    EXPECT(matmul_float_to_bf16(1.0f) == 0x3F80);
+    EXPECT(matmul_float_to_bf16(-2.0f) == 0xC000);
+    EXPECT(matmul_float_to_bf16(1.0f + 0x1p-8f) == 0x3F80);            // a tie: to even
+    EXPECT(matmul_float_to_bf16(1.0f + 0x1p-7f + 0x1p-8f) == 0x3F82);  // a tie: to even (up)
+    EXPECT(matmul_float_to_bf16(1.0f + 0x1p-8f + 0x1p-20f) == 0x3F81); // past the tie: up
+    bool round_trip = true; // every finite bf16 survives float and back
+    for (uint32_t h = 0; h < 0x10000; h++)
+        if ((h & 0x7F80) != 0x7F80)
+            round_trip = round_trip && matmul_float_to_bf16(matmul_bf16_to_float((uint16_t)h)) == h;
+    EXPECT(round_trip);
+}
+
+static void test_fp16_rounding(void)
+{
+    EXPECT(matmul_float_to_fp16(1.0f) == 0x3C00);
+    EXPECT(matmul_float_to_fp16(-0.5f) == 0xB800);
+    EXPECT(matmul_float_to_fp16(65504.0f) == 0x7BFF);
+    EXPECT(matmul_float_to_fp16(70000.0f) == 0x7C00);
+    EXPECT(matmul_float_to_fp16(0.1f) == 0x2E66);
+    EXPECT(matmul_float_to_fp16(0x1p-24f) == 0x0001);            // the smallest subnormal
+    EXPECT(matmul_float_to_fp16(0x1p-25f) == 0x0000);            // a tie: to even (zero)
+    EXPECT(matmul_float_to_fp16(3 * 0x1p-25f) == 0x0002);        // a tie: to even (up)
+    EXPECT(matmul_float_to_fp16(1.0f + 0x1p-11f) == 0x3C00);     // a tie: to even
+    EXPECT(matmul_float_to_fp16(0x1p-14f - 0x1p-26f) == 0x0400); // rounds up into the normals
+    bool round_trip = true;
+    for (uint32_t h = 0; h < 0x10000; h++)
+        if ((h & 0x7C00) != 0x7C00)
+            round_trip = round_trip && matmul_float_to_fp16(matmul_fp16_to_float((uint16_t)h)) == h;
+    EXPECT(round_trip);
+}
+
+static void fill(float *x, size_t n, uint64_t stream)
+{
+    cl_fill_uniform_f32(x, n, cl_rng_key(7, stream), -1.0f, 1.0f);
+}
+
+// The plain triple loop in double, for comparison.
+static void reference(int m, int n, int k, double alpha, const float *a, const float *b,
+                      double beta, const float *c0, double *c)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double s = 0.0;
+            for (int l = 0; l < k; l++)
+                s += (double)a[i * k + l] * b[l * n + j];
+            c[i * n + j] = alpha * s + (beta != 0.0 ? beta * c0[i * n + j] : 0.0);
+        }
+}
+
+static void test_gold_small(void)
+{
+    // [1 2 3; 4 5 6] [1 0; 0 1; 1 1] = [4 5; 10 11]; alpha 2, beta -1 with C0 = 1.
+    const float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 0, 0, 1, 1, 1}, c0[4] = {1, 1, 1, 1};
+    double c[4], tol[4];
+    matmul_gold(2, 2, 3, 2.0, a, b, -1.0, c0, matmul_roundoff_of(MATMUL_FP32), c, tol);
+    EXPECT(c[0] == 7 && c[1] == 9 && c[2] == 19 && c[3] == 21);
+    EXPECT(tol[0] > 0 && tol[0] < 1e-4);
+    // K = 1: an outer product; C0 is not read when beta is 0 (NULL here).
+    const float col[3] = {1, -2, 3}, row[2] = {0.5f, 4};
+    double outer[6], outer_tol[6];
+    matmul_gold(3, 2, 1, 1.0, col, row, 0.0, NULL, matmul_roundoff_of(MATMUL_FP32), outer,
+                outer_tol);
+    EXPECT(outer[0] == 0.5 && outer[1] == 4 && outer[2] == -1 && outer[5] == 12);
+}
+
+static void test_gold_odd_shapes(void)
+{
+    static const int shapes[][3] = {{37, 29, 41}, {1, 300, 7}, {300, 1, 33}, {5, 600, 1}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        const int m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
+        float *a = malloc(sizeof(float) * m * k), *b = malloc(sizeof(float) * k * n);
+        float *c0 = malloc(sizeof(float) * m * n);
+        double *c = malloc(sizeof(double) * m * n), *tol = malloc(sizeof(double) * m * n);
+        double *want = malloc(sizeof(double) * m * n);
+        fill(a, (size_t)m * k, 0), fill(b, (size_t)k * n, 1), fill(c0, (size_t)m * n, 2);
+        matmul_gold(m, n, k, -0.5, a, b, 2.0, c0, matmul_roundoff_of(MATMUL_FP32), c, tol);
+        reference(m, n, k, -0.5, a, b, 2.0, c0, want);
+        double worst = 0.0;
+        for (int i = 0; i < m * n; i++)
+            worst = fmax(worst, fabs(c[i] - want[i]));
+        EXPECT(worst < 1e-12);
+        free(a), free(b), free(c0), free(c), free(tol), free(want);
+    }
+}
+
+// A result computed as the GPU's units do. CUDA cores: float sums, k in order (the longest
+// chain of roundings any kernel has), rounded to nearest. Tensor cores (tensor_like): the
+// products of 16 k at a time summed exactly and added to the fp32 sum truncated, inputs
+// cut to tf32 first when tf32 (what Fasi, Higham, Mikaitis and Pranesh measured of
+// NVIDIA's tensor cores: exact block sums, round-toward-zero accumulation).
+static void float_result(int m, int n, int k, const float *a, const float *b, bool tensor_like,
+                         bool tf32, float *c)
+{
+    const int saved = fegetround();
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            volatile float s = 0.0f;
+            double block = 0.0;
+            for (int l = 0; l < k; l++) {
+                float x = a[i * k + l], y = b[l * n + j];
+                if (tf32) {
+                    uint32_t u, v;
+                    memcpy(&u, &x, 4), memcpy(&v, &y, 4);
+                    u &= 0xFFFFE000u, v &= 0xFFFFE000u;
+                    memcpy(&x, &u, 4), memcpy(&y, &v, 4);
+                }
+                if (!tensor_like) {
+                    s = s + x * y;
+                    continue;
+                }
+                block += (double)x * y; // exact: 16 products of 24-bit values fit in 53 bits
+                if (l % 16 == 15 || l == k - 1) {
+                    fesetround(FE_TOWARDZERO);
+                    s = (float)((double)s + block);
+                    fesetround(saved);
+                    block = 0.0;
+                }
+            }
+            c[i * n + j] = s;
+        }
+}
+
+// The tolerances pass real fp32 arithmetic (the CUDA cores' and the tensor cores', tf32
+// inputs too) and fail a result off by a small amount.
+static void test_tolerances_fit_fp32_sums(void)
+{
+    enum { M = 24, N = 24, K = 4096 };
+    float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);
+    float *c = malloc(sizeof(float) * M * N);
+    double *gold = malloc(sizeof(double) * M * N), *tol = malloc(sizeof(double) * M * N);
+    fill(a, (size_t)M * K, 3), fill(b, (size_t)K * N, 4);
+    static const struct {
+        bool tensor_like, tf32;
+    } cases[] = {{false, false}, {true, false}, {true, true}};
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        const matmul_precision p = cases[t].tf32 ? MATMUL_TF32 : MATMUL_FP32;
+        matmul_gold(M, N, K, 1.0, a, b, 0.0, NULL, matmul_roundoff_of(p), gold, tol);
+        float_result(M, N, K, a, b, cases[t].tensor_like, cases[t].tf32, c);
+        double worst = 0.0;
+        for (int i = 0; i < M * N; i++)
+            worst = fmax(worst, fabs(c[i] - gold[i]) / tol[i]);
+        EXPECT(worst < 0.5); // with room to spare
+        // ... and one element off by 1/20 of a typical element (~21 here) fails.
+        EXPECT(fabs(c[5] + 1.0f - gold[5]) > tol[5]);
+    }
+    free(a), free(b), free(c), free(gold), free(tol);
+}
+
+// Freivalds' check on a 4096 x 4096 C: the fp32 rounding of the exact result passes, one
+// element off by one fails and names its row, a NaN fails; with beta, C0 counts.
+static void test_freivalds_catches_one_element(void)
+{
+    enum { M = 4096, N = 4096, K = 32 };
+    float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);
+    float *c0 = malloc(sizeof(float) * M * N), *c = malloc(sizeof(float) * M * N);
+    double *gold = malloc(sizeof(double) * M * N), *tol = malloc(sizeof(double) * M * N);
+    fill(a, (size_t)M * K, 5), fill(b, (size_t)K * N, 6), fill(c0, (size_t)M * N, 7);
+    const matmul_roundoff r = matmul_roundoff_of(MATMUL_FP32);
+    matmul_gold(M, N, K, 1.5, a, b, -0.75, c0, r, gold, tol);
+    for (size_t i = 0; i < (size_t)M * N; i++)
+        c[i] = (float)gold[i];
+    long row;
+    double err, allowed;
+    double worst =
+        matmul_freivalds(M, N, K, 1.5, a, b, -0.75, c0, c, r, 4, 1, &row, &err, &allowed);
+    EXPECT(worst < 0.2);
+    const size_t bad = (size_t)2718 * N + 1828;
+    c[bad] += 1.0f;
+    worst = matmul_freivalds(M, N, K, 1.5, a, b, -0.75, c0, c, r, 4, 1, &row, &err, &allowed);
+    EXPECT(worst > 1.0 && row == 2718 && fabs(err - 1.0) < 0.01);
+    c[bad] -= 1.0f;
+    c[bad] += 1e-2f; // a hundredth: still caught at K = 32 (each element errs ~2e-6)
+    EXPECT(matmul_freivalds(M, N, K, 1.5, a, b, -0.75, c0, c, r, 4, 1, &row, &err, &allowed) > 1.0);
+    c[bad] = NAN;
+    EXPECT(
+        isinf(matmul_freivalds(M, N, K, 1.5, a, b, -0.75, c0, c, r, 4, 1, &row, &err, &allowed)));
+    // Without the beta term the same C is wrong everywhere.
+    c[bad] = (float)gold[bad];
+    EXPECT(matmul_freivalds(M, N, K, 1.5, a, b, 0.0, NULL, c, r, 4, 1, &row, &err, &allowed) > 1.0);
+    free(a), free(b), free(c0), free(c), free(gold), free(tol);
+}
+
+// At K = 4096 fp32 results (the CUDA cores' and the tensor cores' sums) pass Freivalds'
+// check, and an element off by one still fails it.
+static void test_freivalds_long_sums(void)
+{
+    enum { M = 64, N = 512, K = 4096 };
+    float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);
+    float *c = malloc(sizeof(float) * M * N);
+    fill(a, (size_t)M * K, 8), fill(b, (size_t)K * N, 9);
+    const matmul_roundoff r = matmul_roundoff_of(MATMUL_FP32);
+    long row;
+    double err, allowed;
+    for (int tensor_like = 0; tensor_like < 2; tensor_like++) {
+        float_result(M, N, K, a, b, tensor_like, false, c);
+        EXPECT(matmul_freivalds(M, N, K, 1.0, a, b, 0.0, NULL, c, r, 4, 3, &row, &err, &allowed) <
+               0.5);
+        c[17 * N + 300] += 1.0f;
+        EXPECT(matmul_freivalds(M, N, K, 1.0, a, b, 0.0, NULL, c, r, 4, 3, &row, &err, &allowed) >
+                   1.0 &&
+               row == 17);
+    }
+    free(a), free(b), free(c);
+}
+
+int main(void)
+{
+    RUN_TEST(test_bf16_rounding);
+    RUN_TEST(test_fp16_rounding);
+    RUN_TEST(test_gold_small);
+    RUN_TEST(test_gold_odd_shapes);
+    RUN_TEST(test_tolerances_fit_fp32_sums);
+    RUN_TEST(test_freivalds_catches_one_element);
+    RUN_TEST(test_freivalds_long_sums);
+    return UNIT_RESULT();
+}
