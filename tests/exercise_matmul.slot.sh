@@ -4,4 +4,4 @@
 
 expect_learner_slot matmul cublasSgemm \
     's/sum += a\[/sum -= a[/' \
-    's/    p[.]c\[at\] = p[.]beta/    ((float *)nullptr)[at] = p.beta/'
+    's/    p[.]c\[at\] = p[.]beta/    p.c[at + ((size_t)1 << 40)] = p.beta/'

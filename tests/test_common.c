@@ -32,6 +32,7 @@ static long extra_int = 7, extra_off = 0, extra_named = 0;
 static size_t extra_cells = 0;
 static int extra_choice = 0;
 static bool extra_flag = false;
+static double extra_real = 1.0;
 static const char *const choice_names[] = {"red", "green", NULL};
 static const cl_option extra_options[] = {
     {0, "streams", CL_ARG_INT, &extra_int, "K", "streams", 1, 64, NULL},
@@ -42,6 +43,7 @@ static const cl_option extra_options[] = {
      "grid points in x, a help line long enough to need wrapping at eighty columns (default: -n)",
      1, 4096, NULL},
     {0, "cells", CL_ARG_SIZE, &extra_cells, "N", "cells a side", 100, 16384, NULL},
+    {0, "alpha", CL_ARG_REAL, &extra_real, "A", "a factor", -10, 10, NULL},
     {0},
 };
 
@@ -69,6 +71,7 @@ static cl_parse_result parse(const char *line, cl_common_args *args, char *err, 
     extra_int = 7;
     extra_choice = 0;
     extra_flag = false;
+    extra_real = 1.0;
     return cl_parse_args(&test_program, argc, argv, args, err, errlen);
 }
 
@@ -463,6 +466,36 @@ static void test_compare_f32(void)
     EXPECT(!c.ok && c.first_bad == 2);
 }
 
+// A tolerance an element: |got - want| <= tol[i]; the worst error over its tolerance.
+static void test_compare_f32_each(void)
+{
+    float got[3] = {1.0f, 2.5f, -3.0f};
+    const double want[3] = {1.0, 2.0, -3.25}, tol[3] = {0.0, 1.0, 0.5};
+    cl_compare c = cl_compare_f32_each(got, want, tol, 3);
+    EXPECT(c.ok && c.max_err_over_tol == 0.5 && c.max_abs_err == 0.5);
+    got[2] = -4.0f;
+    c = cl_compare_f32_each(got, want, tol, 3);
+    EXPECT(!c.ok && c.first_bad == 2 && c.n_bad == 1 && c.max_err_over_tol == 1.5);
+    got[2] = NAN;
+    c = cl_compare_f32_each(got, want, tol, 3);
+    EXPECT(!c.ok && c.first_bad == 2);
+}
+
+// A real-valued option: finite numbers in range, anything else named in the error.
+static void test_parse_real(void)
+{
+    cl_common_args a;
+    char err[256];
+    EXPECT(parse("--alpha -0.5", &a, err, sizeof err) == CL_PARSE_OK && extra_real == -0.5);
+    EXPECT(parse("--alpha 2e-3", &a, err, sizeof err) == CL_PARSE_OK && extra_real == 2e-3);
+    EXPECT(parse("", &a, err, sizeof err) == CL_PARSE_OK && extra_real == 1.0);
+    static const char *const bad[] = {"--alpha nan", "--alpha inf", "--alpha 1e400",
+                                      "--alpha 11",  "--alpha 1x",  "--alpha ''"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        EXPECT(parse(bad[i], &a, err, sizeof err) == CL_PARSE_ERROR &&
+               strstr(err, "expected a number in -10..10"));
+}
+
 static void test_compare_exact(void)
 {
     int32_t a[5] = {1, 2, 3, 4, 5}, b[5] = {1, 2, 3, 4, 5};
@@ -761,6 +794,8 @@ int main(void)
     RUN_TEST(test_rng_ranges_and_determinism);
     RUN_TEST(test_compare_f32);
     RUN_TEST(test_compare_exact);
+    RUN_TEST(test_compare_f32_each);
+    RUN_TEST(test_parse_real);
     RUN_TEST(test_fault_injection);
     RUN_TEST(test_fatal_hook);
     RUN_TEST(test_sort_refuses_more_than_32_bit_keys);
