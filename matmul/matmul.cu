@@ -499,7 +499,11 @@ __global__ void __launch_bounds__(V6_THREADS, 1)
 template <matmul_precision P> struct precision_traits;
 template <> struct precision_traits<MATMUL_TF32> {
     static constexpr int elem = 4, wmma_k = 8;
+#if SM80_CODE
     using wmma_type = nvcuda::wmma::precision::tf32;
+#else
+    using wmma_type = float; // 7.5 has no tf32 fragments (v7 is a stub there)
+#endif
     using memory_type = float;
 };
 template <> struct precision_traits<MATMUL_BF16> {
