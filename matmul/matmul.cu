@@ -530,7 +530,7 @@ enum { V7_WARP_M = 64, V7_WARP_N = 32 };                      // 2 x 4 warps
 // waits for it. Why faster than v6: a tensor-core instruction does 16 x 8 x 16 FMA at
 // once. What holds it back on Hopper: each WMMA fragment multiply is an mma.sync whose
 // operands pass through registers, the loads are not overlapped with the math, and
-// Hopper's full tensor-core rate needs wgmma (v9).
+// Hopper's full tensor-core rate needs wgmma.
 template <matmul_precision P>
 __global__ void __launch_bounds__(TC_THREADS)
     matmul_v7_kernel(matmul_args p, bool vec_a, bool vec_b)

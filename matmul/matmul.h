@@ -1,5 +1,5 @@
 // matmul: C = alpha*A*B + beta*C, row-major. The C interface between main.c, gold.c
-// and the kernels (matmul.cu, hopper.cu, yours.cu).
+// and the kernels (matmul.cu, yours.cu).
 #ifndef MATMUL_H
 #define MATMUL_H
 
@@ -50,7 +50,7 @@ typedef struct {
     cl_kernel_info info;
     matmul_launcher launch;
     unsigned precisions; // bit p set: runs precision p
-    int arch_only;       // 0: any GPU; 90: only compute capability 9.0 (sm_90a code)
+    int arch_only;       // 0: any GPU; 90: only compute capability 9.0 (code built for sm_90a)
 } matmul_version;
 
 #define MATMUL_BIT(p) (1u << (p))
@@ -61,12 +61,6 @@ extern const matmul_version matmul_versions[];
 extern const int matmul_version_count;
 extern const char matmul_fastest_version[];        // the default for fp32
 extern const char matmul_fastest_tensor_version[]; // the default for the tensor-core precisions
-
-// hopper.cu: v9, built for sm_90a (Hopper's wgmma and tensor-memory copies).
-void matmul_launch_v9(const matmul_args *args, cudaStream_t stream);
-// Why v9 cannot run this multiply as it is (NULL: it can), e.g. a row of A that is not
-// a multiple of 16 bytes, which the tensor-memory copy needs; the launcher then runs v8.
-const char *matmul_v9_fallback_reason(const matmul_args *args);
 
 // yours.cu: the learner's version (fp32), listed last as "yours".
 extern const char matmul_yours_idea[];
