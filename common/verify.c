@@ -22,48 +22,45 @@ static void note_bad(cl_compare *c, size_t i, double want, double got)
     }
 }
 
-#define COMPARE_TOLERANCE(got, want, n, rel_tol, abs_tol)                                          \
+// One element against its tolerance: a failure noted (NaN fails), the worst errors kept.
+static void compare_element(cl_compare *c, size_t i, double want, double got, double tol)
+{
+    const double err = fabs(got - want);
+    if (!(err <= tol))
+        note_bad(c, i, want, got);
+    if (err > c->max_abs_err || isnan(err))
+        c->max_abs_err = err;
+    if (want != 0.0 && err / fabs(want) > c->max_rel_err)
+        c->max_rel_err = err / fabs(want);
+    const double ratio = err == 0.0 ? 0.0 : tol > 0.0 ? err / tol : INFINITY; // NaN stays NaN
+    if (ratio > c->max_err_over_tol || isnan(ratio))
+        c->max_err_over_tol = ratio;
+}
+
+// Every element i within the tolerance expression `tol` (of i); element n/2 off by one
+// under CUDALAB_INJECT_FAULT.
+#define COMPARE_TOLERANCE(got, want, n, tol)                                                       \
     cl_compare c = {.ok = true, .n = (n)};                                                         \
     size_t fault = cl_fault_index(n);                                                              \
-    for (size_t i = 0; i < (n); i++) {                                                             \
-        double g = (double)(got)[i] + (i == fault ? 1.0 : 0.0);                                    \
-        double err = fabs(g - (want)[i]);                                                          \
-        if (!(err <= (abs_tol) + (rel_tol)*fabs((want)[i]))) /* NaN fails */                       \
-            note_bad(&c, i, (want)[i], g);                                                         \
-        if (err > c.max_abs_err || isnan(err))                                                     \
-            c.max_abs_err = err;                                                                   \
-        if ((want)[i] != 0.0 && err / fabs((want)[i]) > c.max_rel_err)                             \
-            c.max_rel_err = err / fabs((want)[i]);                                                 \
-    }                                                                                              \
+    for (size_t i = 0; i < (n); i++)                                                               \
+        compare_element(&c, i, (want)[i], (double)(got)[i] + (i == fault ? 1.0 : 0.0), (tol));     \
     return c
 
 cl_compare cl_compare_f32(const float *got, const double *want, size_t n, double rel_tol,
                           double abs_tol)
 {
-    COMPARE_TOLERANCE(got, want, n, rel_tol, abs_tol);
+    COMPARE_TOLERANCE(got, want, n, abs_tol + rel_tol * fabs(want[i]));
 }
 
 cl_compare cl_compare_f64(const double *got, const double *want, size_t n, double rel_tol,
                           double abs_tol)
 {
-    COMPARE_TOLERANCE(got, want, n, rel_tol, abs_tol);
+    COMPARE_TOLERANCE(got, want, n, abs_tol + rel_tol * fabs(want[i]));
 }
 
 cl_compare cl_compare_f32_each(const float *got, const double *want, const double *tol, size_t n)
 {
-    cl_compare c = {.ok = true, .n = n};
-    size_t fault = cl_fault_index(n);
-    for (size_t i = 0; i < n; i++) {
-        double err = fabs((double)got[i] + (i == fault ? 1.0 : 0.0) - want[i]);
-        if (!(err <= tol[i])) // NaN fails
-            note_bad(&c, i, want[i], (double)got[i] + (i == fault ? 1.0 : 0.0));
-        if (err > c.max_abs_err || isnan(err))
-            c.max_abs_err = err;
-        double ratio = err == 0.0 ? 0.0 : tol[i] > 0.0 ? err / tol[i] : INFINITY;
-        if (ratio > c.max_err_over_tol || isnan(ratio))
-            c.max_err_over_tol = ratio;
-    }
-    return c;
+    COMPARE_TOLERANCE(got, want, n, tol[i]);
 }
 
 #define COMPARE_EXACT(got, want, n)                                                                \

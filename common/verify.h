@@ -18,7 +18,7 @@ typedef struct {
     double expected, got; // at first_bad
     double max_abs_err;   // over all elements (floats)
     double max_rel_err;
-    double max_err_over_tol; // cl_compare_f32_each: the worst element's error / its tolerance
+    double max_err_over_tol; // float compares: the worst element's error / its tolerance
 } cl_compare;
 
 // Passes when |got - want| <= abs_tol + rel_tol * |want| for every element (NaN fails).

@@ -181,11 +181,11 @@ double matmul_freivalds(int m, int n, int k, double alpha, const float *a, const
         for (int i = 0; i < m; i++) {
             const double expect = alpha * want[i] + (beta != 0.0 ? beta * old[i] : 0.0);
             const double err = fabs(got[i] - expect);
-            // NaN (an element never written) fails: !(err <= tol).
-            const double ratio = !(err <= tol[i]) && !(err > tol[i]) ? INFINITY
-                                 : tol[i] > 0.0                      ? err / tol[i]
-                                 : err > 0.0                         ? INFINITY
-                                                                     : 0.0;
+            // NaN (an element never written) fails as infinitely wrong.
+            const double ratio = isnan(err)     ? INFINITY
+                                 : err == 0.0   ? 0.0
+                                 : tol[i] > 0.0 ? err / tol[i]
+                                                : INFINITY;
             if (ratio > worst || *worst_row < 0) {
                 worst = ratio;
                 *worst_row = i;

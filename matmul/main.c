@@ -199,21 +199,6 @@ static bool runs_precision(int k, matmul_precision p)
     return (matmul_versions[k].precisions & MATMUL_BIT(p)) != 0;
 }
 
-// Why version k cannot run on this GPU (NULL: it can).
-static const char *arch_refusal(int k, char *buf, size_t len)
-{
-    const cl_device_info *dev = cl_device_current();
-    const int arch = matmul_versions[k].arch_only;
-    if (!arch || dev->cc_major * 10 + dev->cc_minor == arch)
-        return NULL;
-    snprintf(buf, len,
-             "%s runs only on compute capability %d.%d (its code is built for sm_%da: Hopper's "
-             "wgmma and tensor-memory copies); this GPU is %d.%d",
-             matmul_versions[k].info.name, arch / 10, arch % 10, arch, dev->cc_major,
-             dev->cc_minor);
-    return buf;
-}
-
 static const cl_column extra_columns[] = {
     {"shape", "m x n x k", 16, NULL},
     {"err_over_tol", "err/allowed", 11, "%.3f"},
@@ -225,13 +210,8 @@ static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
 {
     timed_call *call = ctx;
     const problem *pr = call->pr;
-    char why[256];
     if (k >= 0 && !runs_precision(k, pr->precision))
         return (cl_measured){.skipped = true};
-    if (k >= 0 && arch_refusal(k, why, sizeof why)) {
-        cl_note("%s: not run", why);
-        return (cl_measured){.skipped = true};
-    }
     call->version = k;
     const cl_rotating *c = &call->d->c;
     const size_t c_bytes = elements(pr->m, pr->n) * sizeof(float);
@@ -409,7 +389,7 @@ static void choose_version(options *opt)
            matmul_precision_names[p], list);
 }
 
-// What the GPU must have for the precision and the version (after the device is open).
+// What the GPU must have for the precision (after the device is open).
 static void require_hardware(const options *opt)
 {
     const cl_device_info *dev = cl_device_current();
@@ -419,9 +399,6 @@ static void require_hardware(const options *opt)
                "--precision %s: these kernels need tensor cores with %s inputs and cp.async "
                "(compute capability 8.0 and later); this GPU is %d.%d",
                matmul_precision_names[p], matmul_precision_names[p], dev->cc_major, dev->cc_minor);
-    char why[256];
-    if (opt->common.kernel_index >= 0 && arch_refusal(opt->common.kernel_index, why, sizeof why))
-        cl_die(CL_EXIT_USAGE, "-k %s: %s", opt->common.kernel, why);
 }
 
 static int run(int argc, char **argv)

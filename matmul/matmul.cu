@@ -35,6 +35,7 @@
 
 #include "check.h"
 #include "check_libs.h"
+#include "device.h"
 #include "launch.h"
 #include "matmul.h"
 
@@ -87,14 +88,9 @@ __device__ __forceinline__ tile_coord grouped_tile(int tiles_m, int tiles_n)
 
 enum { NAIVE_TILE = 32 }; // v1-v3: 32 x 32 threads a block, an element each
 
-// v1: the course's simple_sgemm loop body with i and j from the thread's indices.
-// Consecutive threads (threadIdx.x) take consecutive rows i, so a warp's 32 loads of A
-// are k floats apart (32 transactions for 128 useful bytes) and so are its stores of C.
-// Napkin math: 2k loads a result, no reuse but what L1/L2 catch; ~1 TFLOPS at best.
-__global__ void matmul_v1_kernel(matmul_args p)
+// Element (i, j) of C straight from A and B in global memory: v1's and v2's whole work.
+__device__ __forceinline__ void element_from_global(const matmul_args &p, int i, int j)
 {
-    const tile_coord t = row_major_tile(ceil_div(p.n, NAIVE_TILE));
-    const int i = t.row * NAIVE_TILE + threadIdx.x, j = t.col * NAIVE_TILE + threadIdx.y;
     if (i >= p.m || j >= p.n)
         return;
     const float *a = (const float *)p.a, *b = (const float *)p.b;
@@ -104,6 +100,16 @@ __global__ void matmul_v1_kernel(matmul_args p)
     store_result(p.c, (size_t)i * p.n + j, sum, p.alpha, p.beta);
 }
 
+// v1: the course's simple_sgemm loop body with i and j from the thread's indices.
+// Consecutive threads (threadIdx.x) take consecutive rows i, so a warp's 32 loads of A
+// are k floats apart (32 transactions for 128 useful bytes) and so are its stores of C.
+// Napkin math: 2k loads a result, no reuse but what L1/L2 catch; ~1 TFLOPS at best.
+__global__ void matmul_v1_kernel(matmul_args p)
+{
+    const tile_coord t = row_major_tile(ceil_div(p.n, NAIVE_TILE));
+    element_from_global(p, t.row * NAIVE_TILE + threadIdx.x, t.col * NAIVE_TILE + threadIdx.y);
+}
+
 // v2: the same loop with consecutive threads on consecutive columns j. A warp now reads
 // one element of A (a broadcast), 32 neighbouring floats of B (one 128-byte line) and
 // writes 128 contiguous bytes of C. Why faster than v1: every DRAM/L2 transaction
@@ -111,14 +117,7 @@ __global__ void matmul_v1_kernel(matmul_args p)
 __global__ void matmul_v2_kernel(matmul_args p)
 {
     const tile_coord t = row_major_tile(ceil_div(p.n, NAIVE_TILE));
-    const int i = t.row * NAIVE_TILE + threadIdx.y, j = t.col * NAIVE_TILE + threadIdx.x;
-    if (i >= p.m || j >= p.n)
-        return;
-    const float *a = (const float *)p.a, *b = (const float *)p.b;
-    float sum = 0.0f;
-    for (int l = 0; l < p.k; l++)
-        sum += a[(size_t)i * p.k + l] * b[(size_t)l * p.n + j];
-    store_result(p.c, (size_t)i * p.n + j, sum, p.alpha, p.beta);
+    element_from_global(p, t.row * NAIVE_TILE + threadIdx.y, t.col * NAIVE_TILE + threadIdx.x);
 }
 
 // v3: shared-memory tiles (CUDA by Example's and every course's next step). The block
@@ -397,7 +396,7 @@ __device__ __forceinline__ void copy_tile(char *shared, const void *mat, int row
 // --- v6: warp tiling, double-buffered cp.async --------------------------------------
 
 enum {
-    V6_ROWS_A_THREAD = 16, // rows of C a thread holds, 8 columns each
+    V6_ROWS_A_THREAD = 16,            // rows of C a thread holds, 8 columns each
     V6_WARP_M = 4 * V6_ROWS_A_THREAD, // a warp's piece of the tile: 4 x 8 lanes
     V6_WARP_N = 64,
     V6_TILE_M = 4 * V6_WARP_M, // 4 x 2 warps
@@ -405,7 +404,7 @@ enum {
     V6_SLAB = 16,
     V6_THREADS = 256,
 };
-using v6_a_layout = padded_layout<V6_SLAB * 4, 16>;   // [m][k], rows 80 bytes apart
+using v6_a_layout = padded_layout<V6_SLAB * 4, 16>;  // [m][k], rows 80 bytes apart
 using v6_b_layout = padded_layout<V6_TILE_N * 4, 0>; // [k][n]
 enum { V6_STAGE_BYTES = v6_a_layout::bytes(V6_TILE_M) + v6_b_layout::bytes(V6_SLAB) };
 
@@ -437,10 +436,10 @@ __global__ void __launch_bounds__(V6_THREADS, 1)
 
     auto load_slab = [&](int buffer, int slab) {
         const int l0 = slab * V6_SLAB;
-        copy_tile<4, V6_TILE_M, V6_SLAB / 4, V6_THREADS, v6_a_layout>(buffers + buffer * V6_STAGE_BYTES, p.a, p.m, p.k,
-                                                                    row0, l0, vec_a);
-        copy_tile<4, V6_SLAB, V6_TILE_N / 4, V6_THREADS, v6_b_layout>(buffers + buffer * V6_STAGE_BYTES + a_bytes, p.b,
-                                                                    p.k, p.n, l0, col0, vec_b);
+        copy_tile<4, V6_TILE_M, V6_SLAB / 4, V6_THREADS, v6_a_layout>(
+            buffers + buffer * V6_STAGE_BYTES, p.a, p.m, p.k, row0, l0, vec_a);
+        copy_tile<4, V6_SLAB, V6_TILE_N / 4, V6_THREADS, v6_b_layout>(
+            buffers + buffer * V6_STAGE_BYTES + a_bytes, p.b, p.k, p.n, l0, col0, vec_b);
         copy_async_commit();
     };
 
@@ -817,7 +816,7 @@ static bool rows_vectorize(const void *base, int cols, size_t elem)
 
 static unsigned tiles(const matmul_args *p, int tile_m, int tile_n)
 {
-    return (unsigned)ceil_div(p->m, tile_m) * (unsigned)ceil_div(p->n, tile_n);
+    return cl_ceil_div(p->m, tile_m) * cl_ceil_div(p->n, tile_n);
 }
 
 static void launch_v1(const matmul_args *p, cudaStream_t s)
@@ -905,22 +904,17 @@ static const unsigned fp32_only = MATMUL_BIT(MATMUL_FP32);
 extern "C" const matmul_version matmul_versions[] = {
     {{"v1-naive", "a thread an element, threads down a column: the course's loop"},
      launch_v1,
-     fp32_only,
-     0},
-    {{"v2-coalesced", "a thread an element, threads along a row: coalesced"},
-     launch_v2,
-     fp32_only,
-     0},
-    {{"v3-shared", "32 x 32 tiles of A and B in shared memory"}, launch_v3, fp32_only, 0},
-    {{"v4-column", "64 x 64 tiles, 8 results of a column a thread"}, launch_v4, fp32_only, 0},
-    {{"v5-block8x8", "128 x 128 tiles, an 8 x 8 block a thread, float4"}, launch_v5, fp32_only, 0},
-    {{"v6-warptile", "warp tiling, double-buffered cp.async"}, launch_v6, fp32_only, 0},
-    {{"v7-wmma", "tensor cores through WMMA fragments"}, launch_v7, MATMUL_TENSOR_PRECISIONS, 0},
+     fp32_only},
+    {{"v2-coalesced", "a thread an element, threads along a row: coalesced"}, launch_v2, fp32_only},
+    {{"v3-shared", "32 x 32 tiles of A and B in shared memory"}, launch_v3, fp32_only},
+    {{"v4-column", "64 x 64 tiles, 8 results of a column a thread"}, launch_v4, fp32_only},
+    {{"v5-block8x8", "128 x 128 tiles, an 8 x 8 block a thread, float4"}, launch_v5, fp32_only},
+    {{"v6-warptile", "warp tiling, double-buffered cp.async"}, launch_v6, fp32_only},
+    {{"v7-wmma", "tensor cores through WMMA fragments"}, launch_v7, MATMUL_TENSOR_PRECISIONS},
     {{"v8-mma", "mma.sync + ldmatrix, swizzled, 4-stage cp.async"},
      launch_v8,
-     MATMUL_TENSOR_PRECISIONS,
-     0},
-    {{"yours", matmul_yours_idea}, matmul_yours, fp32_only, 0},
+     MATMUL_TENSOR_PRECISIONS},
+    {{"yours", matmul_yours_idea}, matmul_yours, fp32_only},
 };
 extern "C" const int matmul_version_count = sizeof matmul_versions / sizeof matmul_versions[0];
 extern "C" const char matmul_fastest_version[] = "v6-warptile";

@@ -50,7 +50,6 @@ typedef struct {
     cl_kernel_info info;
     matmul_launcher launch;
     unsigned precisions; // bit p set: runs precision p
-    int arch_only;       // 0: any GPU; 90: only compute capability 9.0 (code built for sm_90a)
 } matmul_version;
 
 #define MATMUL_BIT(p) (1u << (p))
