@@ -2,7 +2,8 @@
 // the mbarriers that say when its copies have landed: one thread asks for a whole
 // run of bytes between global and shared memory, the other threads spend no
 // instructions on addresses. The scan (scan.cuh) streams its tiles through it and
-// tridiag's v6 prefetches the next system with it. sm_90 only: CL_HAVE_BULK_COPY is
+// tridiag's v6 prefetches the next system with it; matmul's v9 loads 2D tiles with its
+// tensor form (tensor_load_2d). sm_90 only: CL_HAVE_BULK_COPY is
 // defined where the code is compiled for it, and a host launcher asks the kernel's
 // compiled architecture (cl_kernel_fit_for(...).code_arch >= CL_BULK_COPY_ARCH,
 // launch.h) before launching a kernel that uses it: in a build for an older GPU the
@@ -41,6 +42,11 @@ __device__ __forceinline__ void mbarrier_arrive_expect_bytes(unsigned long long 
         "r"(bytes)
         : "memory");
 }
+// One plain arrival (a consumer saying it is done with a buffer).
+__device__ __forceinline__ void mbarrier_arrive(unsigned long long *bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(shared_address(bar)) : "memory");
+}
 __device__ __forceinline__ void mbarrier_wait_parity(unsigned long long *bar, unsigned parity)
 {
     unsigned done = 0;
@@ -59,6 +65,18 @@ __device__ __forceinline__ void bulk_load(void *dst, const void *src, unsigned b
     asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], "
                  "%2, [%3];" ::"r"(shared_address(dst)),
                  "l"(src), "r"(bytes), "r"(shared_address(bar))
+                 : "memory");
+}
+// The tensor form (TMA): the box at (x, y) of the 2D tensor a tensor map describes
+// (x along its contiguous rows), into `dst` laid out (and swizzled) as the map says;
+// parts of the box outside the tensor arrive as zeros and still count their bytes.
+// `map` must be a __grid_constant__ kernel parameter or in global memory.
+__device__ __forceinline__ void tensor_load_2d(void *dst, const void *map, int x, int y,
+                                               unsigned long long *bar)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3}], [%4];" ::"r"(shared_address(dst)),
+                 "l"(map), "r"(x), "r"(y), "r"(shared_address(bar))
                  : "memory");
 }
 // shared -> global, one bulk group per call.

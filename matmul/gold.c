@@ -203,3 +203,14 @@ double matmul_freivalds(int m, int n, int k, double alpha, const float *a, const
     free(old);
     return worst;
 }
+
+const char *matmul_hopper_refusal(int cc_major, int cc_minor, bool built)
+{
+    if (!built)
+        return "it was not built: it is sm_90a code (wgmma, setmaxnreg), compiled only when "
+               "the build includes sm_90 (make ARCH=sm_90, or ARCH=fat)";
+    if (cc_major != 9 || cc_minor != 0)
+        return "it needs a Hopper GPU (compute capability 9.0): wgmma and setmaxnreg are "
+               "sm_90a instructions, which no other GPU runs";
+    return NULL;
+}

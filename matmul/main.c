@@ -133,12 +133,42 @@ static double check_result(const problem *pr, float *c, const char *what)
 
 typedef struct {
     cl_rotating a, b, c;
+    void *workspace; // the scratch the versions to run need at most (v9: padded copies)
+    size_t workspace_bytes;
 } device_data;
+
+// Why version k cannot run on this GPU in this build, or NULL.
+static const char *refusal(int k)
+{
+    const cl_device_info *dev = cl_device_current();
+    return matmul_versions[k].hopper_only
+               ? matmul_hopper_refusal(dev->cc_major, dev->cc_minor, matmul_v9_built)
+               : NULL;
+}
+
+static bool runs_precision(int k, matmul_precision p)
+{
+    return (matmul_versions[k].precisions & MATMUL_BIT(p)) != 0;
+}
+
+// The most scratch any version that can run the precision here asks for at these sizes.
+static size_t workspace_bytes(size_t m, size_t n, size_t k, matmul_precision p)
+{
+    const matmul_args args = {.m = (int)m, .n = (int)n, .k = (int)k, .precision = p};
+    size_t most = 0;
+    for (int v = 0; v < matmul_version_count; v++)
+        if (runs_precision(v, p) && !refusal(v) && matmul_versions[v].workspace) {
+            const size_t bytes = matmul_versions[v].workspace(&args);
+            most = bytes > most ? bytes : most;
+        }
+    return most;
+}
 
 static size_t device_bytes(size_t m, size_t n, size_t k, matmul_precision p, int copies)
 {
     const size_t elem = matmul_element_bytes(p);
-    return copies * ((m * k + k * n) * elem + m * n * sizeof(float) + 3 * 256);
+    return copies * ((m * k + k * n) * elem + m * n * sizeof(float) + 3 * 256) +
+           workspace_bytes(m, n, k, p);
 }
 
 static device_data upload(const problem *pr)
@@ -152,6 +182,10 @@ static device_data upload(const problem *pr)
     d.a = cl_rotating_alloc(a_bytes, copies);
     d.b = cl_rotating_alloc(b_bytes, copies);
     d.c = cl_rotating_alloc(c_bytes, copies);
+    d.workspace_bytes = workspace_bytes(pr->m, pr->n, pr->k, pr->precision);
+    d.workspace = NULL;
+    if (d.workspace_bytes)
+        CL_CUDA_CHECK(cudaMalloc(&d.workspace, d.workspace_bytes));
     cl_rotating_upload(&d.a, pr->a_mem, a_bytes);
     cl_rotating_upload(&d.b, pr->b_mem, b_bytes);
     return d;
@@ -162,6 +196,7 @@ static void free_device_data(device_data *d)
     cl_rotating_free(&d->a);
     cl_rotating_free(&d->b);
     cl_rotating_free(&d->c);
+    CL_CUDA_CHECK(cudaFree(d->workspace));
 }
 
 // --- one version or the peer: verify once, then time ---------------------------------
@@ -187,16 +222,13 @@ static void run_call(void *ctx, int rep)
                               .precision = pr->precision,
                               .a = cl_rotating_at(&t->d->a, rep),
                               .b = cl_rotating_at(&t->d->b, rep),
-                              .c = cl_rotating_at(&t->d->c, rep)};
+                              .c = cl_rotating_at(&t->d->c, rep),
+                              .workspace = t->d->workspace,
+                              .workspace_bytes = t->d->workspace_bytes};
     if (t->version == CL_PEER)
         matmul_peer_run(t->peer, &args);
     else
         matmul_versions[t->version].launch(&args, 0);
-}
-
-static bool runs_precision(int k, matmul_precision p)
-{
-    return (matmul_versions[k].precisions & MATMUL_BIT(p)) != 0;
 }
 
 static const cl_column extra_columns[] = {
@@ -210,7 +242,7 @@ static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
 {
     timed_call *call = ctx;
     const problem *pr = call->pr;
-    if (k >= 0 && !runs_precision(k, pr->precision))
+    if (k >= 0 && (!runs_precision(k, pr->precision) || refusal(k)))
         return (cl_measured){.skipped = true};
     call->version = k;
     const cl_rotating *c = &call->d->c;
@@ -389,8 +421,10 @@ static void choose_version(options *opt)
            matmul_precision_names[p], list);
 }
 
-// What the GPU must have for the precision (after the device is open).
-static void require_hardware(const options *opt)
+// What the GPU must have for the precision and the version (after the device is open).
+// The default tensor-core version, v9, gives way to v8 off Hopper; one named with -k is
+// refused with the reason.
+static void require_hardware(options *opt)
 {
     const cl_device_info *dev = cl_device_current();
     const matmul_precision p = (matmul_precision)opt->precision;
@@ -399,6 +433,14 @@ static void require_hardware(const options *opt)
                "--precision %s: these kernels need tensor cores with %s inputs and cp.async "
                "(compute capability 8.0 and later); this GPU is %d.%d",
                matmul_precision_names[p], matmul_precision_names[p], dev->cc_major, dev->cc_minor);
+    cl_common_args *args = &opt->common;
+    const char *why = args->kernel_index >= 0 ? refusal(args->kernel_index) : NULL;
+    if (why && !args->kernel)
+        args->kernel_index = version_named(matmul_portable_tensor_version);
+    else if (why)
+        cl_die(CL_EXIT_USAGE, "-k %s: %s cannot run here: %s; this GPU is %s (%d.%d)", args->kernel,
+               matmul_versions[args->kernel_index].info.name, why, dev->name, dev->cc_major,
+               dev->cc_minor);
 }
 
 static int run(int argc, char **argv)
@@ -410,7 +452,7 @@ static int run(int argc, char **argv)
          NULL},
         {0, "precision", CL_ARG_CHOICE, &opt.precision, "P",
          "fp32 on the CUDA cores; tf32, bf16 or fp16 inputs on the tensor cores, adding in fp32 "
-         "(the default -k: v6 for fp32, v8 for the others)",
+         "(the default -k: v6 for fp32; v9 for the others on Hopper, else v8)",
          0, 0, matmul_precision_names},
         {0, "alpha", CL_ARG_REAL, &opt.alpha, "A", "C = alpha A B + beta C", -1e6, 1e6, NULL},
         {0, "beta", CL_ARG_REAL, &opt.beta, "B", "0: C is only written; else C is read too", -1e6,

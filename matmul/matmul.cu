@@ -21,6 +21,8 @@
 //                   tile, synchronous loads into padded shared memory
 //   v8-mma          mma.sync m16n8k16 (tf32: m16n8k8) fed by ldmatrix from swizzled shared
 //                   memory, a 4-stage cp.async pipeline
+//   v9-wgmma        Hopper (sm_90a, in wgmma.cu): TMA tile copies, wgmma 64 x 256 x 16
+//                   from shared memory, a producer and two consumer warpgroups, persistent
 //
 // Napkin math (H100 SXM, 4096^3, 137 GFLOP): fp32 at its 67 TFLOPS peak takes 2.05 ms;
 // bf16/fp16 at 989, 0.14 ms. A, B and C are 201 MB in fp32 (3.3 TB/s: 0.06 ms), so a
@@ -38,6 +40,7 @@
 #include "device.h"
 #include "launch.h"
 #include "matmul.h"
+#include "tiles.cuh"
 
 #include <cublas_v2.h>
 
@@ -51,38 +54,6 @@
 #else
 #define SM80_CODE 0
 #endif
-
-static __host__ __device__ int ceil_div(int a, int b) { return (a + b - 1) / b; }
-
-// One element of C: alpha * sum + beta * C (C is not read when beta is 0, so a C never
-// written before, even NaN, gives alpha * sum).
-__device__ __forceinline__ void store_result(float *c, size_t at, float sum, float alpha,
-                                             float beta)
-{
-    c[at] = beta == 0.0f ? alpha * sum : alpha * sum + beta * c[at];
-}
-
-// The tile (row, column of tiles) block blockIdx.x computes, tiles numbered along rows.
-struct tile_coord {
-    int row, col;
-};
-__device__ __forceinline__ tile_coord row_major_tile(int tiles_n)
-{
-    return {(int)(blockIdx.x / tiles_n), (int)(blockIdx.x % tiles_n)};
-}
-
-// From v6 on: blocks numbered in groups of GROUP_ROWS tile rows, down each group's
-// columns, so blocks running at once share rows of A and columns of B in L2 (a wave of
-// 264 blocks covers an 8 x 33 patch of tiles, not 1 x 264 rows of B).
-enum { GROUP_ROWS = 8 };
-__device__ __forceinline__ tile_coord grouped_tile(int tiles_m, int tiles_n)
-{
-    const int per_group = GROUP_ROWS * tiles_n, id = (int)blockIdx.x;
-    const int first_row = id / per_group * GROUP_ROWS;
-    const int rows = min(tiles_m - first_row, (int)GROUP_ROWS);
-    const int in_group = id % per_group;
-    return {first_row + in_group % rows, in_group / rows};
-}
 
 // --- v1: a thread an element, the course's loop ------------------------------------
 
@@ -427,7 +398,7 @@ __global__ void __launch_bounds__(V6_THREADS, 1)
     constexpr int a_bytes = v6_a_layout::bytes(V6_TILE_M);
     extern __shared__ __align__(16) char buffers[]; // two stages of V6_STAGE_BYTES
     const int tiles_m = ceil_div(p.m, V6_TILE_M), tiles_n = ceil_div(p.n, V6_TILE_N);
-    const tile_coord t = grouped_tile(tiles_m, tiles_n);
+    const tile_coord t = grouped_tile((int)blockIdx.x, tiles_m, tiles_n);
     const int row0 = t.row * V6_TILE_M, col0 = t.col * V6_TILE_N;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int warp_m = (warp / 2) * V6_WARP_M, warp_n = (warp % 2) * V6_WARP_N;
@@ -549,7 +520,7 @@ __global__ void __launch_bounds__(TC_THREADS)
     using mem_t = typename traits::memory_type;
 
     const int tiles_m = ceil_div(p.m, TC_TILE), tiles_n = ceil_div(p.n, TC_TILE);
-    const tile_coord t = grouped_tile(tiles_m, tiles_n);
+    const tile_coord t = grouped_tile((int)blockIdx.x, tiles_m, tiles_n);
     const int row0 = t.row * TC_TILE, col0 = t.col * TC_TILE;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int warp_m = (warp / 4) * V7_WARP_M, warp_n = (warp % 4) * V7_WARP_N;
@@ -706,7 +677,7 @@ __global__ void __launch_bounds__(TC_THREADS)
     constexpr int elem = shape::elem;
     extern __shared__ __align__(128) char stages[];
     const int tiles_m = ceil_div(p.m, TC_TILE), tiles_n = ceil_div(p.n, TC_TILE);
-    const tile_coord t = grouped_tile(tiles_m, tiles_n);
+    const tile_coord t = grouped_tile((int)blockIdx.x, tiles_m, tiles_n);
     const int row0 = t.row * TC_TILE, col0 = t.col * TC_TILE;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int warp_m = (warp / 4) * V8_WARP_M, warp_n = (warp % 4) * V8_WARP_N;
@@ -904,21 +875,47 @@ static const unsigned fp32_only = MATMUL_BIT(MATMUL_FP32);
 extern "C" const matmul_version matmul_versions[] = {
     {{"v1-naive", "a thread an element, threads down a column: the course's loop"},
      launch_v1,
-     fp32_only},
-    {{"v2-coalesced", "a thread an element, threads along a row: coalesced"}, launch_v2, fp32_only},
-    {{"v3-shared", "32 x 32 tiles of A and B in shared memory"}, launch_v3, fp32_only},
-    {{"v4-column", "64 x 64 tiles, 8 results of a column a thread"}, launch_v4, fp32_only},
-    {{"v5-block8x8", "128 x 128 tiles, an 8 x 8 block a thread, float4"}, launch_v5, fp32_only},
-    {{"v6-warptile", "warp tiling, double-buffered cp.async"}, launch_v6, fp32_only},
-    {{"v7-wmma", "tensor cores through WMMA fragments"}, launch_v7, MATMUL_TENSOR_PRECISIONS},
+     fp32_only,
+     NULL,
+     false},
+    {{"v2-coalesced", "a thread an element, threads along a row: coalesced"},
+     launch_v2,
+     fp32_only,
+     NULL,
+     false},
+    {{"v3-shared", "32 x 32 tiles of A and B in shared memory"}, launch_v3, fp32_only, NULL, false},
+    {{"v4-column", "64 x 64 tiles, 8 results of a column a thread"},
+     launch_v4,
+     fp32_only,
+     NULL,
+     false},
+    {{"v5-block8x8", "128 x 128 tiles, an 8 x 8 block a thread, float4"},
+     launch_v5,
+     fp32_only,
+     NULL,
+     false},
+    {{"v6-warptile", "warp tiling, double-buffered cp.async"}, launch_v6, fp32_only, NULL, false},
+    {{"v7-wmma", "tensor cores through WMMA fragments"},
+     launch_v7,
+     MATMUL_TENSOR_PRECISIONS,
+     NULL,
+     false},
     {{"v8-mma", "mma.sync + ldmatrix, swizzled, 4-stage cp.async"},
      launch_v8,
-     MATMUL_TENSOR_PRECISIONS},
-    {{"yours", matmul_yours_idea}, matmul_yours, fp32_only},
+     MATMUL_TENSOR_PRECISIONS,
+     NULL,
+     false},
+    {{"v9-wgmma", "TMA + wgmma, warp-specialized, persistent (sm_90a)"},
+     matmul_launch_v9,
+     MATMUL_TENSOR_PRECISIONS,
+     matmul_v9_workspace,
+     true},
+    {{"yours", matmul_yours_idea}, matmul_yours, fp32_only, NULL, false},
 };
 extern "C" const int matmul_version_count = sizeof matmul_versions / sizeof matmul_versions[0];
 extern "C" const char matmul_fastest_version[] = "v6-warptile";
-extern "C" const char matmul_fastest_tensor_version[] = "v8-mma";
+extern "C" const char matmul_fastest_tensor_version[] = "v9-wgmma";
+extern "C" const char matmul_portable_tensor_version[] = "v8-mma";
 
 // --- the peer: cuBLAS ---------------------------------------------------------------
 

@@ -42,6 +42,8 @@ typedef struct {
     matmul_precision precision;
     const void *a, *b;
     float *c;
+    void *workspace; // device scratch for the versions that need some (their `workspace`)
+    size_t workspace_bytes;
 } matmul_args;
 
 typedef void (*matmul_launcher)(const matmul_args *args, cudaStream_t stream);
@@ -50,6 +52,9 @@ typedef struct {
     cl_kernel_info info;
     matmul_launcher launch;
     unsigned precisions; // bit p set: runs precision p
+    // Device bytes of scratch the version needs for these sizes (NULL: none).
+    size_t (*workspace)(const matmul_args *args);
+    bool hopper_only; // sm_90a code: runs where matmul_hopper_refusal finds nothing to say
 } matmul_version;
 
 #define MATMUL_BIT(p) (1u << (p))
@@ -58,8 +63,15 @@ typedef struct {
 
 extern const matmul_version matmul_versions[];
 extern const int matmul_version_count;
-extern const char matmul_fastest_version[];        // the default for fp32
-extern const char matmul_fastest_tensor_version[]; // the default for the tensor-core precisions
+extern const char matmul_fastest_version[];         // the default for fp32
+extern const char matmul_fastest_tensor_version[];  // the default for the tensor-core precisions
+extern const char matmul_portable_tensor_version[]; // ... where that one cannot run
+
+// wgmma.cu: v9, Hopper's TMA + wgmma kernel (sm_90a). matmul_v9_built: this build
+// compiled it (the build included sm_90); otherwise its kernel is empty.
+extern const bool matmul_v9_built;
+void matmul_launch_v9(const matmul_args *args, cudaStream_t stream);
+size_t matmul_v9_workspace(const matmul_args *args);
 
 // yours.cu: the learner's version (fp32), listed last as "yours".
 extern const char matmul_yours_idea[];
@@ -80,6 +92,11 @@ uint16_t matmul_float_to_bf16(float x);
 uint16_t matmul_float_to_fp16(float x);
 float matmul_bf16_to_float(uint16_t h);
 float matmul_fp16_to_float(uint16_t h);
+
+// Why a version built for sm_90a (v9) cannot run: not built (the build's ARCH left
+// out sm_90), or a GPU other than compute capability 9.0 (wgmma is Hopper's alone);
+// NULL when it can.
+const char *matmul_hopper_refusal(int cc_major, int cc_minor, bool built);
 
 // Unit roundoffs the tolerances are built from (see matmul_tolerance_model).
 typedef struct {

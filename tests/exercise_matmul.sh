@@ -13,7 +13,7 @@ expect_usage "matmul --m -3" "--m -3" "$matmul" --m -3
 expect_usage "matmul --k 0" "--k 0" "$matmul" --k 0
 expect_usage "matmul --n 3e9 (past 2^31 - 1)" "3e9: expected a size in 1..2147483647" "$matmul" --n 3e9
 expect_usage "matmul --precision fp64" "--precision fp64: expected one of fp32, tf32, bf16, fp16" "$matmul" --precision fp64
-expect_usage "matmul -k v3 --precision bf16" "-k v3: v3-shared runs fp32 only (the CUDA cores); --precision bf16 runs v7-wmma, v8-mma" "$matmul" -k v3 --precision bf16
+expect_usage "matmul -k v3 --precision bf16" "-k v3: v3-shared runs fp32 only (the CUDA cores); --precision bf16 runs v7-wmma, v8-mma, v9-wgmma" "$matmul" -k v3 --precision bf16
 expect_usage "matmul -k yours --precision fp16" "yours runs fp32 only" "$matmul" -k yours --precision fp16
 expect_usage "matmul -k v8 (fp32)" "-k v8: v8-mma runs on the tensor cores (tf32, bf16, fp16)" "$matmul" -k v8
 expect_usage "matmul --alpha nan" "--alpha nan: expected a number" "$matmul" --alpha nan

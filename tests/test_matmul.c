@@ -1,5 +1,6 @@
 // Unit tests of matmul's CPU side: the input conversions, the gold and its tolerances,
-// and Freivalds' check (it passes real fp32 results and catches one wrong element).
+// and Freivalds' check (it passes real fp32 results and catches one wrong element), and
+// when v9 is refused.
 #include <fenv.h>
 #include <math.h>
 #include <stdlib.h>
@@ -216,6 +217,19 @@ static void test_freivalds_long_sums(void)
     free(a), free(b), free(c);
 }
 
+// v9 (sm_90a) runs on compute capability 9.0 alone, and only in a build that compiled it;
+// each refusal says which of the two it is.
+static void test_hopper_refusal(void)
+{
+    EXPECT(matmul_hopper_refusal(9, 0, true) == NULL);
+    const char *not_built = matmul_hopper_refusal(9, 0, false);
+    EXPECT(not_built && strstr(not_built, "ARCH=sm_90"));
+    const char *ampere = matmul_hopper_refusal(8, 0, true);
+    EXPECT(ampere && strstr(ampere, "compute capability 9.0"));
+    EXPECT(matmul_hopper_refusal(10, 0, true) != NULL); // sm_90a code does not run on Blackwell
+    EXPECT(matmul_hopper_refusal(8, 6, false) != NULL);
+}
+
 int main(void)
 {
     RUN_TEST(test_bf16_rounding);
@@ -225,5 +239,6 @@ int main(void)
     RUN_TEST(test_tolerances_fit_fp32_sums);
     RUN_TEST(test_freivalds_catches_one_element);
     RUN_TEST(test_freivalds_long_sums);
+    RUN_TEST(test_hopper_refusal);
     return UNIT_RESULT();
 }
