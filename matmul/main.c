@@ -233,8 +233,20 @@ static void run_call(void *ctx, int rep)
 
 static const cl_column extra_columns[] = {
     {"shape", "m x n x k", 16, NULL},
+    {"intensity", "flop/B", 6, "%.1f"},
     {"err_over_tol", "err/allowed", 11, "%.3f"},
 };
+
+// Arithmetic intensity of version k's tiles: a BM x BN tile loads BM + BN elements of A
+// and B for each k and does 2 BM BN flops with them, so 2 BM BN / (elem (BM + BN)) flops
+// a byte read from L2 or DRAM (C aside). NaN for the peer and for unknown tiles.
+static double tile_intensity(int k, matmul_precision p)
+{
+    if (k < 0 || matmul_versions[k].tile.m == 0)
+        return NAN;
+    const double bm = matmul_versions[k].tile.m, bn = matmul_versions[k].tile.n;
+    return 2.0 * bm * bn / ((double)matmul_element_bytes(p) * (bm + bn));
+}
 
 // Version k or the peer (cl_version_measure): C poisoned (or C0 restored), one run on
 // copy 0 checked, then every copy timed in turn.
@@ -262,7 +274,8 @@ static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
         static char shape[48];
         snprintf(shape, sizeof shape, "%dx%dx%d", pr->m, pr->n, pr->k);
         extra[0] = CL_STR(shape);
-        extra[1] = CL_NUM(worst);
+        extra[1] = CL_NUM(tile_intensity(k, pr->precision));
+        extra[2] = CL_NUM(worst);
     }
     return m;
 }
@@ -338,7 +351,7 @@ static bool run_kernels(const problem *pr, const options *opt)
                 p == MATMUL_FP32 ? "the CUDA cores" : "the tensor cores");
     const cl_rate rate = flops_rate(p);
     bool ok = cl_run_ladder_rated(&opt->common, versions(), matmul_peer_name(p), (size_t)pr->n,
-                                  2.0 * pr->m * pr->n * pr->k, &rate, extra_columns, 2,
+                                  2.0 * pr->m * pr->n * pr->k, &rate, extra_columns, 3,
                                   measure_version, &call);
     if (opt->common.dump) {
         size_t a_shape[2] = {pr->m, pr->k}, b_shape[2] = {pr->k, pr->n},

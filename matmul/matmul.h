@@ -52,6 +52,9 @@ typedef struct {
     cl_kernel_info info;
     matmul_launcher launch;
     unsigned precisions; // bit p set: runs precision p
+    struct {
+        int m, n; // the piece of C a block computes (0 x 0: not known, as for yours)
+    } tile;
     // Device bytes of scratch the version needs for these sizes (NULL: none).
     size_t (*workspace)(const matmul_args *args);
     bool hopper_only; // sm_90a code: runs where matmul_hopper_refusal finds nothing to say
@@ -70,6 +73,7 @@ extern const char matmul_portable_tensor_version[]; // ... where that one cannot
 // wgmma.cu: v9, Hopper's TMA + wgmma kernel (sm_90a). matmul_v9_built: this build
 // compiled it (the build included sm_90); otherwise its kernel is empty.
 extern const bool matmul_v9_built;
+enum { MATMUL_V9_TILE_M = 128, MATMUL_V9_TILE_N = 256 };
 void matmul_launch_v9(const matmul_args *args, cudaStream_t stream);
 size_t matmul_v9_workspace(const matmul_args *args);
 

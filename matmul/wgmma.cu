@@ -18,6 +18,7 @@
 //    start while it writes the last one.
 #include <cuda.h>
 #include <cudaTypedefs.h>
+#include <type_traits>
 
 #include "bulk_copy.cuh"
 #include "check.h"
@@ -35,8 +36,8 @@
 // A 128 x 256 tile of C a block (two consumer warpgroups of 64 x 256), k in slabs of 128
 // bytes (64 bf16/fp16 or 32 tf32: one swizzled row), 4 stages of 16 + 32 KB.
 enum {
-    V9_TILE_M = 128,
-    V9_TILE_N = 256,
+    V9_TILE_M = MATMUL_V9_TILE_M,
+    V9_TILE_N = MATMUL_V9_TILE_N,
     V9_SLAB_BYTES = 128,
     V9_STAGES = 4,
     V9_THREADS = 384, // a producer warpgroup, two consumers
@@ -73,9 +74,10 @@ __device__ __forceinline__ void wgmma_commit()
 {
     asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
 }
-__device__ __forceinline__ void wgmma_wait_all()
+// Waits until at most PENDING of this warpgroup's committed wgmma groups are in flight.
+template <int PENDING> __device__ __forceinline__ void wgmma_wait()
 {
-    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(PENDING) : "memory");
 }
 
 #define WGMMA_D8(i)                                                                                \
@@ -205,7 +207,7 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
 
     registers_increase<240>();
     const int consumer = warpgroup - 1, warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
-    int stage = 0;
+    int stage = 0, previous = 0;
     unsigned phase = 0;
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         const tile_coord t = grouped_tile(tile, tiles_m, tiles_n);
@@ -227,14 +229,20 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
                 wgmma_64x256<P>(d, a_desc, b_desc);
             }
             wgmma_commit();
-            wgmma_wait_all();
-            if (lane == 0)
-                mbarrier_arrive(&empty[stage]);
+            // This slab's wgmma stay in flight while the last slab's, now finished, give
+            // their stage back: the tensor cores never wait for the warpgroup to issue.
+            wgmma_wait<1>();
+            if (s > 0 && lane == 0)
+                mbarrier_arrive(&empty[previous]);
+            previous = stage;
             if (++stage == V9_STAGES) {
                 stage = 0;
                 phase ^= 1;
             }
         }
+        wgmma_wait<0>();
+        if (lane == 0)
+            mbarrier_arrive(&empty[previous]);
         // Epilogue: each lane's pairs straight to C (the producer is already loading the
         // next tile's slabs).
         const int row0 = t.row * V9_TILE_M + consumer * 64 + warp * 16 + lane / 4;
@@ -294,6 +302,30 @@ __global__ void __launch_bounds__(TRANSPOSE_TILE *TRANSPOSE_ROWS)
         if (l < k && j < n)
             bt[(size_t)j * ld + l] = tile[threadIdx.x][r];
     }
+}
+
+// The rows x cols matrix `src` (packed) into rows `pitch` elements apart: for rows whose
+// length is not a multiple of 16 bytes, which TMA cannot address. Consecutive threads take
+// consecutive elements of a row, both sides coalesced; 2 rows cols elem bytes of traffic.
+template <class T>
+__global__ void pad_rows_kernel(const T *src, int rows, int cols, T *dst, size_t pitch)
+{
+    const int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (col >= cols)
+        return;
+    for (int row = blockIdx.y; row < rows; row += gridDim.y)
+        dst[(size_t)row * pitch + col] = src[(size_t)row * cols + col];
+}
+
+template <class T>
+static void pad_rows(const void *src, int rows, int cols, void *dst, size_t pitch_bytes,
+                     cudaStream_t s)
+{
+    enum { THREADS = 256, MAX_GRID_Y = 65535 };
+    const dim3 grid(cl_ceil_div(cols, THREADS), rows < MAX_GRID_Y ? rows : MAX_GRID_Y);
+    pad_rows_kernel<T><<<grid, THREADS, 0, s>>>((const T *)src, rows, cols, (T *)dst,
+                                                pitch_bytes / sizeof(T));
+    CL_LAUNCH_CHECK();
 }
 
 // --- host: operands TMA can describe, tensor maps, the launch -------------------------
@@ -387,9 +419,9 @@ template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cud
                matmul_v9_workspace(p), p->workspace_bytes);
     unsigned char *workspace = (unsigned char *)p->workspace;
     const void *a = p->a, *b = p->b;
+    using element = typename std::conditional<P == MATMUL_TF32, float, unsigned short>::type;
     if (o.a_copied) {
-        CL_CUDA_CHECK(cudaMemcpy2DAsync(workspace, o.a_pitch, p->a, p->k * elem, p->k * elem, p->m,
-                                        cudaMemcpyDeviceToDevice, s));
+        pad_rows<element>(p->a, p->m, p->k, workspace, o.a_pitch, s);
         a = workspace;
     }
     if (o.b_copied) {
@@ -400,8 +432,7 @@ template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cud
                 (const float *)p->b, p->k, p->n, (float *)dst, (int)(o.b_pitch / elem));
             CL_LAUNCH_CHECK();
         } else {
-            CL_CUDA_CHECK(cudaMemcpy2DAsync(dst, o.b_pitch, p->b, p->n * elem, p->n * elem, p->k,
-                                            cudaMemcpyDeviceToDevice, s));
+            pad_rows<element>(p->b, p->k, p->n, dst, o.b_pitch, s);
         }
         b = dst;
     }
