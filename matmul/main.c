@@ -233,7 +233,7 @@ static void run_call(void *ctx, int rep)
 
 static const cl_column extra_columns[] = {
     {"shape", "m x n x k", 16, NULL},
-    {"intensity", "flop/B", 6, "%.1f"},
+    {"intensity", "flop/B", 6, "%.3g"},
     {"err_over_tol", "err/allowed", 11, "%.3f"},
 };
 
