@@ -18,6 +18,7 @@ static const cl_column standard_head[] = {
 };
 enum { RATE_COLUMN = 3, PERCENT_COLUMN = 4 };
 static const cl_column verified_column = {"verified", "verified", 8, NULL};
+static const cl_column peer_time_column = {"time_over_peer", "/ peer", 7, "%.3f"};
 enum { HEAD = sizeof standard_head / sizeof standard_head[0] };
 
 void cl_selected_versions(const cl_common_args *args, int count, int *first, int *last)
@@ -42,10 +43,14 @@ void cl_ladder_begin_rated(cl_ladder *l, const cl_rate *rate, const cl_column *e
     l->rate = *rate;
     for (int i = 0; i < nextra; i++)
         l->columns[HEAD + i] = extra[i];
-    l->columns[HEAD + nextra] = verified_column;
-    l->table = (cl_table){"ladder", l->columns, HEAD + nextra + 1};
+    int count = HEAD + nextra;
+    if (rate->peer_column)
+        l->columns[count++] = peer_time_column;
+    l->columns[count++] = verified_column;
+    l->table = (cl_table){"ladder", l->columns, count};
     l->nextra = nextra;
     l->v1_ms = NAN;
+    l->peer_ms = NAN;
     l->best_ms = INFINITY;
     cl_table_header(&l->table);
 }
@@ -56,13 +61,16 @@ static void print_row(cl_ladder *l, const char *name, size_t n, double work, dou
     const double rate = work / (ms * 1e-3) / l->rate.unit;
     const double peak =
         l->rate.peak != 0 ? l->rate.peak : cl_device_current()->copy_gbps; // NaN: no peak known
-    cl_cell cells[7 + CL_LADDER_MAX_EXTRA] = {
+    cl_cell cells[8 + CL_LADDER_MAX_EXTRA] = {
         CL_STR(name),          CL_INT(n), CL_NUM(ms), CL_NUM(rate), CL_NUM(100.0 * rate / peak),
         CL_NUM(l->v1_ms / ms),
     };
+    int count = HEAD;
     for (int i = 0; i < l->nextra; i++)
-        cells[HEAD + i] = extra[i];
-    cells[HEAD + l->nextra] = CL_BOOL(ok);
+        cells[count++] = extra[i];
+    if (l->rate.peer_column)
+        cells[count++] = CL_NUM(ms / l->peer_ms);
+    cells[count] = CL_BOOL(ok);
     cl_table_row(&l->table, cells);
 }
 
@@ -98,6 +106,8 @@ static bool run_ladder(const cl_common_args *args, cl_kernel_list versions, cons
         peers[i] = measure(ctx, i == 0 ? CL_PEER : CL_SECOND_PEER, peer_extra[i]);
         ok = ok && (peers[i].skipped || peers[i].ok);
     }
+    if (npeers > 0 && !peers[0].skipped)
+        ladder.peer_ms = peers[0].ms;
     int first, last;
     cl_selected_versions(args, versions.count, &first, &last);
     for (int k = first; k <= last; k++) {

@@ -25,14 +25,16 @@ typedef struct {
     cl_column rate, percent; // e.g. {"gbps", "GB/s", 7, "%.0f"}, {"pct_copy", "% copy", ...}
     double unit;             // 1e9: GB/s from bytes
     double peak;
+    bool peer_column; // a "/ peer" column: each row's time over the peer's (measured first)
 } cl_rate;
 extern const cl_rate cl_rate_bytes;
 
 typedef struct {
-    cl_column columns[7 + CL_LADDER_MAX_EXTRA];
+    cl_column columns[8 + CL_LADDER_MAX_EXTRA];
     cl_table table;
     int nextra;
     double v1_ms, best_ms;
+    double peer_ms; // for the "/ peer" column; NaN: no peer ran
     cl_rate rate;
 } cl_ladder;
 

@@ -328,7 +328,8 @@ static cl_rate flops_rate(matmul_precision p)
     return (cl_rate){.rate = {"tflops", "TFLOPS", 7, "%.1f"},
                      .percent = {"pct_peak", "% peak", 6, "%.0f"},
                      .unit = 1e12,
-                     .peak = peak};
+                     .peak = peak,
+                     .peer_column = true};
 }
 
 // --- the ladder -----------------------------------------------------------------------
