@@ -1,13 +1,13 @@
-// Hopper's bulk-copy engine (cp.async.bulk, the plain, non-tensor form of the TMA) and
-// the mbarriers that say when its copies have landed: one thread asks for a whole
-// run of bytes between global and shared memory, the other threads spend no
-// instructions on addresses. The scan (scan.cuh) streams its tiles through it and
-// tridiag's v6 prefetches the next system with it; matmul's v9 loads 2D tiles with its
-// tensor form (tensor_load_2d). sm_90 only: CL_HAVE_BULK_COPY is
-// defined where the code is compiled for it, and a host launcher asks the kernel's
-// compiled architecture (cl_kernel_fit_for(...).code_arch >= CL_BULK_COPY_ARCH,
-// launch.h) before launching a kernel that uses it: in a build for an older GPU the
-// kernel's body is compiled out, also when that build runs on an H100. Device code only.
+// Hopper's bulk-copy engine (the TMA: cp.async.bulk, plain and tensor forms) and the
+// mbarriers that say when its copies have landed: one thread asks for a whole run of
+// bytes, or a whole 2D tile, between global and shared memory; the other threads spend
+// no instructions on addresses. The scan (scan.cuh) streams its tiles through it,
+// tridiag's v6 prefetches the next system with it, and matmul's v9 loads its tiles with
+// the tensor form (tensor_load_2d). sm_90 only: CL_HAVE_BULK_COPY is defined where the
+// code is compiled for it, and a host launcher asks the kernel's compiled architecture
+// (cl_kernel_fit_for(...).code_arch >= CL_BULK_COPY_ARCH, launch.h) before launching a
+// kernel that uses it: in a build for an older GPU the kernel's body is compiled out,
+// also when that build runs on an H100. Device code only.
 #ifndef CUDALAB_BULK_COPY_CUH
 #define CUDALAB_BULK_COPY_CUH
 
