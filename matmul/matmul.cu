@@ -35,6 +35,7 @@
 #include <cuda_fp16.h>
 #include <mma.h>
 
+#include "bulk_copy.cuh"
 #include "check.h"
 #include "check_libs.h"
 #include "device.h"
@@ -277,9 +278,8 @@ __global__ void __launch_bounds__(V5_THREADS, 2)
 __device__ __forceinline__ void copy_async_16(void *shared, const void *global, int bytes)
 {
 #if SM80_CODE
-    const unsigned dst = (unsigned)__cvta_generic_to_shared(shared);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(global),
-                 "r"(bytes));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(shared)),
+                 "l"(global), "r"(bytes));
 #else
     for (int i = 0; i < 16; i++)
         static_cast<char *>(shared)[i] = i < bytes ? static_cast<const char *>(global)[i] : 0;
@@ -598,11 +598,6 @@ __global__ void __launch_bounds__(TC_THREADS)
 
 enum { V8_STAGES = 4, V8_WARP_M = 64, V8_WARP_N = 32 }; // 2 x 4 warps
 
-__device__ __forceinline__ unsigned shared_address(const void *p)
-{
-    return (unsigned)__cvta_generic_to_shared(p);
-}
-
 // ldmatrix: the warp loads four 8 x 8 matrices of 16-bit elements (lane l gives the
 // address of row l % 8 of matrix l / 8), each lane receiving its fragment registers.
 // .trans delivers them transposed: how B's [k][n] rows become mma's column-major B.
@@ -849,24 +844,6 @@ template <matmul_precision P> static void launch_v8_as(const matmul_args *p, cud
     CL_LAUNCH_CHECK();
 }
 
-// The tensor-core launchers pick the kernel compiled for the precision.
-#define TENSOR_LAUNCHER(name, as)                                                                  \
-    static void name(const matmul_args *p, cudaStream_t s)                                         \
-    {                                                                                              \
-        switch (p->precision) {                                                                    \
-        case MATMUL_TF32:                                                                          \
-            as<MATMUL_TF32>(p, s);                                                                 \
-            break;                                                                                 \
-        case MATMUL_BF16:                                                                          \
-            as<MATMUL_BF16>(p, s);                                                                 \
-            break;                                                                                 \
-        case MATMUL_FP16:                                                                          \
-            as<MATMUL_FP16>(p, s);                                                                 \
-            break;                                                                                 \
-        default:                                                                                   \
-            cl_die(CL_EXIT_USAGE, #name ": no fp32 kernel (it runs tf32, bf16, fp16)");            \
-        }                                                                                          \
-    }
 TENSOR_LAUNCHER(launch_v7, launch_v7_as)
 TENSOR_LAUNCHER(launch_v8, launch_v8_as)
 

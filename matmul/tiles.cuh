@@ -1,9 +1,13 @@
-// matmul's device pieces that both kernel files (matmul.cu, wgmma.cu) use: the tile a
-// block computes, and how a result is written with alpha and beta.
+// matmul's pieces that both kernel files (matmul.cu, wgmma.cu) use: the tile a block
+// computes, how a result is written with alpha and beta, and the tensor-core launchers'
+// choice of kernel by precision.
 #ifndef MATMUL_TILES_CUH
 #define MATMUL_TILES_CUH
 
 #include <stddef.h>
+
+#include "check.h"
+#include "matmul.h"
 
 inline __host__ __device__ int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
@@ -37,5 +41,24 @@ __device__ __forceinline__ tile_coord grouped_tile(int id, int tiles_m, int tile
     const int in_group = id % per_group;
     return {first_row + in_group % rows, in_group / rows};
 }
+
+// The tensor-core launchers pick the kernel compiled for the precision.
+#define TENSOR_LAUNCHER(name, as)                                                                  \
+    static void name(const matmul_args *p, cudaStream_t s)                                         \
+    {                                                                                              \
+        switch (p->precision) {                                                                    \
+        case MATMUL_TF32:                                                                          \
+            as<MATMUL_TF32>(p, s);                                                                 \
+            break;                                                                                 \
+        case MATMUL_BF16:                                                                          \
+            as<MATMUL_BF16>(p, s);                                                                 \
+            break;                                                                                 \
+        case MATMUL_FP16:                                                                          \
+            as<MATMUL_FP16>(p, s);                                                                 \
+            break;                                                                                 \
+        default:                                                                                   \
+            cl_die(CL_EXIT_USAGE, #name ": no fp32 kernel (it runs tf32, bf16, fp16)");            \
+        }                                                                                          \
+    }
 
 #endif

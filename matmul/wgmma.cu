@@ -323,8 +323,8 @@ static void pad_rows(const void *src, int rows, int cols, void *dst, size_t pitc
 {
     enum { THREADS = 256, MAX_GRID_Y = 65535 };
     const dim3 grid(cl_ceil_div(cols, THREADS), rows < MAX_GRID_Y ? rows : MAX_GRID_Y);
-    pad_rows_kernel<T><<<grid, THREADS, 0, s>>>((const T *)src, rows, cols, (T *)dst,
-                                                pitch_bytes / sizeof(T));
+    pad_rows_kernel<T>
+        <<<grid, THREADS, 0, s>>>((const T *)src, rows, cols, (T *)dst, pitch_bytes / sizeof(T));
     CL_LAUNCH_CHECK();
 }
 
@@ -414,9 +414,9 @@ template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cud
 {
     const size_t elem = matmul_element_bytes(P);
     const v9_operands o = v9_plan(p);
-    if (matmul_v9_workspace(p) > p->workspace_bytes)
+    if (o.a_bytes + o.b_bytes > p->workspace_bytes)
         cl_die(CL_EXIT_CUDA, "v9: needs %zu bytes of workspace, was given %zu",
-               matmul_v9_workspace(p), p->workspace_bytes);
+               o.a_bytes + o.b_bytes, p->workspace_bytes);
     unsigned char *workspace = (unsigned char *)p->workspace;
     const void *a = p->a, *b = p->b;
     using element = typename std::conditional<P == MATMUL_TF32, float, unsigned short>::type;
@@ -449,19 +449,6 @@ template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cud
     CL_LAUNCH_CHECK();
 }
 
-extern "C" void matmul_launch_v9(const matmul_args *p, cudaStream_t s)
-{
-    switch (p->precision) {
-    case MATMUL_TF32:
-        launch_v9_as<MATMUL_TF32>(p, s);
-        break;
-    case MATMUL_BF16:
-        launch_v9_as<MATMUL_BF16>(p, s);
-        break;
-    case MATMUL_FP16:
-        launch_v9_as<MATMUL_FP16>(p, s);
-        break;
-    default:
-        cl_die(CL_EXIT_USAGE, "v9: no fp32 kernel (it runs tf32, bf16, fp16)");
-    }
-}
+TENSOR_LAUNCHER(launch_v9, launch_v9_as)
+
+extern "C" void matmul_launch_v9(const matmul_args *p, cudaStream_t s) { launch_v9(p, s); }
