@@ -472,8 +472,9 @@ void cl_print_help(const cl_program *prog, FILE *f)
     }
     fprintf(f, "  %-26s %s\n", "-h, --help", "print this help and exit");
     print_option(f, &(cl_option){0, "batch", CL_ARG_FLAG, NULL, "FILE",
-                                 "alone: run each line of FILE as this program's options, all in "
-                                 "one process (one CUDA context: quicker for many small runs)",
+                                 "alone, FILE not a number: run each line of FILE as this "
+                                 "program's options, all in one process (one CUDA context: "
+                                 "quicker for many small runs)",
                                  0, 0, NULL});
     for (int i = 0; prog->options && prog->options[i].long_name; i++)
         print_option(f, &prog->options[i]);
@@ -565,7 +566,8 @@ static int run_batch(char *program, const char *path, int (*run)(int argc, char 
 
 int cl_main(int argc, char **argv, int (*run)(int argc, char **argv))
 {
-    if (argc == 3 && strcmp(argv[1], "--batch") == 0)
+    double size;
+    if (argc == 3 && strcmp(argv[1], "--batch") == 0 && !cl_parse_size(argv[2], &size))
         return run_batch(argv[0], argv[2], run);
     return run(argc, argv);
 }

@@ -105,7 +105,8 @@ void cl_print_help(const cl_program *prog, FILE *out);
 // over a second with 16 programs starting at once. After each run a line
 // CL_BATCH_MARK "RC" on stdout gives its exit status; a run that exits (usage error,
 // CUDA error, no device) ends the batch, its line saying so: CL_BATCH_MARK "RC, the
-// batch ends".
+// batch ends". A FILE that reads as a size is not one: `fft --batch 7` is
+// fft's own option (transforms a call).
 #define CL_BATCH_MARK "@@ cudalab batch: exit "
 int cl_main(int argc, char **argv, int (*run)(int argc, char **argv));
 

@@ -1,0 +1,1199 @@
+// fft: batched 1D complex-to-complex FFTs in single precision, any length n, as a ladder
+// from the definition to a multi-pass FFT that holds its own against cuFFT.
+//
+//   v1-direct     the definition, y_k = sum_j x_j e^{-2 pi i jk/n}: a thread an output,
+//                 O(n^2) work (n <= 4096). `bin/fft -k v1 -n 1000`
+//   v2-radix2     Cooley-Tukey, radix 2 (and 3, 5, 7 for those factors): one launch a
+//                 stage, each stage a pass through global memory (log2 n of them).
+//   v3-shared     the same stages in shared memory, one block a transform: one pass
+//                 over DRAM, n up to what shared memory holds (2 n x 8 bytes).
+//   v4-registers  radix 8 (4, 2, 3, 5, 7) butterflies in registers, stages exchanged
+//                 through shared memory, twiddles from a table, several short transforms
+//                 a block: one pass, n up to 8192 (powers of two; smooth n alike).
+//   v5-passes     long n in 2 or 3 passes (the "four-step" split n = n1 n2 (n3), the
+//                 twiddles between them fused into the passes), each pass a v4 kernel on
+//                 many columns at once; Bluestein's algorithm for n with a prime factor
+//                 above 7 (a convolution done with smooth transforms). Any n.
+//
+// Every version but v1 computes the forward transform only: the inverse is
+// conj(forward(conj(x))), the conjugates fused into the first load and the last store.
+// A transform that fits in one pass moves 16 bytes a point (8 read, 8 written): at the
+// H100's ~3 TB/s copy rate 2^26 points take 0.36 ms; that is the floor the ladder's
+// "% copy" measures against.
+#include <cufft.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <vector>
+
+#include "check.h"
+#include "check_libs.h"
+#include "device.h"
+#include "fft.h"
+
+// --- complex arithmetic and the butterflies --------------------------------------------
+
+__host__ __device__ inline float2 cadd(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
+__host__ __device__ inline float2 csub(float2 a, float2 b) { return make_float2(a.x - b.x, a.y - b.y); }
+__host__ __device__ inline float2 cmul(float2 a, float2 b)
+{
+    return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+__device__ inline float2 conj_if(float2 a, bool conj) { return make_float2(a.x, conj ? -a.y : a.y); }
+// -i a: a quarter turn clockwise, no multiply.
+__device__ inline float2 mul_minus_i(float2 a) { return make_float2(a.y, -a.x); }
+
+// cos and sin of 2 pi m / P for the odd radices (m is a constant once unrolled).
+template <int P> __device__ inline float2 odd_root(int m)
+{
+    constexpr float c3[3] = {1.0f, -0.5f, -0.5f};
+    constexpr float s3[3] = {0.0f, 8.660254038e-01f, -8.660254038e-01f};
+    constexpr float c5[5] = {1.0f, 3.090169944e-01f, -8.090169944e-01f, -8.090169944e-01f,
+                             3.090169944e-01f};
+    constexpr float s5[5] = {0.0f, 9.510565163e-01f, 5.877852523e-01f, -5.877852523e-01f,
+                             -9.510565163e-01f};
+    constexpr float c7[7] = {1.0f,           6.234898019e-01f,  -2.225209340e-01f, -9.009688679e-01f,
+                             -9.009688679e-01f, -2.225209340e-01f, 6.234898019e-01f};
+    constexpr float s7[7] = {0.0f,           7.818314825e-01f,  9.749279122e-01f, 4.338837391e-01f,
+                             -4.338837391e-01f, -9.749279122e-01f, -7.818314825e-01f};
+    if constexpr (P == 3)
+        return make_float2(c3[m], s3[m]);
+    else if constexpr (P == 5)
+        return make_float2(c5[m], s5[m]);
+    else
+        return make_float2(c7[m], s7[m]);
+}
+
+// An odd prime P: with a_j = v_j + v_{P-j}, b_j = v_j - v_{P-j} (j = 1 .. (P-1)/2),
+// y_k = v_0 + sum_j cos(2 pi jk/P) a_j - i sum_j sin(2 pi jk/P) b_j and y_{P-k} the same
+// with + i: (P-1)^2 / 2 real multiplies instead of (P-1)^2 complex ones.
+template <int P> __device__ inline void dft_odd(float2 *v)
+{
+    constexpr int h = (P - 1) / 2;
+    float2 a[h + 1], b[h + 1];
+    float2 y0 = v[0];
+#pragma unroll
+    for (int j = 1; j <= h; j++) {
+        a[j] = cadd(v[j], v[P - j]);
+        b[j] = csub(v[j], v[P - j]);
+        y0 = cadd(y0, a[j]);
+    }
+    float2 out[P];
+    out[0] = y0;
+#pragma unroll
+    for (int k = 1; k <= h; k++) {
+        float2 re = v[0], im = make_float2(0.0f, 0.0f);
+#pragma unroll
+        for (int j = 1; j <= h; j++) {
+            const float2 w = odd_root<P>((j * k) % P);
+            const float c = w.x, s = w.y;
+            re = make_float2(re.x + c * a[j].x, re.y + c * a[j].y);
+            im = make_float2(im.x + s * b[j].x, im.y + s * b[j].y);
+        }
+        out[k] = make_float2(re.x + im.y, re.y - im.x);     // re - i im
+        out[P - k] = make_float2(re.x - im.y, re.y + im.x); // re + i im
+    }
+#pragma unroll
+    for (int k = 0; k < P; k++)
+        v[k] = out[k];
+}
+
+// The forward R-point DFT of v, in place (natural order in and out).
+template <int R> __device__ inline void dft(float2 *v);
+template <> __device__ inline void dft<1>(float2 *) {}
+template <> __device__ inline void dft<2>(float2 *v)
+{
+    const float2 a = v[0], b = v[1];
+    v[0] = cadd(a, b);
+    v[1] = csub(a, b);
+}
+template <> __device__ inline void dft<4>(float2 *v)
+{
+    const float2 t0 = cadd(v[0], v[2]), t1 = csub(v[0], v[2]);
+    const float2 t2 = cadd(v[1], v[3]), t3 = mul_minus_i(csub(v[1], v[3]));
+    v[0] = cadd(t0, t2);
+    v[2] = csub(t0, t2);
+    v[1] = cadd(t1, t3);
+    v[3] = csub(t1, t3);
+}
+// Radix 8 as two radix-4 DFTs of the even and odd points and a radix-2 step with the
+// eighth roots, which are (+-1 +-i) sqrt(1/2): 4 real multiplies in all.
+template <> __device__ inline void dft<8>(float2 *v)
+{
+    float2 e[4] = {v[0], v[2], v[4], v[6]}, o[4] = {v[1], v[3], v[5], v[7]};
+    dft<4>(e);
+    dft<4>(o);
+    const float r = 0.70710678118654752f;
+    o[1] = make_float2(r * (o[1].x + o[1].y), r * (o[1].y - o[1].x)); // e^{-i pi/4}
+    o[2] = mul_minus_i(o[2]);                                         // e^{-i pi/2}
+    o[3] = make_float2(r * (o[3].y - o[3].x), -r * (o[3].x + o[3].y)); // e^{-3i pi/4}
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        v[k] = cadd(e[k], o[k]);
+        v[k + 4] = csub(e[k], o[k]);
+    }
+}
+template <> __device__ inline void dft<3>(float2 *v) { dft_odd<3>(v); }
+template <> __device__ inline void dft<5>(float2 *v) { dft_odd<5>(v); }
+template <> __device__ inline void dft<7>(float2 *v) { dft_odd<7>(v); }
+
+// e^{-2 pi i e / len}, accurate to a float's rounding (the argument formed in double).
+__device__ inline float2 root_of_unity(long long e, long long len)
+{
+    float s, c;
+    sincospif((float)(-2.0 * (double)e / (double)len), &s, &c);
+    return make_float2(c, s);
+}
+
+// --- plans --------------------------------------------------------------------------------
+
+enum { MAX_STAGES = 24, MAX_PASSES = 4 };
+
+// One pass of v4/v5 (see pass_kernel): m-point transforms of `columns` columns, each
+// column's points `stride` apart. Filled in by plan_pass; conj_in/out set at run time.
+struct pass_desc {
+    int n, m, ns;  // transform length, this pass's length, the earlier passes' product
+    int stride;    // n / m
+    long long columns;
+    int columns_per_block, threads_per_column, butterflies;
+    int stages;
+    unsigned char radix[MAX_STAGES];
+    bool contiguous;   // m == n: a column is a whole transform
+    bool staged_store; // the first of several passes: its output goes out through shared memory
+    int smem_bytes;
+    const float2 *roots;                    // w_m^t = e^{-2 pi i t / m}, t < m
+    const float2 *twiddle_hi, *twiddle_lo;  // w_{ns m}^e = hi[e >> shift] lo[e & mask]
+    int twiddle_shift;
+    bool conj_in, conj_out;
+};
+
+struct fft_plan {
+    void (*run)(const fft_plan *plan, const fft_args *args, cudaStream_t stream);
+    int n;
+    size_t batch;
+    bool in_place;
+    char description[160];
+    int passes; // sweeps over the data in DRAM
+    int stages;
+    unsigned char radix[MAX_STAGES]; // v2, v3
+    int npasses;
+    pass_desc pass[MAX_PASSES];      // v4, v5
+    float2 *tmp1, *tmp2;             // scratch for chains of passes
+    std::vector<void *> owned;       // device tables
+    // Bluestein (v5, n with a prime factor above 7)
+    fft_plan *inner; // the smooth length-m transforms
+    long long m;
+    float2 *chirp, *spectrum, *work1, *work2;
+};
+
+// Builds a plan, or (dry) only adds up the device bytes it would allocate.
+struct planner {
+    bool dry;
+    size_t bytes;
+    fft_plan *plan;
+    void *alloc(size_t size)
+    {
+        size = (size + 255) / 256 * 256;
+        bytes += size;
+        if (dry)
+            return NULL;
+        void *p = NULL;
+        cl_require_device_memory(size, 0);
+        CL_CUDA_CHECK(cudaMalloc(&p, size));
+        plan->owned.push_back(p);
+        return p;
+    }
+    float2 *upload(const std::vector<float2> &host)
+    {
+        float2 *d = (float2 *)alloc(host.size() * sizeof(float2));
+        if (!dry)
+            CL_CUDA_CHECK(cudaMemcpy(d, host.data(), host.size() * sizeof(float2),
+                                     cudaMemcpyHostToDevice));
+        return d;
+    }
+};
+
+static size_t points(int n, size_t batch) { return (size_t)n * batch; }
+
+// Radices for v2 and v3: 2s (the radix-2 algorithm), then 3, 5, 7. For v4/v5: 8s, with
+// a 4 or two 4s for the rest of the 2s (no radix-2 stage: it would need the most
+// threads), then 7, 5, 3. Returns the count; -1 when n has another prime factor.
+static int radices(long n, bool wide, unsigned char *radix)
+{
+    int count = 0, twos = 0;
+    while (n % 2 == 0) {
+        n /= 2;
+        twos++;
+    }
+    if (!wide)
+        for (int i = 0; i < twos; i++)
+            radix[count++] = 2;
+    else {
+        int eights = twos / 3, rest = twos % 3;
+        if (rest == 1 && eights > 0) { // 2^(3k+1) = 8^(k-1) 4 4
+            eights--;
+            rest = 4;
+        }
+        for (int i = 0; i < eights; i++)
+            radix[count++] = 8;
+        if (rest == 4) {
+            radix[count++] = 4;
+            radix[count++] = 4;
+        } else if (rest == 2)
+            radix[count++] = 4;
+        else if (rest == 1)
+            radix[count++] = 2;
+    }
+    const int odd[3] = {7, 5, 3};
+    for (int i = 0; i < 3; i++)
+        while (n % odd[i] == 0) {
+            n /= odd[i];
+            radix[count++] = (unsigned char)odd[i];
+        }
+    return n == 1 ? count : -1;
+}
+
+static void describe_radices(char *out, size_t len, const unsigned char *radix, int count)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (int s = 0; s < count && used < len; s++)
+        used += snprintf(out + used, len - used, "%s%d", s ? " " : "", radix[s]);
+}
+
+// Buffers for a chain of `count` out-of-place steps from in to out (dst[count - 1] = out):
+// each step writes a buffer other than the one it reads; tmp2 is needed only in place
+// with an odd count of 3 or more.
+static void chain_buffers(int count, const void *in, void *out, void *tmp1, void *tmp2, void **dst)
+{
+    void *const choices[3] = {out, tmp1, tmp2};
+    dst[count - 1] = out;
+    for (int i = count - 2; i >= 0; i--)
+        for (int c = 0; c < 3; c++)
+            if (choices[c] != dst[i + 1] && !(i == 0 && choices[c] == in)) {
+                dst[i] = choices[c];
+                break;
+            }
+}
+
+static int chain_scratch_count(int steps, bool in_place)
+{
+    return steps < 2 ? 0 : (in_place && steps % 2 == 1) ? 2 : 1;
+}
+
+static bool skip(char *why, size_t len, const char *fmt, int n)
+{
+    snprintf(why, len, fmt, n);
+    return false;
+}
+
+// --- v1: the definition ----------------------------------------------------------------------
+
+// v1: y_k = sum_j x_j e^{-+2 pi i jk/n}, a thread an output; the exponent jk mod n is kept
+// exactly by adding k each step. The n-term sums are added in double: in float their
+// error grows like sqrt(n), past the log2(n) rounds an FFT's outputs go through.
+// Napkin math: n^2 batch complex multiply-adds and sincos: 2^26 points at n = 4096 take
+// 2.7e11 of them, a quarter of a second; every output reads all n inputs (from L1/L2).
+__global__ void v1_direct_kernel(const float2 *in, float2 *out, int n, size_t batch, bool inverse)
+{
+    const size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= (size_t)n * batch)
+        return;
+    const int k = (int)(idx % n);
+    const float2 *x = in + (idx - k);
+    const float sign = inverse ? 2.0f : -2.0f;
+    double re = 0.0, im = 0.0;
+    int e = 0;
+    for (int j = 0; j < n; j++) {
+        float s, c;
+        sincospif(sign * (float)e / (float)n, &s, &c);
+        const float2 a = x[j];
+        re += (double)a.x * c - (double)a.y * s;
+        im += (double)a.x * s + (double)a.y * c;
+        e += k;
+        if (e >= n)
+            e -= n;
+    }
+    out[idx] = make_float2((float)re, (float)im);
+}
+
+static void run_v1(const fft_plan *, const fft_args *a, cudaStream_t stream)
+{
+    const size_t total = points(a->n, a->batch);
+    v1_direct_kernel<<<cl_ceil_div(total, 256), 256, 0, stream>>>(
+        (const float2 *)a->in, (float2 *)a->out, a->n, a->batch, a->inverse);
+    CL_LAUNCH_CHECK();
+}
+
+static void run_yours(const fft_plan *, const fft_args *a, cudaStream_t stream)
+{
+    fft_yours(a, stream);
+}
+
+static bool direct_fits(int n, bool in_place, char *why, size_t len)
+{
+    if (n > FFT_DIRECT_MAX_N)
+        return skip(why, len, "O(n^2): n = %d is above 4096, left to the FFTs", n);
+    if (in_place)
+        return skip(why, len, "every output reads all %d inputs: out of place only", n);
+    return true;
+}
+
+// --- v2: a launch a stage ----------------------------------------------------------------------
+
+// One Stockham stage of radix R (the "autosort" form of Cooley-Tukey: no bit reversal):
+// butterfly j < n/R takes the points j + q n/R, multiplies point q by the twiddle
+// w_{ns R}^{q (j mod ns)}, does an R-point DFT and writes the results to
+// (j / ns) ns R + (j mod ns) + q ns; ns is the product of the earlier stages' radices.
+// Reads are coalesced (consecutive j, consecutive points) and so are the writes once
+// ns >= 32.
+template <int R>
+__device__ inline void stockham_butterfly(const float2 *src, float2 *dst, int j, int count, int ns,
+                                          bool conj_in, bool conj_out)
+{
+    const int jm = j % ns;
+    float2 v[R];
+#pragma unroll
+    for (int q = 0; q < R; q++) {
+        const float2 a = conj_if(src[j + q * count], conj_in);
+        v[q] = (q > 0 && jm > 0) ? cmul(a, root_of_unity((long long)q * jm, (long long)ns * R)) : a;
+    }
+    dft<R>(v);
+    const int base = (j / ns) * ns * R + jm;
+#pragma unroll
+    for (int q = 0; q < R; q++)
+        dst[base + q * ns] = conj_if(v[q], conj_out);
+}
+
+// v2: one launch a stage, a thread a butterfly, through global memory.
+// Why it is slow: every stage reads and writes all 16 bytes of a point in DRAM:
+// log2(n) passes (20 at n = 2^20), so at best 1/log2(n) of the copy rate.
+template <int R>
+__global__ void v2_stage_kernel(const float2 *src, float2 *dst, int n, int ns, size_t butterflies,
+                                bool conj_in, bool conj_out)
+{
+    const size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= butterflies)
+        return;
+    const int count = n / R;
+    const size_t base = idx / count * n;
+    stockham_butterfly<R>(src + base, dst + base, (int)(idx % count), count, ns, conj_in, conj_out);
+}
+
+static void run_v2(const fft_plan *p, const fft_args *a, cudaStream_t stream)
+{
+    if (p->stages == 0) { // n = 1: the transform of one point is itself
+        if (a->in != a->out)
+            CL_CUDA_CHECK(cudaMemcpyAsync(a->out, a->in, points(a->n, a->batch) * sizeof(float2),
+                                          cudaMemcpyDeviceToDevice, stream));
+        return;
+    }
+    void *dst[MAX_STAGES];
+    chain_buffers(p->stages, a->in, a->out, p->tmp1, p->tmp2, dst);
+    const float2 *src = (const float2 *)a->in;
+    int ns = 1;
+    for (int s = 0; s < p->stages; s++) {
+        const int r = p->radix[s];
+        const size_t butterflies = points(a->n, a->batch) / r;
+        const bool first = s == 0, last = s == p->stages - 1;
+        const bool ci = first && a->inverse, co = last && a->inverse;
+        float2 *d = (float2 *)dst[s];
+        const unsigned blocks = cl_ceil_div(butterflies, 256);
+        switch (r) {
+        case 2: v2_stage_kernel<2><<<blocks, 256, 0, stream>>>(src, d, a->n, ns, butterflies, ci, co); break;
+        case 3: v2_stage_kernel<3><<<blocks, 256, 0, stream>>>(src, d, a->n, ns, butterflies, ci, co); break;
+        case 5: v2_stage_kernel<5><<<blocks, 256, 0, stream>>>(src, d, a->n, ns, butterflies, ci, co); break;
+        case 7: v2_stage_kernel<7><<<blocks, 256, 0, stream>>>(src, d, a->n, ns, butterflies, ci, co); break;
+        }
+        CL_LAUNCH_CHECK();
+        src = d;
+        ns *= r;
+    }
+}
+
+static bool plan_v2(planner &pl, int n, size_t batch, bool in_place, char *why, size_t len)
+{
+    fft_plan *p = pl.plan;
+    p->stages = radices(n, false, p->radix);
+    if (p->stages < 0)
+        return skip(why, len, "n = %d has a prime factor above 7 (v5 does it, by Bluestein's algorithm)", n);
+    const int scratch = chain_scratch_count(p->stages, in_place);
+    if (scratch >= 1)
+        p->tmp1 = (float2 *)pl.alloc(points(n, batch) * sizeof(float2));
+    if (scratch >= 2)
+        p->tmp2 = (float2 *)pl.alloc(points(n, batch) * sizeof(float2));
+    p->passes = p->stages > 0 ? p->stages : 1;
+    char r[96];
+    describe_radices(r, sizeof r, p->radix, p->stages);
+    snprintf(p->description, sizeof p->description, "%d launches (radix %s)", p->stages, r);
+    p->run = run_v2;
+    return true;
+}
+
+// --- v3: the stages in shared memory -------------------------------------------------------------
+
+struct v3_radices {
+    int stages;
+    unsigned char radix[MAX_STAGES];
+};
+
+// v3: one block a transform: the n points are read into shared memory once, every
+// stage runs there (between two buffers), and the result is written once: one pass
+// over DRAM instead of log2(n). Limits: n <= shared memory / 16 bytes, one transform
+// a block (short transforms leave most threads idle), twiddles computed (sincos) in
+// every butterfly, and stages of radix 2 (log2 n of them, each with a barrier).
+__global__ void v3_shared_kernel(const float2 *in, float2 *out, int n, v3_radices r, bool conj_in,
+                                 bool conj_out)
+{
+    extern __shared__ float2 v3_buffer[];
+    float2 *src = v3_buffer, *dst = v3_buffer + n;
+    const size_t base = (size_t)blockIdx.x * n;
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        src[i] = conj_if(in[base + i], conj_in);
+    __syncthreads();
+    int ns = 1;
+    for (int s = 0; s < r.stages; s++) {
+        const int radix = r.radix[s], count = n / radix;
+        for (int j = threadIdx.x; j < count; j += blockDim.x)
+            switch (radix) {
+            case 2: stockham_butterfly<2>(src, dst, j, count, ns, false, false); break;
+            case 3: stockham_butterfly<3>(src, dst, j, count, ns, false, false); break;
+            case 5: stockham_butterfly<5>(src, dst, j, count, ns, false, false); break;
+            case 7: stockham_butterfly<7>(src, dst, j, count, ns, false, false); break;
+            }
+        __syncthreads();
+        float2 *t = src;
+        src = dst;
+        dst = t;
+        ns *= radix;
+    }
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        out[base + i] = conj_if(src[i], conj_out);
+}
+
+static int v3_threads(int n) { return n / 2 < 32 ? 32 : n / 2 > 1024 ? 1024 : (n / 2 + 31) / 32 * 32; }
+
+static void run_v3(const fft_plan *p, const fft_args *a, cudaStream_t stream)
+{
+    v3_radices r = {p->stages, {0}};
+    memcpy(r.radix, p->radix, sizeof r.radix);
+    const size_t chunk = (size_t)1 << 30; // a grid's x dimension stops at 2^31 - 1
+    for (size_t first = 0; first < a->batch; first += chunk) {
+        const size_t count = a->batch - first < chunk ? a->batch - first : chunk;
+        const size_t offset = first * a->n;
+        v3_shared_kernel<<<(unsigned)count, v3_threads(a->n), 2 * a->n * sizeof(float2), stream>>>(
+            (const float2 *)a->in + offset, (float2 *)a->out + offset, a->n, r, a->inverse,
+            a->inverse);
+        CL_LAUNCH_CHECK();
+    }
+}
+
+static bool plan_v3(planner &pl, int n, size_t, bool, char *why, size_t len)
+{
+    fft_plan *p = pl.plan;
+    p->stages = radices(n, false, p->radix);
+    if (p->stages < 0)
+        return skip(why, len, "n = %d has a prime factor above 7 (v5 does it, by Bluestein's algorithm)", n);
+    const size_t smem = 2 * (size_t)n * sizeof(float2);
+    if (smem > cl_device_current()->shared_optin_bytes)
+        return skip(why, len, "n = %d: 16 bytes a point do not fit in a block's shared memory", n);
+    if (!pl.dry)
+        CL_CUDA_CHECK(cudaFuncSetAttribute(v3_shared_kernel,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    p->passes = 1;
+    char r[96];
+    describe_radices(r, sizeof r, p->radix, p->stages);
+    snprintf(p->description, sizeof p->description, "1 pass, %d stages in shared memory (radix %s)",
+             p->stages, r);
+    p->run = run_v3;
+    return true;
+}
+
+// --- v4 and v5: a pass of m-point transforms in registers and shared memory ---------------------
+
+// A pass is a Stockham stage of radix m (m = n for a one-pass transform): column j of
+// transform b is the m points b n + j + p n/m (p < m), each multiplied by the twiddle
+// w_{ns m}^{p (j mod ns)} between passes, transformed (m points), and written to
+// b n + (j / ns) ns m + (j mod ns) + q ns. Inside, the m-point transform is itself a
+// chain of Stockham stages of radix 8 (4, 2, 3, 5, 7): a thread holds a butterfly's points
+// in registers, and the stages trade points through shared memory.
+// Layout in shared memory: a whole transform a column (contiguous) stores column c's
+// point p at c m + p (a warp reads a run of one column); columns of a longer transform
+// (strided, several a block so each read is a run of C neighbours) at p (C + 1) + c,
+// the + 1 keeping a column's consecutive points in different banks.
+struct pass_thread {
+    int c, t;  // the column in the block, the thread in the column
+    bool valid; // the column exists (the last block may be short)
+    long long b;
+    int j;
+};
+
+__device__ inline int smem_at(const pass_desc &d, int c, int p)
+{
+    return d.contiguous ? c * d.m + p : p * (d.columns_per_block + 1) + c;
+}
+
+__device__ inline float2 pass_twiddle(const pass_desc &d, int e)
+{
+    return cmul(__ldg(&d.twiddle_hi[e >> d.twiddle_shift]),
+                __ldg(&d.twiddle_lo[e & ((1 << d.twiddle_shift) - 1)]));
+}
+
+// The first stage: points from global memory (conjugated for an inverse, twiddled
+// between passes), an R-point DFT of each butterfly.
+template <int R, int B>
+__device__ inline void first_stage(float2 (&v)[B][8], const float2 *in, const pass_desc &d,
+                                   const pass_thread &th)
+{
+    const int count = d.m / R;
+    const size_t base = (size_t)th.b * d.n + th.j;
+#pragma unroll
+    for (int k = 0; k < B; k++) {
+        const int i = th.t + k * d.threads_per_column;
+        if (!th.valid || i >= count)
+            continue;
+#pragma unroll
+        for (int q = 0; q < R; q++) {
+            const int p = i + q * count;
+            float2 a = conj_if(in[base + (size_t)p * d.stride], d.conj_in);
+            if (d.ns > 1)
+                a = cmul(a, pass_twiddle(d, p * (th.j % d.ns)));
+            v[k][q] = a;
+        }
+        dft<R>(v[k]);
+    }
+}
+
+// A stage's results to shared memory, at the Stockham positions of a stage whose
+// earlier stages multiply to ns.
+template <int R, int B>
+__device__ inline void store_stage(const float2 (&v)[B][8], float2 *sm, const pass_desc &d,
+                                   const pass_thread &th, int ns)
+{
+    const int count = d.m / R;
+#pragma unroll
+    for (int k = 0; k < B; k++) {
+        const int i = th.t + k * d.threads_per_column;
+        if (!th.valid || i >= count)
+            continue;
+        const int base = (i / ns) * ns * R + i % ns;
+#pragma unroll
+        for (int q = 0; q < R; q++)
+            sm[smem_at(d, th.c, base + q * ns)] = v[k][q];
+    }
+}
+
+// The next stage's points from shared memory, twiddled by w_{ns R}^{q (i mod ns)} from
+// the table of m-th roots (w_m^{q (i mod ns) m / (ns R)}), then its DFTs.
+template <int R, int B>
+__device__ inline void load_stage(float2 (&v)[B][8], const float2 *sm, const pass_desc &d,
+                                  const pass_thread &th, int ns)
+{
+    const int count = d.m / R, step = d.m / (ns * R);
+#pragma unroll
+    for (int k = 0; k < B; k++) {
+        const int i = th.t + k * d.threads_per_column;
+        if (!th.valid || i >= count)
+            continue;
+        const int im = i % ns;
+#pragma unroll
+        for (int q = 0; q < R; q++) {
+            const float2 a = sm[smem_at(d, th.c, i + q * count)];
+            v[k][q] = (q > 0 && im > 0) ? cmul(a, __ldg(&d.roots[q * im * step])) : a;
+        }
+        dft<R>(v[k]);
+    }
+}
+
+// The last stage's results: output q of butterfly i is point o = i + q m/R of the pass's
+// transform, which goes to b n + (j / ns) ns m + (j mod ns) + o ns.
+template <int R, int B>
+__device__ inline void store_global(const float2 (&v)[B][8], float2 *out, const pass_desc &d,
+                                    const pass_thread &th)
+{
+    const int count = d.m / R;
+    const size_t base = (size_t)th.b * d.n + (size_t)(th.j / d.ns) * d.ns * d.m + th.j % d.ns;
+#pragma unroll
+    for (int k = 0; k < B; k++) {
+        const int i = th.t + k * d.threads_per_column;
+        if (!th.valid || i >= count)
+            continue;
+#pragma unroll
+        for (int q = 0; q < R; q++)
+            out[base + (size_t)(i + q * count) * d.ns] = conj_if(v[k][q], d.conj_out);
+    }
+}
+
+#define RADIX_CASES(CALL)                                                                          \
+    switch (radix) {                                                                               \
+    case 2: CALL(2); break;                                                                        \
+    case 3: CALL(3); break;                                                                        \
+    case 4: CALL(4); break;                                                                        \
+    case 5: CALL(5); break;                                                                        \
+    case 7: CALL(7); break;                                                                        \
+    case 8: CALL(8); break;                                                                        \
+    }
+
+// The pass. B butterflies a thread a stage (B = 1, 2, 4; more for longer m), with the
+// register budget that allows: 1024 threads of <= 64 registers, or 512 of <= 128.
+// Napkin math (n = 4096, 2^26 points, one pass): 1 GB moved, 0.36 ms at 2.9 TB/s; per
+// point 4 radix-8 stages of ~10 flops and 2 shared-memory trips between stages: the
+// SM's shared memory (128 B a clock) moves 2^26 x 8 B x 6 in ~0.2 ms, under the DRAM
+// time if the two overlap.
+template <int B>
+__global__ void __launch_bounds__(B <= 2 ? 1024 : 512) pass_kernel(const float2 *in, float2 *out,
+                                                                   pass_desc d)
+{
+    extern __shared__ float2 pass_buffer[];
+    pass_thread th;
+    const int C = d.columns_per_block, T = d.threads_per_column;
+    th.c = d.contiguous ? (int)threadIdx.x / T : (int)threadIdx.x % C;
+    th.t = d.contiguous ? (int)threadIdx.x % T : (int)threadIdx.x / C;
+    const long long g = (long long)blockIdx.x * C + th.c;
+    th.valid = g < d.columns;
+    th.b = g / d.stride;
+    th.j = (int)(g % d.stride);
+
+    float2 v[B][8];
+    int radix = d.stages > 0 ? d.radix[0] : 1;
+    if (d.stages == 0) { // m = 1: a copy
+        if (th.valid && th.t == 0)
+            v[0][0] = conj_if(in[(size_t)th.b * d.n + th.j], d.conj_in);
+    } else {
+#define FIRST(R) first_stage<R, B>(v, in, d, th)
+        RADIX_CASES(FIRST)
+#undef FIRST
+    }
+    int ns = 1;
+    for (int s = 1; s < d.stages; s++) {
+        __syncthreads(); // the previous stage's reads are done
+#define STORE(R) store_stage<R, B>(v, pass_buffer, d, th, ns)
+        RADIX_CASES(STORE)
+#undef STORE
+        ns *= radix;
+        radix = d.radix[s];
+        __syncthreads();
+#define LOAD(R) load_stage<R, B>(v, pass_buffer, d, th, ns)
+        RADIX_CASES(LOAD)
+#undef LOAD
+    }
+    if (d.stages == 0) {
+        if (th.valid && th.t == 0)
+            out[(size_t)th.b * d.n + th.j] = conj_if(v[0][0], d.conj_out);
+    } else if (!d.staged_store) {
+#define STORE_OUT(R) store_global<R, B>(v, out, d, th)
+        RADIX_CASES(STORE_OUT)
+#undef STORE_OUT
+    } else {
+        // First of several passes (ns = 1): column g's outputs are the m points at g m,
+        // so the block's C columns are one run of C m points: stage them in shared memory
+        // (at the last stage's positions) and write the run in order.
+        __syncthreads();
+#define STORE(R) store_stage<R, B>(v, pass_buffer, d, th, ns)
+        RADIX_CASES(STORE)
+#undef STORE
+        __syncthreads();
+        const long long first = (long long)blockIdx.x * C;
+        const int valid_columns = (int)min((long long)C, d.columns - first);
+        for (int idx = threadIdx.x; idx < valid_columns * d.m; idx += blockDim.x)
+            out[first * d.m + idx] =
+                conj_if(pass_buffer[smem_at(d, idx / d.m, idx % d.m)], d.conj_out);
+    }
+}
+
+enum { MAX_THREADS_A_BLOCK = 1024, POINTS_A_BLOCK = 2048, V4_MAX_BUTTERFLIES = 2048 };
+
+static int max_butterflies(const pass_desc &d)
+{
+    int most = 1;
+    for (int s = 0; s < d.stages; s++)
+        most = d.m / d.radix[s] > most ? d.m / d.radix[s] : most;
+    return most;
+}
+
+// The m-th roots w_m^t, t < m, and (between passes) the split table of w_{ns m}^e:
+// e = hi 2^shift + lo. Both computed in double, rounded once.
+static std::vector<float2> roots_table(long long len, long long count, long long stride)
+{
+    std::vector<float2> t(count);
+    for (long long i = 0; i < count; i++) {
+        const double angle = -2.0 * M_PI * (double)((i * stride) % len) / (double)len;
+        t[i] = make_float2((float)cos(angle), (float)sin(angle));
+    }
+    return t;
+}
+
+// Fills d for a pass of m-point transforms with ns before it; false when it does not fit.
+static bool plan_pass(planner &pl, pass_desc &d, int n, int m, int ns, size_t batch)
+{
+    memset(&d, 0, sizeof d);
+    d.n = n;
+    d.m = m;
+    d.ns = ns;
+    d.stride = n / m;
+    d.columns = (long long)batch * d.stride;
+    d.contiguous = m == n;
+    d.stages = radices(m, true, d.radix);
+    if (d.stages < 0)
+        return false;
+    // Columns a block: short whole transforms up to POINTS_A_BLOCK points a block; columns
+    // of a longer one in runs of 16 (8, 4 for longer m) neighbours, 128 (64, 32) bytes.
+    const int most = max_butterflies(d);
+    for (d.butterflies = 1; d.butterflies <= 4; d.butterflies *= 2) {
+        const int limit = d.butterflies <= 2 ? MAX_THREADS_A_BLOCK : MAX_THREADS_A_BLOCK / 2;
+        d.threads_per_column = (most + d.butterflies - 1) / d.butterflies;
+        if (d.contiguous) {
+            const int fit = limit / d.threads_per_column, want = POINTS_A_BLOCK / m;
+            d.columns_per_block = want < 1 ? 1 : want < fit ? want : fit;
+        } else
+            d.columns_per_block = m <= 512 ? 16 : m <= 2048 ? 8 : 4;
+        if (d.columns_per_block >= 1 && d.columns_per_block * d.threads_per_column <= limit)
+            break;
+    }
+    if (d.butterflies > 4)
+        return false;
+    const int C = d.columns_per_block;
+    d.smem_bytes = (int)((d.contiguous ? (size_t)C * m : (size_t)m * (C + 1)) * sizeof(float2));
+    if ((size_t)d.smem_bytes > cl_device_current()->shared_optin_bytes)
+        return false;
+    d.staged_store = !d.contiguous && ns == 1;
+    d.roots = pl.upload(roots_table(m, m, 1));
+    if (ns > 1) {
+        const long long len = (long long)ns * m;
+        int shift = 0;
+        while ((1LL << (2 * shift)) < len)
+            shift++;
+        d.twiddle_shift = shift;
+        d.twiddle_lo = pl.upload(roots_table(len, 1LL << shift, 1));
+        d.twiddle_hi = pl.upload(roots_table(len, (len >> shift) + 1, 1LL << shift));
+    }
+    return true;
+}
+
+static void launch_pass(const pass_desc &desc, const void *in, void *out, bool conj_in,
+                        bool conj_out, cudaStream_t stream)
+{
+    pass_desc d = desc;
+    d.conj_in = conj_in;
+    d.conj_out = conj_out;
+    const long long blocks = (d.columns + d.columns_per_block - 1) / d.columns_per_block;
+    const int threads = d.columns_per_block * d.threads_per_column;
+    const float2 *src = (const float2 *)in;
+    float2 *dst = (float2 *)out;
+    switch (d.butterflies) {
+    case 1: pass_kernel<1><<<(unsigned)blocks, threads, d.smem_bytes, stream>>>(src, dst, d); break;
+    case 2: pass_kernel<2><<<(unsigned)blocks, threads, d.smem_bytes, stream>>>(src, dst, d); break;
+    case 4: pass_kernel<4><<<(unsigned)blocks, threads, d.smem_bytes, stream>>>(src, dst, d); break;
+    }
+    CL_LAUNCH_CHECK();
+}
+
+static void allow_pass_shared_memory(void)
+{
+    static bool done = false;
+    if (done)
+        return;
+    const int most = (int)cl_device_current()->shared_optin_bytes;
+    CL_CUDA_CHECK(cudaFuncSetAttribute(pass_kernel<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
+    CL_CUDA_CHECK(cudaFuncSetAttribute(pass_kernel<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
+    CL_CUDA_CHECK(cudaFuncSetAttribute(pass_kernel<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
+    done = true;
+}
+
+static void run_passes(const fft_plan *p, const fft_args *a, cudaStream_t stream)
+{
+    void *dst[MAX_PASSES];
+    if (p->npasses == 1)
+        dst[0] = a->out; // one pass reads a block's points before it writes them: in place is safe
+    else
+        chain_buffers(p->npasses, a->in, a->out, p->tmp1, p->tmp2, dst);
+    const void *src = a->in;
+    for (int i = 0; i < p->npasses; i++) {
+        launch_pass(p->pass[i], src, dst[i], i == 0 && a->inverse,
+                    i == p->npasses - 1 && a->inverse, stream);
+        src = dst[i];
+    }
+}
+
+static bool plan_v4(planner &pl, int n, size_t batch, bool, char *why, size_t len)
+{
+    fft_plan *p = pl.plan;
+    unsigned char r[MAX_STAGES];
+    if (radices(n, true, r) < 0)
+        return skip(why, len, "n = %d has a prime factor above 7 (v5 does it, by Bluestein's algorithm)", n);
+    if (!pl.dry)
+        allow_pass_shared_memory();
+    pass_desc &d = p->pass[0];
+    if (!plan_pass(pl, d, n, n, 1, batch) || max_butterflies(d) > V4_MAX_BUTTERFLIES)
+        return skip(why, len, "n = %d is longer than one block's registers and shared memory hold (v5 "
+                              "splits it in passes)", n);
+    p->npasses = 1;
+    p->passes = 1;
+    char rs[96];
+    describe_radices(rs, sizeof rs, d.radix, d.stages);
+    snprintf(p->description, sizeof p->description, "1 pass (radix %s), %d transform%s a block",
+             rs, d.columns_per_block, d.columns_per_block > 1 ? "s" : "");
+    p->run = run_passes;
+    return true;
+}
+
+// --- v5: several passes, and Bluestein -------------------------------------------------------
+
+enum { PASS_MAX_M = 2048 };
+
+// Splits n into `count` factors as even as the prime factors allow (each prime to the
+// smallest product so far, largest primes first); false when one passes PASS_MAX_M.
+static bool split_passes(int n, int count, int *m)
+{
+    int primes[32], np = 0;
+    for (int p = 7, rest = n; p >= 2; p--)
+        while (p != 4 && p != 6 && rest % p == 0) {
+            primes[np++] = p;
+            rest /= p;
+        }
+    for (int i = 0; i < count; i++)
+        m[i] = 1;
+    for (int i = 0; i < np; i++) {
+        int smallest = 0;
+        for (int k = 1; k < count; k++)
+            smallest = m[k] < m[smallest] ? k : smallest;
+        m[smallest] *= primes[i];
+    }
+    for (int i = 0; i < count; i++)
+        if (m[i] > PASS_MAX_M)
+            return false;
+    return true;
+}
+
+static bool plan_multipass(planner &pl, int n, size_t batch, bool in_place)
+{
+    fft_plan *p = pl.plan;
+    pass_desc one;
+    if (plan_pass(pl, one, n, n, 1, batch) && max_butterflies(one) <= V4_MAX_BUTTERFLIES) {
+        p->pass[0] = one;
+        p->npasses = 1;
+    } else {
+        int m[MAX_PASSES];
+        int count = 2;
+        while (count <= MAX_PASSES && !split_passes(n, count, m))
+            count++;
+        if (count > MAX_PASSES)
+            return false;
+        int ns = 1;
+        for (int i = 0; i < count; i++) {
+            if (!plan_pass(pl, p->pass[i], n, m[i], ns, batch))
+                return false;
+            ns *= m[i];
+        }
+        p->npasses = count;
+        const int scratch = chain_scratch_count(count, in_place);
+        if (scratch >= 1)
+            p->tmp1 = (float2 *)pl.alloc(points(n, batch) * sizeof(float2));
+        if (scratch >= 2)
+            p->tmp2 = (float2 *)pl.alloc(points(n, batch) * sizeof(float2));
+    }
+    p->passes = p->npasses;
+    size_t used = snprintf(p->description, sizeof p->description, "%d pass%s", p->npasses,
+                           p->npasses > 1 ? "es" : "");
+    for (int i = 0; i < p->npasses && p->npasses > 1; i++)
+        used += snprintf(p->description + used, sizeof p->description - used, "%s%d",
+                         i ? " x " : " (", p->pass[i].m);
+    if (p->npasses > 1)
+        snprintf(p->description + used, sizeof p->description - used, ")");
+    p->run = run_passes;
+    return true;
+}
+
+// Bluestein: x_j c_j (c_k = e^{-pi i k^2/n}) zero-padded to m, transformed; times the
+// transform of conj(c) wrapped to m (made at plan time, over m); transformed back
+// (as conj(forward(conj))); times c_k. A pass each for the three products and two
+// smooth transforms of m >= 2n - 1 points.
+__global__ void bluestein_pad_kernel(const float2 *x, float2 *a, int n, long long m, size_t batch,
+                                     const float2 *chirp, bool conj_in)
+{
+    const size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= (size_t)m * batch)
+        return;
+    const long long k = (long long)(idx % m);
+    a[idx] = k < n ? cmul(conj_if(x[idx / m * n + k], conj_in), chirp[k]) : make_float2(0.0f, 0.0f);
+}
+
+__global__ void bluestein_multiply_kernel(float2 *a, const float2 *spectrum, long long m,
+                                          size_t total, float scale)
+{
+    const size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= total)
+        return;
+    const float2 p = cmul(a[idx], spectrum[idx % m]);
+    a[idx] = make_float2(p.x * scale, -p.y * scale); // conjugated: the inverse is next
+}
+
+__global__ void bluestein_finish_kernel(const float2 *a, float2 *y, int n, long long m,
+                                        size_t batch, const float2 *chirp, bool conj_out)
+{
+    const size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= (size_t)n * batch)
+        return;
+    const int k = (int)(idx % n);
+    const float2 v = conj_if(a[idx / n * m + k], true);
+    y[idx] = conj_if(cmul(v, chirp[k]), conj_out);
+}
+
+static void run_bluestein(const fft_plan *p, const fft_args *a, cudaStream_t stream)
+{
+    const size_t padded = (size_t)p->m * a->batch, total = points(a->n, a->batch);
+    bluestein_pad_kernel<<<cl_ceil_div(padded, 256), 256, 0, stream>>>(
+        (const float2 *)a->in, p->work1, a->n, p->m, a->batch, p->chirp, a->inverse);
+    CL_LAUNCH_CHECK();
+    const fft_args forward = {(int)p->m, a->batch, false, p->work1, p->work2};
+    p->inner->run(p->inner, &forward, stream);
+    bluestein_multiply_kernel<<<cl_ceil_div(padded, 256), 256, 0, stream>>>(
+        p->work2, p->spectrum, p->m, padded, 1.0f / (float)p->m);
+    CL_LAUNCH_CHECK();
+    const fft_args back = {(int)p->m, a->batch, false, p->work2, p->work1};
+    p->inner->run(p->inner, &back, stream);
+    bluestein_finish_kernel<<<cl_ceil_div(total, 256), 256, 0, stream>>>(
+        p->work1, (float2 *)a->out, a->n, p->m, a->batch, p->chirp, a->inverse);
+    CL_LAUNCH_CHECK();
+}
+
+static fft_plan *make_plan(bool (*build)(planner &, int, size_t, bool, char *, size_t), int n,
+                           size_t batch, bool in_place, bool dry, size_t *bytes, char *why,
+                           size_t len);
+
+static bool plan_v5(planner &pl, int n, size_t batch, bool in_place, char *why, size_t len);
+
+static bool plan_bluestein(planner &pl, int n, size_t batch)
+{
+    fft_plan *p = pl.plan;
+    p->m = fft_bluestein_length(n);
+    if (p->m > INT32_MAX / 2 || (size_t)p->m * batch > 2 * FFT_MAX_POINTS)
+        return false;
+    size_t inner_bytes = 0;
+    char why[160];
+    p->inner = make_plan(plan_v5, (int)p->m, batch, false, pl.dry, &inner_bytes, why, sizeof why);
+    pl.bytes += inner_bytes;
+    if (!pl.dry && !p->inner)
+        return false;
+    std::vector<float2> chirp(n);
+    for (long long k = 0; k < n; k++) {
+        const double angle = -M_PI * (double)((unsigned long long)k * k % (2ULL * n)) / n;
+        chirp[k] = make_float2((float)cos(angle), (float)sin(angle));
+    }
+    p->chirp = pl.upload(chirp);
+    p->work1 = (float2 *)pl.alloc((size_t)p->m * batch * sizeof(float2));
+    p->work2 = (float2 *)pl.alloc((size_t)p->m * batch * sizeof(float2));
+    p->spectrum = (float2 *)pl.alloc((size_t)p->m * sizeof(float2));
+    if (!pl.dry) {
+        // The spectrum: conj(c_k) at k and m - k, transformed with the inner plan's
+        // kernels (one transform of the batch's first slot).
+        std::vector<float2> wrapped(p->m, make_float2(0.0f, 0.0f));
+        for (long long k = 0; k < n; k++) {
+            wrapped[k] = make_float2(chirp[k].x, -chirp[k].y);
+            if (k > 0)
+                wrapped[p->m - k] = wrapped[k];
+        }
+        CL_CUDA_CHECK(cudaMemcpy(p->work1, wrapped.data(), p->m * sizeof(float2),
+                                 cudaMemcpyHostToDevice));
+        fft_plan *single = make_plan(plan_v5, (int)p->m, 1, false, false, NULL, why, sizeof why);
+        const fft_args args = {(int)p->m, 1, false, p->work1, p->spectrum};
+        single->run(single, &args, 0);
+        CL_CUDA_CHECK(cudaDeviceSynchronize());
+        fft_plan_destroy(single);
+    }
+    p->passes = 2 * (p->inner ? p->inner->passes : 1) + 3;
+    snprintf(p->description, sizeof p->description,
+             "Bluestein: 2 transforms of %lld (%.80s) and 3 products", p->m,
+             p->inner ? p->inner->description : "-");
+    p->run = run_bluestein;
+    return true;
+}
+
+static bool plan_v5(planner &pl, int n, size_t batch, bool in_place, char *why, size_t len)
+{
+    if (!pl.dry)
+        allow_pass_shared_memory();
+    if (fft_is_smooth(n)) {
+        if (plan_multipass(pl, n, batch, in_place))
+            return true;
+        return skip(why, len, "n = %d: no split in passes fits", n);
+    }
+    if (plan_bluestein(pl, n, batch))
+        return true;
+    return skip(why, len, "n = %d: Bluestein's transforms would be too long", n);
+}
+
+// --- plans: make, run, destroy --------------------------------------------------------------
+
+static bool plan_direct(planner &pl, int n, size_t, bool in_place, char *why, size_t len)
+{
+    if (!direct_fits(n, in_place, why, len))
+        return false;
+    pl.plan->passes = 1;
+    snprintf(pl.plan->description, sizeof pl.plan->description, "n^2 = %.3g terms a transform",
+             (double)n * n);
+    pl.plan->run = run_v1;
+    return true;
+}
+
+static bool plan_yours(planner &pl, int n, size_t batch, bool in_place, char *why, size_t len)
+{
+    if (!plan_direct(pl, n, batch, in_place, why, len))
+        return false;
+    snprintf(pl.plan->description, sizeof pl.plan->description, "yours.cu");
+    pl.plan->run = run_yours;
+    return true;
+}
+
+static fft_plan *make_plan(bool (*build)(planner &, int, size_t, bool, char *, size_t), int n,
+                           size_t batch, bool in_place, bool dry, size_t *bytes, char *why,
+                           size_t len)
+{
+    fft_plan *p = new fft_plan();
+    p->n = n;
+    p->batch = batch;
+    p->in_place = in_place;
+    planner pl = {dry, 0, p};
+    const bool ok = build(pl, n, batch, in_place, why, len);
+    if (bytes)
+        *bytes = pl.bytes;
+    if (!ok || dry) {
+        fft_plan_destroy(p);
+        return NULL;
+    }
+    return p;
+}
+
+extern "C" void fft_plan_destroy(fft_plan *p)
+{
+    if (!p)
+        return;
+    for (void *ptr : p->owned)
+        CL_CUDA_CHECK(cudaFree(ptr));
+    fft_plan_destroy(p->inner);
+    delete p;
+}
+
+extern "C" void fft_run(const fft_plan *plan, const fft_args *args, cudaStream_t stream)
+{
+    plan->run(plan, args, stream);
+}
+
+extern "C" const char *fft_plan_describe(const fft_plan *plan) { return plan->description; }
+extern "C" int fft_plan_passes(const fft_plan *plan) { return plan->passes; }
+
+#define VERSION_PLAN(name, build)                                                                  \
+    static fft_plan *name(int n, size_t batch, bool in_place, char *why, size_t len)               \
+    {                                                                                              \
+        return make_plan(build, n, batch, in_place, false, NULL, why, len);                        \
+    }                                                                                              \
+    static size_t name##_bytes(int n, size_t batch, bool in_place)                                 \
+    {                                                                                              \
+        size_t bytes = 0;                                                                          \
+        char why[160];                                                                             \
+        make_plan(build, n, batch, in_place, true, &bytes, why, sizeof why);                       \
+        return bytes;                                                                              \
+    }
+VERSION_PLAN(v1_plan, plan_direct)
+VERSION_PLAN(v2_plan, plan_v2)
+VERSION_PLAN(v3_plan, plan_v3)
+VERSION_PLAN(v4_plan, plan_v4)
+VERSION_PLAN(v5_plan, plan_v5)
+VERSION_PLAN(yours_plan, plan_yours)
+
+extern "C" const fft_version fft_versions[] = {
+    {{"v1-direct", "the definition: a thread an output, n^2 terms (n <= 4096)"}, v1_plan, v1_plan_bytes},
+    {{"v2-radix2", "Cooley-Tukey radix 2 (3, 5, 7), one launch a stage through global memory"},
+     v2_plan, v2_plan_bytes},
+    {{"v3-shared", "Stockham stages in shared memory, a block a transform: one pass"}, v3_plan,
+     v3_plan_bytes},
+    {{"v4-registers", "radix-8 butterflies in registers, twiddle table, several transforms a block"},
+     v4_plan, v4_plan_bytes},
+    {{"v5-passes", "long n in 2-3 passes (four-step), Bluestein for other primes: any n"}, v5_plan,
+     v5_plan_bytes},
+    {{"yours", fft_yours_idea}, yours_plan, yours_plan_bytes},
+};
+extern "C" const int fft_version_count = sizeof fft_versions / sizeof fft_versions[0];
+extern "C" const char fft_fastest_version[] = "v5-passes";
+
+// --- the peer: cuFFT ---------------------------------------------------------------------------
+
+struct fft_peer {
+    cufftHandle plan;
+    void *work;
+};
+
+extern "C" fft_peer *fft_peer_create(int n, size_t batch)
+{
+    fft_peer *peer = new fft_peer();
+    CL_CUFFT_CHECK(cufftCreate(&peer->plan));
+    CL_CUFFT_CHECK(cufftSetAutoAllocation(peer->plan, 0));
+    long long len = n, embed = n;
+    size_t work = 0;
+    CL_CUFFT_CHECK(cufftMakePlanMany64(peer->plan, 1, &len, &embed, 1, n, &embed, 1, n, CUFFT_C2C,
+                                       (long long)batch, &work));
+    cl_require_device_memory(work, 0);
+    CL_CUDA_CHECK(cudaMalloc(&peer->work, work ? work : 1));
+    CL_CUFFT_CHECK(cufftSetWorkArea(peer->plan, peer->work));
+    return peer;
+}
+
+extern "C" void fft_peer_run(fft_peer *peer, const fft_args *a)
+{
+    CL_CUFFT_CHECK(cufftExecC2C(peer->plan, (cufftComplex *)a->in, (cufftComplex *)a->out,
+                                a->inverse ? CUFFT_INVERSE : CUFFT_FORWARD));
+}
+
+extern "C" void fft_peer_destroy(fft_peer *peer)
+{
+    CL_CUFFT_CHECK(cufftDestroy(peer->plan));
+    CL_CUDA_CHECK(cudaFree(peer->work));
+    delete peer;
+}
+
+// --- the convolution's other kernels -------------------------------------------------------------
+
+// The direct convolution: a thread an output, F taps, the filter read through L1.
+// F complex multiply-adds an output: at 10^6 outputs and 4097 taps, 4.1e9 of them.
+__global__ void convolve_direct_kernel(const float2 *signal, int n_signal,
+                                       const float2 *__restrict__ filter, int n_filter,
+                                       float2 *out)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n_signal)
+        return;
+    const int min_radius = n_filter / 2, max_radius = n_filter - min_radius;
+    float2 sum = make_float2(0.0f, 0.0f);
+    for (int j = -max_radius + 1; j <= min_radius; j++) {
+        const int k = i + j;
+        if (k >= 0 && k < n_signal)
+            sum = cadd(sum, cmul(signal[k], __ldg(&filter[min_radius - j])));
+    }
+    out[i] = sum;
+}
+
+extern "C" void fft_convolve_direct(const void *signal, int n_signal, const void *filter,
+                                    int n_filter, void *out, cudaStream_t stream)
+{
+    convolve_direct_kernel<<<cl_ceil_div(n_signal, 256), 256, 0, stream>>>(
+        (const float2 *)signal, n_signal, (const float2 *)filter, n_filter, (float2 *)out);
+    CL_LAUNCH_CHECK();
+}
+
+// The practical's ComplexPointwiseMulAndScale.
+__global__ void pointwise_mul_scale_kernel(float2 *a, const float2 *b, size_t count, float scale)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count)
+        return;
+    const float2 p = cmul(a[i], b[i]);
+    a[i] = make_float2(p.x * scale, p.y * scale);
+}
+
+extern "C" void fft_pointwise_mul_scale(void *a, const void *b, size_t count, float scale,
+                                        cudaStream_t stream)
+{
+    pointwise_mul_scale_kernel<<<cl_ceil_div(count, 256), 256, 0, stream>>>(
+        (float2 *)a, (const float2 *)b, count, scale);
+    CL_LAUNCH_CHECK();
+}

@@ -1,0 +1,643 @@
+// fft: batched 1D complex FFTs in single precision, any length, against cuFFT; and the
+// Oxford course's practical 5 simpleCUFFT (--conv): a convolution through transforms.
+//
+// Order of a run: options; the input (uniform in [-1, 1) re and im, or an impulse) and
+// the reference every result faces: the CPU transform in double, or for the impulse
+// the closed form (all ones); each selected version and cuFFT verified (against the
+// reference, by Parseval's identity, and by the round trip forward then inverse = n x),
+// then timed; or --check's score table; or --conv's convolution.
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudalab.h"
+#include "fft.h"
+
+static const char *const input_names[] = {"random", "impulse", NULL};
+enum { INPUT_RANDOM, INPUT_IMPULSE };
+static const size_t default_points = (size_t)1 << 26; // --batch 0: 2^26 points in all
+
+typedef struct {
+    cl_common_args common;
+    size_t batch; // 0: default_points / n
+    bool inverse, in_place;
+    int input;
+    const char *conv; // "SIGNAL,FILTER"
+} options;
+
+typedef struct {
+    int n;
+    size_t batch;
+    bool inverse, in_place;
+    int input;
+    float *x;          // the input, interleaved re, im
+    double *reference; // what the output must be (NULL: the impulse's all ones)
+    double *norms;     // ||x||_2 of each transform
+    double ref_ms;     // the CPU transform's time
+} problem;
+
+static size_t total_points(const problem *pr) { return (size_t)pr->n * pr->batch; }
+
+// --- input and reference ------------------------------------------------------------------
+
+static problem make_problem(int n, size_t batch, bool inverse, bool in_place, int input,
+                            uint64_t seed)
+{
+    problem pr = {.n = n, .batch = batch, .inverse = inverse, .in_place = in_place, .input = input};
+    const size_t count = total_points(&pr);
+    // x and the result as floats, the reference in double (none for the impulse).
+    cl_require_host_memory(count * (8 + 8 + (input == INPUT_RANDOM ? 16 : 0)), 0);
+    pr.x = cl_host_alloc(count * 2 * sizeof(float), "x");
+    pr.norms = cl_host_alloc(batch * sizeof(double), "norms");
+    if (input == INPUT_RANDOM)
+        cl_fill_uniform_f32(pr.x, 2 * count, cl_rng_key(seed, 0), -1.0f, 1.0f);
+    else {
+        memset(pr.x, 0, count * 2 * sizeof(float));
+        for (size_t b = 0; b < batch; b++)
+            pr.x[2 * b * n] = 1.0f;
+    }
+#pragma omp parallel for schedule(static)
+    for (size_t b = 0; b < batch; b++) {
+        double s = 0.0;
+        for (size_t i = 2 * b * n; i < 2 * (b + 1) * n; i++)
+            s += (double)pr.x[i] * pr.x[i];
+        pr.norms[b] = sqrt(s);
+    }
+    if (input == INPUT_RANDOM) {
+        pr.reference = cl_host_alloc(count * 2 * sizeof(double), "reference");
+        const double start = cl_wall_ms();
+        fft_gold(n, batch, inverse, pr.x, pr.reference);
+        pr.ref_ms = cl_wall_ms() - start;
+    }
+    return pr;
+}
+
+static void free_problem(problem *pr)
+{
+    free(pr->x);
+    free(pr->reference);
+    free(pr->norms);
+}
+
+static double reference_at(const problem *pr, size_t i) // i counts floats
+{
+    return pr->reference ? pr->reference[i] : (i % 2 == 0 ? 1.0 : 0.0);
+}
+
+// --- the checks ---------------------------------------------------------------------------------
+
+typedef struct {
+    bool ok;
+    double rel_l2;     // ||y - reference|| / ||reference||, all transforms together
+    double worst;      // the largest |y_k - reference_k| over its allowed error
+    double round_trip; // ||inverse(forward(x)) / n - x|| / ||x||
+} checks;
+
+// Each output within fft_allowed_error(n) ||x||_2 of the reference, and Parseval:
+// sum |y|^2 = n sum |x|^2 within 4 allowed errors relative. Prints the first failure.
+static bool check_output(const problem *pr, float *y, const char *what, checks *c)
+{
+    const size_t count = total_points(pr), fault = cl_fault_index(2 * count);
+    if (fault != SIZE_MAX)
+        y[fault] += 1.0f;
+    const double allowed = fft_allowed_error(pr->n);
+    double err2 = 0.0, ref2 = 0.0, worst = 0.0;
+    size_t bad = 0, first_bad = SIZE_MAX, parseval_bad = SIZE_MAX;
+#pragma omp parallel for schedule(static) reduction(+ : err2, ref2, bad) reduction(max : worst) \
+    reduction(min : first_bad, parseval_bad)
+    for (size_t b = 0; b < pr->batch; b++) {
+        const double tol = allowed * pr->norms[b];
+        double energy = 0.0;
+        for (size_t k = b * pr->n; k < (b + 1) * pr->n; k++) {
+            const double re = reference_at(pr, 2 * k), im = reference_at(pr, 2 * k + 1);
+            const double dre = y[2 * k] - re, dim = y[2 * k + 1] - im, e2 = dre * dre + dim * dim;
+            err2 += e2;
+            ref2 += re * re + im * im;
+            energy += (double)y[2 * k] * y[2 * k] + (double)y[2 * k + 1] * y[2 * k + 1];
+            const double ratio = sqrt(e2) / (tol > 0.0 ? tol : 1e-300);
+            worst = ratio > worst ? ratio : worst;
+            if (!(ratio <= 1.0)) {
+                bad++;
+                first_bad = k < first_bad ? k : first_bad;
+            }
+        }
+        const double expect = (double)pr->n * pr->norms[b] * pr->norms[b];
+        if (!(fabs(energy - expect) <= 4.0 * allowed * expect))
+            parseval_bad = b < parseval_bad ? b : parseval_bad;
+    }
+    c->rel_l2 = ref2 > 0.0 ? sqrt(err2 / ref2) : sqrt(err2);
+    c->worst = worst;
+    if (bad) {
+        const size_t k = first_bad, b = k / pr->n;
+        fprintf(stderr,
+                "%s: %s: wrong result: first bad index %zu of %zu (transform %zu, point %zu): "
+                "expected (%.6g, %.6g), got (%.6g, %.6g); %zu outputs past the allowed error "
+                "%.3g (%.3g ||x||)\n",
+                cl_progname, what, k, count, b, k % pr->n, reference_at(pr, 2 * k),
+                reference_at(pr, 2 * k + 1), y[2 * k], y[2 * k + 1], bad,
+                allowed * pr->norms[b], allowed);
+        return false;
+    }
+    if (parseval_bad != SIZE_MAX) {
+        fprintf(stderr, "%s: %s: wrong result: transform %zu breaks Parseval's identity\n",
+                cl_progname, what, parseval_bad);
+        return false;
+    }
+    return true;
+}
+
+// The round trip: z = the version's inverse of its own output (forward of it for an
+// inverse run) must be n x: each element within 2 sqrt(n) allowed ||x||_2 (the forward
+// error spread back by the second transform, plus its own).
+static bool check_round_trip(const problem *pr, const float *z, const char *what, checks *c)
+{
+    const double allowed = fft_allowed_error(pr->n), n = pr->n;
+    double err2 = 0.0, ref2 = 0.0;
+    size_t first_bad = SIZE_MAX;
+#pragma omp parallel for schedule(static) reduction(+ : err2, ref2) reduction(min : first_bad)
+    for (size_t b = 0; b < pr->batch; b++) {
+        const double tol = 2.0 * sqrt(n) * allowed * pr->norms[b];
+        for (size_t i = 2 * b * pr->n; i < 2 * (b + 1) * pr->n; i += 2) {
+            const double dre = z[i] - n * pr->x[i], dim = z[i + 1] - n * pr->x[i + 1];
+            err2 += dre * dre + dim * dim;
+            ref2 += n * n * ((double)pr->x[i] * pr->x[i] + (double)pr->x[i + 1] * pr->x[i + 1]);
+            if (!(sqrt(dre * dre + dim * dim) <= tol))
+                first_bad = i / 2 < first_bad ? i / 2 : first_bad;
+        }
+    }
+    c->round_trip = ref2 > 0.0 ? sqrt(err2 / ref2) : sqrt(err2);
+    if (first_bad != SIZE_MAX) {
+        fprintf(stderr,
+                "%s: %s: wrong round trip: %s then %s of transform %zu, point %zu gives (%.6g, "
+                "%.6g), not n x = (%.6g, %.6g)\n",
+                cl_progname, what, pr->inverse ? "inverse" : "forward",
+                pr->inverse ? "forward" : "inverse", first_bad / pr->n, first_bad % pr->n,
+                z[2 * first_bad], z[2 * first_bad + 1], n * pr->x[2 * first_bad],
+                n * pr->x[2 * first_bad + 1]);
+        return false;
+    }
+    return true;
+}
+
+// --- device data: the input and output rotated so timed runs read DRAM ---------------------
+
+typedef struct {
+    cl_rotating in, out; // out.copies == 0 in place (the result overwrites in)
+    void *scratch;       // the round trip's output
+} device_data;
+
+static size_t data_bytes(const problem *pr) { return total_points(pr) * 2 * sizeof(float); }
+
+static device_data upload(const problem *pr, size_t plan_bytes)
+{
+    const size_t bytes = data_bytes(pr);
+    const int copies = cl_rotation_count(pr->in_place ? bytes : 2 * bytes);
+    cl_require_device_memory((bytes + 256) * (pr->in_place ? copies : 2 * copies) + bytes + plan_bytes,
+                             0);
+    device_data d = {.in = cl_rotating_alloc(bytes, copies)};
+    if (!pr->in_place)
+        d.out = cl_rotating_alloc(bytes, copies);
+    CL_CUDA_CHECK(cudaMalloc(&d.scratch, bytes));
+    cl_rotating_upload(&d.in, pr->x, bytes);
+    return d;
+}
+
+static void free_device_data(device_data *d)
+{
+    cl_rotating_free(&d->in);
+    if (d->out.copies)
+        cl_rotating_free(&d->out);
+    CL_CUDA_CHECK(cudaFree(d->scratch));
+}
+
+// --- one version or the peer: plan, verify once, then time -----------------------------------
+
+typedef struct {
+    const problem *pr;
+    device_data *d;
+    int iters;
+    fft_plan *plan;  // the version's, or NULL for the peer
+    fft_peer *peer;
+    float *result;   // the last result checked, for --dump
+} timed_call;
+
+static fft_args args_at(const timed_call *t, int rep)
+{
+    void *in = cl_rotating_at(&t->d->in, rep);
+    return (fft_args){.n = t->pr->n,
+                      .batch = t->pr->batch,
+                      .inverse = t->pr->inverse,
+                      .in = in,
+                      .out = t->pr->in_place ? in : cl_rotating_at(&t->d->out, rep)};
+}
+
+static void run_args(const timed_call *t, const fft_args *a)
+{
+    if (t->plan)
+        fft_run(t->plan, a, 0);
+    else
+        fft_peer_run(t->peer, a);
+}
+
+static void run_call(void *ctx, int rep)
+{
+    const timed_call *t = ctx;
+    const fft_args a = args_at(t, rep);
+    run_args(t, &a);
+}
+
+static const cl_column extra_columns[] = {
+    {"plan", "plan", 34, NULL},
+    {"passes", "passes", 6, "%.0f"},
+    {"rel_l2", "error", 8, "%.2g"},
+    {"err_over_allowed", "err/allowed", 11, "%.3f"},
+    {"round_trip", "round trip", 10, "%.2g"},
+};
+
+static bool plan_version(timed_call *call, int k, bool quiet)
+{
+    const problem *pr = call->pr;
+    char why[200];
+    call->plan = fft_versions[k].plan(pr->n, pr->batch, pr->in_place, why, sizeof why);
+    if (!call->plan && !quiet)
+        cl_note("%s: skipped: %s", fft_versions[k].info.name, why);
+    return call->plan != NULL;
+}
+
+// Version k or the peer (cl_version_measure): the plan made (not timed), the output
+// poisoned, one run checked against the reference and by Parseval, its round trip
+// checked, then every copy timed in turn.
+static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
+{
+    timed_call *call = ctx;
+    const problem *pr = call->pr;
+    const char *name = k == CL_PEER ? "cuFFT" : fft_versions[k].info.name;
+    if (k == CL_PEER) {
+        call->plan = NULL;
+        call->peer = fft_peer_create(pr->n, pr->batch);
+    } else if (!plan_version(call, k, false))
+        return (cl_measured){.skipped = true};
+    const size_t bytes = data_bytes(pr);
+    fft_args a = args_at(call, 0);
+    if (pr->in_place)
+        CL_CUDA_CHECK(cudaMemcpy((void *)a.in, pr->x, bytes, cudaMemcpyHostToDevice));
+    else
+        cl_poison_device(a.out, bytes);
+    run_args(call, &a);
+    CL_CUDA_CHECK(cudaMemcpy(call->result, a.out, bytes, cudaMemcpyDeviceToHost));
+    checks c = {0};
+    bool ok = check_output(pr, call->result, name, &c);
+    // The round trip, from the output just checked into scratch.
+    const fft_args back = {pr->n, pr->batch, !pr->inverse, a.out, call->d->scratch};
+    cl_poison_device(call->d->scratch, bytes);
+    run_args(call, &back);
+    float *z = cl_host_alloc(bytes, "round trip");
+    CL_CUDA_CHECK(cudaMemcpy(z, call->d->scratch, bytes, cudaMemcpyDeviceToHost));
+    ok = check_round_trip(pr, z, name, &c) && ok;
+    free(z);
+    cl_measured m = {.ok = ok};
+    m.ms = cl_time_gpu(run_call, call, call->iters).median_ms;
+    if (extra) {
+        static char plan_text[160];
+        snprintf(plan_text, sizeof plan_text, "%s",
+                 call->plan ? fft_plan_describe(call->plan) : "cufftPlanMany");
+        extra[0] = CL_STR(plan_text);
+        extra[1] = CL_NUM(call->plan ? fft_plan_passes(call->plan) : NAN);
+        extra[2] = CL_NUM(c.rel_l2);
+        extra[3] = CL_NUM(c.worst);
+        extra[4] = CL_NUM(c.round_trip);
+    }
+    if (call->plan)
+        fft_plan_destroy(call->plan);
+    else
+        fft_peer_destroy(call->peer);
+    call->plan = NULL;
+    return m;
+}
+
+static cl_kernel_list versions(void)
+{
+    return CL_KERNEL_LIST(fft_versions, fft_version_count, fft_fastest_version);
+}
+
+// The most device memory a selected version's plan takes.
+static size_t most_plan_bytes(const problem *pr, const cl_common_args *args)
+{
+    int first, last;
+    cl_selected_versions(args, fft_version_count, &first, &last);
+    size_t most = 0;
+    for (int k = first; k <= last; k++) {
+        const size_t b = fft_versions[k].plan_bytes(pr->n, pr->batch, pr->in_place);
+        most = b > most ? b : most;
+    }
+    return most;
+}
+
+static void dump(const problem *pr, const float *result, const char *prefix)
+{
+    size_t shape[2] = {pr->batch, (size_t)pr->n};
+    cl_dump_npy(prefix, "input", "<c8", pr->x, 2 * sizeof(float), 2, shape);
+    cl_dump_npy(prefix, "output", "<c8", result, 2 * sizeof(float), 2, shape);
+    if (pr->reference)
+        cl_dump_npy(prefix, "gold", "<c16", pr->reference, 2 * sizeof(double), 2, shape);
+    else
+        cl_note("--dump: the impulse's reference is all ones; no %s_gold.npy", prefix);
+}
+
+static bool run_versions(const problem *pr, const options *opt)
+{
+    device_data d = upload(pr, most_plan_bytes(pr, &opt->common));
+    timed_call call = {.pr = pr, .d = &d, .iters = (int)opt->common.iters};
+    call.result = cl_host_alloc(data_bytes(pr), "result");
+    cl_note("\n%s transforms of n = %d, batch %zu (%zu points, %.3g GB moved a call), %s, input "
+            "%s, timed over %d rotating copies; checked against %s%s, by Parseval's identity and "
+            "by the round trip; allowed error %.3g ||x|| an output",
+            pr->inverse ? "inverse" : "forward", pr->n, pr->batch, total_points(pr),
+            16.0 * total_points(pr) / 1e9, pr->in_place ? "in place" : "out of place",
+            input_names[pr->input], d.in.copies,
+            pr->reference ? "the CPU transform in double" : "the closed form (all ones)",
+            pr->reference ? "" : ", no transform needed", fft_allowed_error(pr->n));
+    const bool ok = cl_run_ladder(&opt->common, versions(), "cuFFT", total_points(pr),
+                                  16.0 * total_points(pr), extra_columns, 5, measure_version, &call);
+    if (opt->common.dump)
+        dump(pr, call.result, opt->common.dump);
+    free(call.result);
+    free_device_data(&d);
+    return ok;
+}
+
+// --- --check: the score table ----------------------------------------------------------------
+
+typedef struct {
+    int n;
+    size_t batch;
+    const char *label;
+} check_size;
+
+static const check_size check_sizes[] = {
+    {64, (size_t)1 << 20, "64 x 2^20"},        {256, (size_t)1 << 18, "256 x 2^18"},
+    {1024, (size_t)1 << 16, "1024 x 2^16"},    {4096, (size_t)1 << 14, "4096 x 2^14"},
+    {1000, 65536, "1000 x 65536"},             {1 << 20, 64, "2^20 x 64"},
+    {1 << 24, 4, "2^24 x 4"},                  {1 << 27, 1, "2^27 x 1"},
+};
+enum { CHECK_SIZES = sizeof check_sizes / sizeof check_sizes[0] };
+
+static cl_check_point measure_size(void *ctx, size_t index, int k)
+{
+    const options *opt = ctx;
+    const check_size *s = &check_sizes[index];
+    problem pr = make_problem(s->n, s->batch, opt->inverse, opt->in_place, opt->input,
+                              (uint64_t)opt->common.seed);
+    timed_call call = {.pr = &pr, .iters = (int)opt->common.iters};
+    cl_check_point point = {.skipped = true};
+    if (plan_version(&call, k, false)) {
+        fft_plan_destroy(call.plan);
+        device_data d = upload(&pr, fft_versions[k].plan_bytes(pr.n, pr.batch, pr.in_place));
+        call.d = &d;
+        call.result = cl_host_alloc(data_bytes(&pr), "result");
+        const cl_measured ref = measure_version(&call, CL_PEER, NULL);
+        const cl_measured mine = measure_version(&call, k, NULL);
+        point = (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok, .bytes = 16.0 * total_points(&pr),
+                                 .size = (double)total_points(&pr)};
+        free(call.result);
+        free_device_data(&d);
+    }
+    free_problem(&pr);
+    return point;
+}
+
+static bool run_check_table(const options *opt)
+{
+    size_t indices[CHECK_SIZES];
+    const char *labels[CHECK_SIZES];
+    for (int i = 0; i < CHECK_SIZES; i++) {
+        indices[i] = (size_t)i;
+        labels[i] = check_sizes[i].label;
+    }
+    return cl_run_check_table_labelled(&opt->common, versions(), "cuFFT", "n x batch", labels,
+                                       indices, CHECK_SIZES, 1.25, measure_size, (void *)opt);
+}
+
+// --- --conv: the practical's convolution -------------------------------------------------------
+
+typedef struct {
+    const fft_plan *plan; // NULL: cuFFT (peer)
+    fft_peer *peer;
+    long len;
+    void *signal, *filter, *signal_hat, *filter_hat; // device, len points each
+    const void *signal_in, *filter_in;               // the direct convolution's inputs
+    int n_signal, n_filter;
+    void *direct_out;
+    bool direct;
+} conv_call;
+
+static void conv_transform(const conv_call *c, const void *in, void *out, bool inverse)
+{
+    const fft_args a = {(int)c->len, 1, inverse, in, out};
+    if (c->plan)
+        fft_run(c->plan, &a, 0);
+    else
+        fft_peer_run(c->peer, &a);
+}
+
+// The practical's steps: both padded inputs transformed, their product scaled by 1 / len
+// (ComplexPointwiseMulAndScale), transformed back.
+static void conv_run(void *ctx, int rep)
+{
+    (void)rep;
+    const conv_call *c = ctx;
+    if (c->direct) {
+        fft_convolve_direct(c->signal_in, c->n_signal, c->filter_in, c->n_filter, c->direct_out, 0);
+        return;
+    }
+    conv_transform(c, c->signal, c->signal_hat, false);
+    conv_transform(c, c->filter, c->filter_hat, false);
+    fft_pointwise_mul_scale(c->signal_hat, c->filter_hat, (size_t)c->len, 1.0f / (float)c->len, 0);
+    conv_transform(c, c->signal_hat, c->signal, true);
+}
+
+static void parse_conv(const char *text, int *n_signal, int *n_filter)
+{
+    char *end;
+    const long s = strtol(text, &end, 10);
+    const long f = *end == ',' ? strtol(end + 1, &end, 10) : -1;
+    if (*end || s < 1 || f < 1)
+        cl_die(CL_EXIT_USAGE, "--conv %s: expected SIGNAL,FILTER, two lengths such as 50,11", text);
+    if (f > s)
+        cl_die(CL_EXIT_USAGE, "--conv %s: a filter of %ld taps is longer than the %ld-sample signal",
+               text, f, s);
+    if (fft_conv_length((int)(s > INT_MAX ? INT_MAX : s), (int)f) > FFT_MAX_N || s > FFT_MAX_N)
+        cl_die(CL_EXIT_USAGE, "--conv %s: the padded transforms would be longer than 2^27 points",
+               text);
+    *n_signal = (int)s;
+    *n_filter = (int)f;
+}
+
+static bool run_conv(const options *opt, int S, int F)
+{
+    const long len = fft_conv_length(S, F);
+    const int k = opt->common.kernel_index < 0 ? versions().fastest : opt->common.kernel_index;
+    float *signal = cl_host_alloc(2 * (size_t)S * sizeof(float), "signal");
+    float *filter = cl_host_alloc(2 * (size_t)F * sizeof(float), "filter");
+    // As the practical: real parts uniform in [0, 1), imaginary parts 0.
+    for (int i = 0; i < S; i++) {
+        signal[2 * i] = cl_rng_uniform_f32(cl_rng_key((uint64_t)opt->common.seed, 10), (uint64_t)i);
+        signal[2 * i + 1] = 0.0f;
+    }
+    for (int i = 0; i < F; i++) {
+        filter[2 * i] = cl_rng_uniform_f32(cl_rng_key((uint64_t)opt->common.seed, 11), (uint64_t)i);
+        filter[2 * i + 1] = 0.0f;
+    }
+    float *padded_signal = cl_host_alloc(2 * (size_t)len * sizeof(float), "padded signal");
+    float *padded_filter = cl_host_alloc(2 * (size_t)len * sizeof(float), "padded filter");
+    fft_conv_pad(signal, S, filter, F, len, padded_signal, padded_filter);
+    double *gold = cl_host_alloc(2 * (size_t)S * sizeof(double), "convolution");
+    fft_convolve_gold(signal, S, filter, F, gold);
+
+    const size_t bytes = 2 * (size_t)len * sizeof(float);
+    char why[200];
+    fft_plan *plan = fft_versions[k].plan((int)len, 1, false, why, sizeof why);
+    if (!plan)
+        cl_die(CL_EXIT_USAGE, "--conv: %s cannot do the %ld-point transforms: %s",
+               fft_versions[k].info.name, len, why);
+    conv_call c = {.plan = plan, .len = len, .n_signal = S, .n_filter = F};
+    void **buffers[4] = {&c.signal, &c.filter, &c.signal_hat, &c.filter_hat};
+    for (int i = 0; i < 4; i++)
+        CL_CUDA_CHECK(cudaMalloc(buffers[i], bytes));
+    void *signal_in, *filter_in;
+    CL_CUDA_CHECK(cudaMalloc(&signal_in, 8 * (size_t)S));
+    CL_CUDA_CHECK(cudaMalloc(&filter_in, 8 * (size_t)F));
+    CL_CUDA_CHECK(cudaMalloc(&c.direct_out, 8 * (size_t)S));
+    CL_CUDA_CHECK(cudaMemcpy(signal_in, signal, 8 * (size_t)S, cudaMemcpyHostToDevice));
+    CL_CUDA_CHECK(cudaMemcpy(filter_in, filter, 8 * (size_t)F, cudaMemcpyHostToDevice));
+    c.signal_in = signal_in;
+    c.filter_in = filter_in;
+    cl_note("\nThe practical's convolution: a %d-sample signal and a %d-tap filter (real parts "
+            "uniform in [0, 1)), padded to %ld points (the signal and the filter's larger half, %d, "
+            "rounded up to a length of factors 2, 3, 5, 7), transformed, multiplied and scaled by "
+            "1/%ld, transformed back; against the host convolution in double (the practical's "
+            "test: relative L2 error < 1e-5)",
+            S, F, len, S + F - F / 2, len);
+    static const cl_column columns[] = {
+        {"method", "method", 30, NULL},
+        {"ms", "time (ms)", 10, "%.4f"},
+        {"rel_l2", "rel. L2 error", 13, "%.3g"},
+        {"passed", "test", 6, NULL},
+    };
+    const cl_table table = {"conv", columns, 4};
+    cl_table_header(&table);
+    float *result = cl_host_alloc(2 * (size_t)S * sizeof(float), "result");
+    bool ok = true;
+    const int rows = opt->common.no_peer ? 2 : 3;
+    for (int row = 0; row < rows; row++) {
+        c.direct = row == 1;
+        fft_peer *peer = row == 2 ? fft_peer_create((int)len, 1) : NULL;
+        c.plan = row == 2 ? NULL : plan;
+        c.peer = peer;
+        CL_CUDA_CHECK(cudaMemcpy(c.signal, padded_signal, bytes, cudaMemcpyHostToDevice));
+        CL_CUDA_CHECK(cudaMemcpy(c.filter, padded_filter, bytes, cudaMemcpyHostToDevice));
+        conv_run(&c, 0);
+        CL_CUDA_CHECK(cudaMemcpy(result, c.direct ? c.direct_out : c.signal, 8 * (size_t)S,
+                                 cudaMemcpyDeviceToHost));
+        const size_t fault = cl_fault_index(2 * (size_t)S);
+        if (fault != SIZE_MAX)
+            result[fault] += 1.0f;
+        const double err = fft_rel_l2(result, gold, (size_t)S);
+        ok = ok && err < 1e-5;
+        // Timed runs transform the buffers again (the result overwrites the signal): the
+        // same work on other values.
+        const double ms = cl_time_gpu(conv_run, &c, (int)opt->common.iters).median_ms;
+        char method[64];
+        snprintf(method, sizeof method, "%s",
+                 row == 0 ? fft_versions[k].info.name : row == 1 ? "direct (a thread an output)"
+                                                                 : "cuFFT");
+        const cl_cell cells[] = {CL_STR(method), CL_NUM(ms), CL_NUM(err),
+                                 CL_STR(err < 1e-5 ? "PASSED" : "FAILED")};
+        cl_table_row(&table, cells);
+        if (peer)
+            fft_peer_destroy(peer);
+    }
+    if (!ok)
+        fprintf(stderr, "%s: --conv: wrong result: relative L2 error at or past 1e-5\n", cl_progname);
+    for (int i = 0; i < 4; i++)
+        CL_CUDA_CHECK(cudaFree(*buffers[i]));
+    CL_CUDA_CHECK(cudaFree(signal_in));
+    CL_CUDA_CHECK(cudaFree(filter_in));
+    CL_CUDA_CHECK(cudaFree(c.direct_out));
+    fft_plan_destroy(plan);
+    free(signal);
+    free(filter);
+    free(padded_signal);
+    free(padded_filter);
+    free(gold);
+    free(result);
+    return ok;
+}
+
+// --- options -----------------------------------------------------------------------------------
+
+static int run(int argc, char **argv)
+{
+    options opt = {.batch = 0, .input = INPUT_RANDOM};
+    const cl_option own[] = {
+        {0, "batch", CL_ARG_SIZE, &opt.batch, "B",
+         "transforms a call (default: 2^26 points in all, at least 1)", 1, (double)FFT_MAX_POINTS,
+         NULL},
+        {0, "inverse", CL_ARG_FLAG, &opt.inverse, NULL,
+         "the inverse transform, e^{+2 pi i jk/n}, unnormalised (as cuFFT)", 0, 0, NULL},
+        {0, "in-place", CL_ARG_FLAG, &opt.in_place, NULL, "the output overwrites the input", 0, 0,
+         NULL},
+        {0, "input", CL_ARG_CHOICE, &opt.input, "I",
+         "random (re, im uniform in [-1, 1)), or impulse (x_0 = 1: every output is 1, no CPU "
+         "transform needed)",
+         0, 0, input_names},
+        {0, "conv", CL_ARG_STRING, &opt.conv, "S,F",
+         "the Oxford practical 5's convolution of an S-sample signal with an F-tap filter "
+         "through transforms (the practical: 50,11), beside the direct one and cuFFT's",
+         0, 0, NULL},
+        {0},
+    };
+    const cl_program prog = {
+        .name = "fft",
+        .summary = "batched 1D complex FFTs in single precision, any length (radix 2, 3, 5, 7 and "
+                   "Bluestein's algorithm): kernel ladder from the definition to multi-pass "
+                   "transforms, cuFFT as the peer.",
+        .example = "fft -n 4096 -k all",
+        .n_default = 4096,
+        .n_min = 1,
+        .n_max = FFT_MAX_N,
+        .n_meaning = "points a transform",
+        .n_long = "n",
+        .kernels = versions(),
+        .options = own,
+    };
+    cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
+    const int n = (int)opt.common.n;
+    const size_t batch =
+        opt.batch ? opt.batch : (default_points / n > 0 ? default_points / n : (size_t)1);
+    if ((double)n * batch > (double)FFT_MAX_POINTS)
+        cl_die(CL_EXIT_USAGE, "-n %d --batch %zu: %.3g points, more than the 2^31 a call takes", n,
+               batch, (double)n * batch);
+    if (opt.conv && (opt.common.check || (opt.common.kernel_index == -1 && opt.common.kernel)))
+        cl_die(CL_EXIT_USAGE, "--conv runs one version (-k NAME) beside cuFFT; not with %s",
+               opt.common.check ? "--check" : "-k all");
+    int n_signal = 0, n_filter = 0;
+    if (opt.conv)
+        parse_conv(opt.conv, &n_signal, &n_filter);
+    cl_device_open((int)opt.common.device);
+
+    if (opt.conv)
+        return run_conv(&opt, n_signal, n_filter) ? CL_EXIT_OK : CL_EXIT_WRONG;
+    if (opt.common.check)
+        return run_check_table(&opt) ? CL_EXIT_OK : CL_EXIT_WRONG;
+    problem pr = make_problem(n, batch, opt.inverse, opt.in_place, opt.input,
+                              (uint64_t)opt.common.seed);
+    const bool ok = run_versions(&pr, &opt);
+    free_problem(&pr);
+    return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
+}
+
+// One run, or one a line of a --batch file (common/cli.h).
+int main(int argc, char **argv) { return cl_main(argc, argv, run); }

@@ -1,0 +1,162 @@
+// Unit tests of fft's CPU side: the gold transform against the plain O(n^2) DFT (every
+// path: radix 2 and 4, odd radices up to 64, Bluestein), forward and inverse, batches;
+// smooth lengths; the practical's padding and convolution; the error allowed.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fft.h"
+#include "rng.h"
+#include "unit.h"
+
+// The largest |gold - direct| over ||x||_2, for `batch` random transforms of n.
+static double gold_vs_direct(int n, size_t batch, bool inverse)
+{
+    float *x = malloc(2 * sizeof(float) * n * batch);
+    double *gold = malloc(2 * sizeof(double) * n * batch), *direct = malloc(2 * sizeof(double) * n);
+    cl_fill_uniform_f32(x, 2 * (size_t)n * batch, cl_rng_key(3, (uint64_t)n), -1.0f, 1.0f);
+    fft_gold(n, batch, inverse, x, gold);
+    double worst = 0.0;
+    for (size_t b = 0; b < batch; b++) {
+        const float *xb = x + 2 * b * n;
+        fft_dft_direct(n, inverse, xb, direct);
+        double norm = 0.0;
+        for (int i = 0; i < 2 * n; i++)
+            norm += (double)xb[i] * xb[i];
+        for (int k = 0; k < n; k++) {
+            const double dre = gold[2 * (b * n + k)] - direct[2 * k],
+                         dim = gold[2 * (b * n + k) + 1] - direct[2 * k + 1];
+            const double e = sqrt(dre * dre + dim * dim) / sqrt(norm);
+            worst = e > worst ? e : worst;
+        }
+    }
+    free(x);
+    free(gold);
+    free(direct);
+    return worst;
+}
+
+static void test_gold_matches_the_definition(void)
+{
+    // 1 2 3 5 7 (single radices), 56 = 8 7 (the practical's), 97 (a prime: Bluestein),
+    // 1000 = 2^3 5^3, 1009 (prime), 4095 = 3^2 5 7 13 (radix 13), 2^10 (radix 4s),
+    // 2^11 (a radix 2), 131 = prime above 64 (Bluestein), 2 * 67 (Bluestein).
+    const int sizes[] = {1, 2, 3, 5, 7, 56, 97, 1000, 1009, 4095, 1024, 2048, 131, 134};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (int inverse = 0; inverse <= 1; inverse++) {
+            const double e = gold_vs_direct(sizes[i], sizes[i] < 200 ? 3 : 1, inverse);
+            if (!(e < 1e-12))
+                printf("  n = %d %s: gold off the DFT by %g ||x||\n", sizes[i],
+                       inverse ? "inverse" : "forward", e);
+            EXPECT(e < 1e-12);
+        }
+}
+
+static void test_gold_known_values(void)
+{
+    // An impulse gives all ones; ones give n at 0; e^{2 pi i 3 j / n} gives n at bin 3.
+    enum { N = 12 };
+    float x[2 * N] = {0};
+    double y[2 * N];
+    x[0] = 1.0f;
+    fft_gold(N, 1, false, x, y);
+    bool ones = true;
+    for (int k = 0; k < N; k++)
+        ones = ones && fabs(y[2 * k] - 1.0) < 1e-15 && fabs(y[2 * k + 1]) < 1e-15;
+    EXPECT(ones);
+    for (int j = 0; j < N; j++) {
+        x[2 * j] = (float)cos(2 * M_PI * 3 * j / N);
+        x[2 * j + 1] = (float)sin(2 * M_PI * 3 * j / N);
+    }
+    fft_gold(N, 1, false, x, y);
+    EXPECT(fabs(y[6] - N) < 1e-5 && fabs(y[7]) < 1e-5);
+    EXPECT(fabs(y[0]) < 1e-5 && fabs(y[2]) < 1e-5);
+}
+
+static void test_round_trip(void)
+{
+    // forward then inverse = n x, for a long Bluestein length too (2^16 + 1 = 65537, prime).
+    const int n = 65537;
+    float *x = malloc(2 * sizeof(float) * n), *yf = malloc(2 * sizeof(float) * n);
+    double *y = malloc(2 * sizeof(double) * n), *z = malloc(2 * sizeof(double) * n);
+    cl_fill_uniform_f32(x, 2 * (size_t)n, cl_rng_key(5, 0), -1.0f, 1.0f);
+    fft_gold(n, 1, false, x, y);
+    for (int i = 0; i < 2 * n; i++)
+        yf[i] = (float)(y[i] / n); // scaled so the float copy keeps the digits
+    fft_gold(n, 1, true, yf, z);
+    double worst = 0.0;
+    for (int i = 0; i < 2 * n; i++)
+        worst = fabs(z[i] - x[i]) > worst ? fabs(z[i] - x[i]) : worst;
+    EXPECT(worst < 1e-6); // the float rounding of y / n, not the transforms
+    free(x);
+    free(yf);
+    free(y);
+    free(z);
+}
+
+static void test_smooth_lengths(void)
+{
+    EXPECT(fft_is_smooth(1) && fft_is_smooth(56) && fft_is_smooth(1000) && fft_is_smooth(1 << 27));
+    EXPECT(!fft_is_smooth(97) && !fft_is_smooth(4095) && !fft_is_smooth((1 << 20) + 1));
+    EXPECT(fft_next_smooth(97) == 98 && fft_next_smooth(56) == 56 && fft_next_smooth(1009) == 1024);
+    EXPECT(fft_largest_prime_factor(4095) == 13 && fft_largest_prime_factor(1) == 1);
+    EXPECT(fft_largest_prime_factor((1 << 20) + 1) == 61681); // 17 x 61681
+    EXPECT(fft_bluestein_length(1009) == 2025);                // 3^4 5^2 >= 2017
+    EXPECT(fft_bluestein_length(97) >= 193 && fft_is_smooth(fft_bluestein_length(97)));
+}
+
+static void test_allowed_error(void)
+{
+    // 4 (log2 n + 1) 2^-24 for smooth n; Bluestein's counts both inner transforms.
+    EXPECT(fabs(fft_allowed_error(1024) - 4 * 11 * 0x1p-24) < 1e-18);
+    EXPECT(fft_allowed_error(1009) > fft_allowed_error(1024));
+    EXPECT(fft_allowed_error(1 << 27) < 2e-5); // a float FFT's error, far under an element's 1
+}
+
+static void test_conv_padding_and_gold(void)
+{
+    // The practical: 50 and 11 pad to 56; the FFT route (here in double through the gold
+    // of the padded inputs) equals the direct convolution.
+    EXPECT(fft_conv_length(50, 11) == 56);
+    EXPECT(fft_conv_length(1000000, 4097) >= 1002049 && fft_is_smooth(fft_conv_length(1000000, 4097)));
+    enum { S = 50, F = 11, L = 56 };
+    float s[2 * S], f[2 * F], ps[2 * L], pf[2 * L];
+    for (int i = 0; i < S; i++) {
+        s[2 * i] = cl_rng_uniform_f32(cl_rng_key(1, 0), (uint64_t)i);
+        s[2 * i + 1] = 0.0f;
+    }
+    for (int i = 0; i < F; i++) {
+        f[2 * i] = cl_rng_uniform_f32(cl_rng_key(1, 1), (uint64_t)i);
+        f[2 * i + 1] = 0.0f;
+    }
+    fft_conv_pad(s, S, f, F, L, ps, pf);
+    EXPECT(pf[0] == f[2 * 5] && pf[2 * 5] == f[2 * 10] && pf[2 * (L - 1)] == f[2 * 4]);
+    EXPECT(ps[2 * 49] == s[2 * 49] && ps[2 * 50] == 0.0f);
+    double hs[2 * L], hf[2 * L], direct[2 * S], out[2 * L];
+    fft_gold(L, 1, false, ps, hs);
+    fft_gold(L, 1, false, pf, hf);
+    float product[2 * L];
+    for (int k = 0; k < L; k++) {
+        product[2 * k] = (float)((hs[2 * k] * hf[2 * k] - hs[2 * k + 1] * hf[2 * k + 1]) / L);
+        product[2 * k + 1] = (float)((hs[2 * k] * hf[2 * k + 1] + hs[2 * k + 1] * hf[2 * k]) / L);
+    }
+    fft_gold(L, 1, true, product, out);
+    fft_convolve_gold(s, S, f, F, direct);
+    float got[2 * S];
+    for (int i = 0; i < 2 * S; i++)
+        got[i] = (float)out[i];
+    EXPECT(fft_rel_l2(got, direct, S) < 1e-6);
+    got[7] += 1.0f; // one wrong value is seen
+    EXPECT(fft_rel_l2(got, direct, S) > 1e-3);
+}
+
+int main(void)
+{
+    RUN_TEST(test_gold_matches_the_definition);
+    RUN_TEST(test_gold_known_values);
+    RUN_TEST(test_round_trip);
+    RUN_TEST(test_smooth_lengths);
+    RUN_TEST(test_allowed_error);
+    RUN_TEST(test_conv_padding_and_gold);
+    return UNIT_RESULT();
+}
