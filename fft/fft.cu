@@ -137,6 +137,22 @@ template <> __device__ inline void dft<3>(float2 *v) { dft_odd<3>(v); }
 template <> __device__ inline void dft<5>(float2 *v) { dft_odd<5>(v); }
 template <> __device__ inline void dft<7>(float2 *v) { dft_odd<7>(v); }
 
+// q = i / d and r = i mod d for 0 <= i < 2^24, d > 0, from a float reciprocal and one
+// correction (a 32-bit division is ~20 instructions; this is 6).
+__device__ inline int div_mod(int i, int d, float inv_d, int &r)
+{
+    int q = __float2int_rz((float)i * inv_d);
+    r = i - q * d;
+    if (r < 0) {
+        q--;
+        r += d;
+    } else if (r >= d) {
+        q++;
+        r -= d;
+    }
+    return q;
+}
+
 // e^{-2 pi i e / len}, accurate to a float's rounding (the argument formed in double).
 __device__ inline float2 root_of_unity(long long e, long long len)
 {
@@ -147,17 +163,18 @@ __device__ inline float2 root_of_unity(long long e, long long len)
 
 // --- plans --------------------------------------------------------------------------------
 
-enum { MAX_STAGES = 24, MAX_PASSES = 4 };
+enum { MAX_STAGES = 32, MAX_PASSES = 4, MAX_PASS_STAGES = 16 };
 
 // One pass of v4/v5 (see pass_kernel): m-point transforms of `columns` columns, each
 // column's points `stride` apart. Filled in by plan_pass; conj_in/out set at run time.
 struct pass_desc {
     int n, m, ns;  // transform length, this pass's length, the earlier passes' product
     int stride;    // n / m
-    long long columns;
+    unsigned columns; // batch n / m <= 2^31
     int columns_per_block, threads_per_column, butterflies;
     int stages;
-    unsigned char radix[MAX_STAGES];
+    unsigned long long radix_code; // stage s's radix in bits 4s .. 4s + 3
+    int pitch;         // contiguous layout: a column's stride in shared memory (padded)
     bool contiguous;   // m == n: a column is a whole transform
     bool staged_store; // the first of several passes: its output goes out through shared memory
     int smem_bytes;
@@ -517,20 +534,22 @@ static bool plan_v3(planner &pl, int n, size_t, bool, char *why, size_t len)
 // b n + (j / ns) ns m + (j mod ns) + q ns. Inside, the m-point transform is itself a
 // chain of Stockham stages of radix 8 (4, 2, 3, 5, 7): a thread holds a butterfly's points
 // in registers, and the stages trade points through shared memory.
-// Layout in shared memory: a whole transform a column (contiguous) stores column c's
-// point p at c m + p (a warp reads a run of one column); columns of a longer transform
-// (strided, several a block so each read is a run of C neighbours) at p (C + 1) + c,
-// the + 1 keeping a column's consecutive points in different banks.
+// Layout in shared memory: a whole transform a column (contiguous) keeps column c's point
+// p at c pitch + p + p/16: a stage's stores go R points apart (8 i + q for radix 8), which
+// without the extra slot every 16 would put 8 of a half-warp's 16 stores in one bank.
+// Columns of a longer transform (strided, several a block so each global read is a run
+// of C neighbours) at p (C + 1) + c: a half-warp spans 16 columns of one point.
 struct pass_thread {
-    int c, t;  // the column in the block, the thread in the column
+    int c, t;   // the column in the block, the thread in the column
     bool valid; // the column exists (the last block may be short)
-    long long b;
-    int j;
+    unsigned b; // the transform
+    int j;      // the column in the transform
+    int jm;     // j mod ns
 };
 
 __device__ inline int smem_at(const pass_desc &d, int c, int p)
 {
-    return d.contiguous ? c * d.m + p : p * (d.columns_per_block + 1) + c;
+    return d.contiguous ? c * d.pitch + p + (p >> 4) : p * (d.columns_per_block + 1) + c;
 }
 
 __device__ inline float2 pass_twiddle(const pass_desc &d, int e)
@@ -557,7 +576,7 @@ __device__ inline void first_stage(float2 (&v)[B][8], const float2 *in, const pa
             const int p = i + q * count;
             float2 a = conj_if(in[base + (size_t)p * d.stride], d.conj_in);
             if (d.ns > 1)
-                a = cmul(a, pass_twiddle(d, p * (th.j % d.ns)));
+                a = cmul(a, pass_twiddle(d, p * th.jm));
             v[k][q] = a;
         }
         dft<R>(v[k]);
@@ -568,7 +587,7 @@ __device__ inline void first_stage(float2 (&v)[B][8], const float2 *in, const pa
 // earlier stages multiply to ns.
 template <int R, int B>
 __device__ inline void store_stage(const float2 (&v)[B][8], float2 *sm, const pass_desc &d,
-                                   const pass_thread &th, int ns)
+                                   const pass_thread &th, int ns, float inv_ns)
 {
     const int count = d.m / R;
 #pragma unroll
@@ -576,7 +595,8 @@ __device__ inline void store_stage(const float2 (&v)[B][8], float2 *sm, const pa
         const int i = th.t + k * d.threads_per_column;
         if (!th.valid || i >= count)
             continue;
-        const int base = (i / ns) * ns * R + i % ns;
+        int im;
+        const int base = div_mod(i, ns, inv_ns, im) * ns * R + im;
 #pragma unroll
         for (int q = 0; q < R; q++)
             sm[smem_at(d, th.c, base + q * ns)] = v[k][q];
@@ -587,7 +607,7 @@ __device__ inline void store_stage(const float2 (&v)[B][8], float2 *sm, const pa
 // the table of m-th roots (w_m^{q (i mod ns) m / (ns R)}), then its DFTs.
 template <int R, int B>
 __device__ inline void load_stage(float2 (&v)[B][8], const float2 *sm, const pass_desc &d,
-                                  const pass_thread &th, int ns)
+                                  const pass_thread &th, int ns, float inv_ns)
 {
     const int count = d.m / R, step = d.m / (ns * R);
 #pragma unroll
@@ -595,7 +615,8 @@ __device__ inline void load_stage(float2 (&v)[B][8], const float2 *sm, const pas
         const int i = th.t + k * d.threads_per_column;
         if (!th.valid || i >= count)
             continue;
-        const int im = i % ns;
+        int im;
+        div_mod(i, ns, inv_ns, im);
 #pragma unroll
         for (int q = 0; q < R; q++) {
             const float2 a = sm[smem_at(d, th.c, i + q * count)];
@@ -612,7 +633,7 @@ __device__ inline void store_global(const float2 (&v)[B][8], float2 *out, const 
                                     const pass_thread &th)
 {
     const int count = d.m / R;
-    const size_t base = (size_t)th.b * d.n + (size_t)(th.j / d.ns) * d.ns * d.m + th.j % d.ns;
+    const size_t base = (size_t)th.b * d.n + (size_t)(th.j - th.jm) * d.m + th.jm;
 #pragma unroll
     for (int k = 0; k < B; k++) {
         const int i = th.t + k * d.threads_per_column;
@@ -634,6 +655,8 @@ __device__ inline void store_global(const float2 (&v)[B][8], float2 *out, const 
     case 8: CALL(8); break;                                                                        \
     }
 
+__device__ inline int stage_radix(const pass_desc &d, int s) { return (int)(d.radix_code >> (4 * s)) & 15; }
+
 // The pass. B butterflies a thread a stage (B = 1, 2, 4; more for longer m), with the
 // register budget that allows: 1024 threads of <= 64 registers, or 512 of <= 128.
 // Napkin math (n = 4096, 2^26 points, one pass): 1 GB moved, 0.36 ms at 2.9 TB/s; per
@@ -642,20 +665,22 @@ __device__ inline void store_global(const float2 (&v)[B][8], float2 *out, const 
 // time if the two overlap.
 template <int B>
 __global__ void __launch_bounds__(B <= 2 ? 1024 : 512) pass_kernel(const float2 *in, float2 *out,
-                                                                   pass_desc d)
+                                                                   const pass_desc desc)
 {
     extern __shared__ float2 pass_buffer[];
+    const pass_desc d = desc; // a copy in registers: the device functions take it by reference
     pass_thread th;
     const int C = d.columns_per_block, T = d.threads_per_column;
     th.c = d.contiguous ? (int)threadIdx.x / T : (int)threadIdx.x % C;
     th.t = d.contiguous ? (int)threadIdx.x % T : (int)threadIdx.x / C;
-    const long long g = (long long)blockIdx.x * C + th.c;
+    const unsigned g = blockIdx.x * (unsigned)C + th.c;
     th.valid = g < d.columns;
-    th.b = g / d.stride;
-    th.j = (int)(g % d.stride);
+    th.b = g / (unsigned)d.stride;
+    th.j = (int)(g - th.b * (unsigned)d.stride);
+    th.jm = th.j % d.ns;
 
     float2 v[B][8];
-    int radix = d.stages > 0 ? d.radix[0] : 1;
+    int radix = d.stages > 0 ? stage_radix(d, 0) : 1;
     if (d.stages == 0) { // m = 1: a copy
         if (th.valid && th.t == 0)
             v[0][0] = conj_if(in[(size_t)th.b * d.n + th.j], d.conj_in);
@@ -667,13 +692,15 @@ __global__ void __launch_bounds__(B <= 2 ? 1024 : 512) pass_kernel(const float2 
     int ns = 1;
     for (int s = 1; s < d.stages; s++) {
         __syncthreads(); // the previous stage's reads are done
-#define STORE(R) store_stage<R, B>(v, pass_buffer, d, th, ns)
+        const float inv_ns = 1.0f / (float)ns;
+#define STORE(R) store_stage<R, B>(v, pass_buffer, d, th, ns, inv_ns)
         RADIX_CASES(STORE)
 #undef STORE
         ns *= radix;
-        radix = d.radix[s];
+        radix = stage_radix(d, s);
         __syncthreads();
-#define LOAD(R) load_stage<R, B>(v, pass_buffer, d, th, ns)
+        const float inv_next = 1.0f / (float)ns;
+#define LOAD(R) load_stage<R, B>(v, pass_buffer, d, th, ns, inv_next)
         RADIX_CASES(LOAD)
 #undef LOAD
     }
@@ -689,14 +716,15 @@ __global__ void __launch_bounds__(B <= 2 ? 1024 : 512) pass_kernel(const float2 
         // so the block's C columns are one run of C m points: stage them in shared memory
         // (at the last stage's positions) and write the run in order.
         __syncthreads();
-#define STORE(R) store_stage<R, B>(v, pass_buffer, d, th, ns)
+        const float inv_ns = 1.0f / (float)ns;
+#define STORE(R) store_stage<R, B>(v, pass_buffer, d, th, ns, inv_ns)
         RADIX_CASES(STORE)
 #undef STORE
         __syncthreads();
-        const long long first = (long long)blockIdx.x * C;
-        const int valid_columns = (int)min((long long)C, d.columns - first);
+        const unsigned first = blockIdx.x * (unsigned)C;
+        const int valid_columns = (int)min((unsigned)C, d.columns - first);
         for (int idx = threadIdx.x; idx < valid_columns * d.m; idx += blockDim.x)
-            out[first * d.m + idx] =
+            out[(size_t)first * d.m + idx] =
                 conj_if(pass_buffer[smem_at(d, idx / d.m, idx % d.m)], d.conj_out);
     }
 }
@@ -706,8 +734,10 @@ enum { MAX_THREADS_A_BLOCK = 1024, POINTS_A_BLOCK = 2048, V4_MAX_BUTTERFLIES = 2
 static int max_butterflies(const pass_desc &d)
 {
     int most = 1;
-    for (int s = 0; s < d.stages; s++)
-        most = d.m / d.radix[s] > most ? d.m / d.radix[s] : most;
+    for (int s = 0; s < d.stages; s++) {
+        const int r = (int)(d.radix_code >> (4 * s)) & 15;
+        most = d.m / r > most ? d.m / r : most;
+    }
     return most;
 }
 
@@ -723,6 +753,31 @@ static std::vector<float2> roots_table(long long len, long long count, long long
     return t;
 }
 
+// The block's shape for a pass: B butterflies a thread a stage, T threads a column, C
+// columns a block, within the thread and register budget (1024 threads for B <= 2, 512
+// for B = 4). Short whole transforms: up to POINTS_A_BLOCK points a block. Columns of a
+// longer transform: runs of 16 (8 for m > 512) neighbours, 128 (64) bytes, fewer if the
+// threads run out.
+static bool block_shape(pass_desc &d)
+{
+    const int most = max_butterflies(d);
+    const int preferred = d.contiguous ? (d.m >= POINTS_A_BLOCK ? 1 : POINTS_A_BLOCK / d.m)
+                                       : (d.m <= 512 ? 16 : 8);
+    for (int C = preferred; C >= 1; C = d.contiguous ? 0 : C / 2)
+        for (int B = 1; B <= 4; B *= 2) {
+            const int limit = B <= 2 ? MAX_THREADS_A_BLOCK : MAX_THREADS_A_BLOCK / 2;
+            const int T = (most + B - 1) / B;
+            const int columns = d.contiguous ? (limit / T < C ? limit / T : C) : C;
+            if (columns >= 1 && columns * T <= limit) {
+                d.butterflies = B;
+                d.threads_per_column = T;
+                d.columns_per_block = columns;
+                return true;
+            }
+        }
+    return false;
+}
+
 // Fills d for a pass of m-point transforms with ns before it; false when it does not fit.
 static bool plan_pass(planner &pl, pass_desc &d, int n, int m, int ns, size_t batch)
 {
@@ -731,29 +786,19 @@ static bool plan_pass(planner &pl, pass_desc &d, int n, int m, int ns, size_t ba
     d.m = m;
     d.ns = ns;
     d.stride = n / m;
-    d.columns = (long long)batch * d.stride;
+    d.columns = (unsigned)(batch * d.stride);
     d.contiguous = m == n;
-    d.stages = radices(m, true, d.radix);
-    if (d.stages < 0)
+    unsigned char radix[MAX_STAGES];
+    d.stages = radices(m, true, radix);
+    if (d.stages < 0 || d.stages > MAX_PASS_STAGES)
         return false;
-    // Columns a block: short whole transforms up to POINTS_A_BLOCK points a block; columns
-    // of a longer one in runs of 16 (8, 4 for longer m) neighbours, 128 (64, 32) bytes.
-    const int most = max_butterflies(d);
-    for (d.butterflies = 1; d.butterflies <= 4; d.butterflies *= 2) {
-        const int limit = d.butterflies <= 2 ? MAX_THREADS_A_BLOCK : MAX_THREADS_A_BLOCK / 2;
-        d.threads_per_column = (most + d.butterflies - 1) / d.butterflies;
-        if (d.contiguous) {
-            const int fit = limit / d.threads_per_column, want = POINTS_A_BLOCK / m;
-            d.columns_per_block = want < 1 ? 1 : want < fit ? want : fit;
-        } else
-            d.columns_per_block = m <= 512 ? 16 : m <= 2048 ? 8 : 4;
-        if (d.columns_per_block >= 1 && d.columns_per_block * d.threads_per_column <= limit)
-            break;
-    }
-    if (d.butterflies > 4)
+    for (int s = 0; s < d.stages; s++)
+        d.radix_code |= (unsigned long long)radix[s] << (4 * s);
+    if (!block_shape(d))
         return false;
     const int C = d.columns_per_block;
-    d.smem_bytes = (int)((d.contiguous ? (size_t)C * m : (size_t)m * (C + 1)) * sizeof(float2));
+    d.pitch = m + m / 16 + 1;
+    d.smem_bytes = (int)((d.contiguous ? (size_t)C * d.pitch : (size_t)m * (C + 1)) * sizeof(float2));
     if ((size_t)d.smem_bytes > cl_device_current()->shared_optin_bytes)
         return false;
     d.staged_store = !d.contiguous && ns == 1;
@@ -770,20 +815,28 @@ static bool plan_pass(planner &pl, pass_desc &d, int n, int m, int ns, size_t ba
     return true;
 }
 
+static void describe_pass(char *out, size_t len, const pass_desc &d)
+{
+    unsigned char radix[MAX_PASS_STAGES];
+    for (int s = 0; s < d.stages; s++)
+        radix[s] = (unsigned char)((d.radix_code >> (4 * s)) & 15);
+    describe_radices(out, len, radix, d.stages);
+}
+
 static void launch_pass(const pass_desc &desc, const void *in, void *out, bool conj_in,
                         bool conj_out, cudaStream_t stream)
 {
     pass_desc d = desc;
     d.conj_in = conj_in;
     d.conj_out = conj_out;
-    const long long blocks = (d.columns + d.columns_per_block - 1) / d.columns_per_block;
+    const unsigned blocks = (unsigned)((d.columns + d.columns_per_block - 1) / d.columns_per_block);
     const int threads = d.columns_per_block * d.threads_per_column;
     const float2 *src = (const float2 *)in;
     float2 *dst = (float2 *)out;
     switch (d.butterflies) {
-    case 1: pass_kernel<1><<<(unsigned)blocks, threads, d.smem_bytes, stream>>>(src, dst, d); break;
-    case 2: pass_kernel<2><<<(unsigned)blocks, threads, d.smem_bytes, stream>>>(src, dst, d); break;
-    case 4: pass_kernel<4><<<(unsigned)blocks, threads, d.smem_bytes, stream>>>(src, dst, d); break;
+    case 1: pass_kernel<1><<<blocks, threads, d.smem_bytes, stream>>>(src, dst, d); break;
+    case 2: pass_kernel<2><<<blocks, threads, d.smem_bytes, stream>>>(src, dst, d); break;
+    case 4: pass_kernel<4><<<blocks, threads, d.smem_bytes, stream>>>(src, dst, d); break;
     }
     CL_LAUNCH_CHECK();
 }
@@ -830,7 +883,7 @@ static bool plan_v4(planner &pl, int n, size_t batch, bool, char *why, size_t le
     p->npasses = 1;
     p->passes = 1;
     char rs[96];
-    describe_radices(rs, sizeof rs, d.radix, d.stages);
+    describe_pass(rs, sizeof rs, d);
     snprintf(p->description, sizeof p->description, "1 pass (radix %s), %d transform%s a block",
              rs, d.columns_per_block, d.columns_per_block > 1 ? "s" : "");
     p->run = run_passes;
@@ -873,18 +926,20 @@ static bool plan_multipass(planner &pl, int n, size_t batch, bool in_place)
         p->pass[0] = one;
         p->npasses = 1;
     } else {
-        int m[MAX_PASSES];
+        // The fewest passes whose split fits (each pass's m within PASS_MAX_M and a block).
         int count = 2;
-        while (count <= MAX_PASSES && !split_passes(n, count, m))
-            count++;
+        for (; count <= MAX_PASSES; count++) {
+            int m[MAX_PASSES];
+            if (!split_passes(n, count, m))
+                continue;
+            int ns = 1, i = 0;
+            for (; i < count && plan_pass(pl, p->pass[i], n, m[i], ns, batch); i++)
+                ns *= m[i];
+            if (i == count)
+                break;
+        }
         if (count > MAX_PASSES)
             return false;
-        int ns = 1;
-        for (int i = 0; i < count; i++) {
-            if (!plan_pass(pl, p->pass[i], n, m[i], ns, batch))
-                return false;
-            ns *= m[i];
-        }
         p->npasses = count;
         const int scratch = chain_scratch_count(count, in_place);
         if (scratch >= 1)

@@ -190,12 +190,20 @@ typedef struct {
 
 static size_t data_bytes(const problem *pr) { return total_points(pr) * 2 * sizeof(float); }
 
+// Device bytes of a run: the rotating copies of in (and out), the round trip's scratch and
+// the largest plan; checked before the CPU reference is made.
+static size_t device_need(size_t points, bool in_place, size_t plan_bytes)
+{
+    const size_t bytes = points * 2 * sizeof(float);
+    const int copies = cl_rotation_count(in_place ? bytes : 2 * bytes);
+    return (bytes + 256) * (in_place ? copies : 2 * copies) + bytes + plan_bytes;
+}
+
 static device_data upload(const problem *pr, size_t plan_bytes)
 {
     const size_t bytes = data_bytes(pr);
     const int copies = cl_rotation_count(pr->in_place ? bytes : 2 * bytes);
-    cl_require_device_memory((bytes + 256) * (pr->in_place ? copies : 2 * copies) + bytes + plan_bytes,
-                             0);
+    cl_require_device_memory(device_need(total_points(pr), pr->in_place, plan_bytes), 0);
     device_data d = {.in = cl_rotating_alloc(bytes, copies)};
     if (!pr->in_place)
         d.out = cl_rotating_alloc(bytes, copies);
@@ -300,10 +308,9 @@ static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
     cl_measured m = {.ok = ok};
     m.ms = cl_time_gpu(run_call, call, call->iters).median_ms;
     if (extra) {
-        static char plan_text[160];
-        snprintf(plan_text, sizeof plan_text, "%s",
-                 call->plan ? fft_plan_describe(call->plan) : "cufftPlanMany");
-        extra[0] = CL_STR(plan_text);
+        static char plan_text[160]; // the versions' rows print at once; the peer's at the end
+        snprintf(plan_text, sizeof plan_text, "%s", call->plan ? fft_plan_describe(call->plan) : "");
+        extra[0] = CL_STR(call->plan ? plan_text : "cufftPlanMany");
         extra[1] = CL_NUM(call->plan ? fft_plan_passes(call->plan) : NAN);
         extra[2] = CL_NUM(c.rel_l2);
         extra[3] = CL_NUM(c.worst);
@@ -323,13 +330,13 @@ static cl_kernel_list versions(void)
 }
 
 // The most device memory a selected version's plan takes.
-static size_t most_plan_bytes(const problem *pr, const cl_common_args *args)
+static size_t most_plan_bytes(int n, size_t batch, bool in_place, const cl_common_args *args)
 {
     int first, last;
     cl_selected_versions(args, fft_version_count, &first, &last);
     size_t most = 0;
     for (int k = first; k <= last; k++) {
-        const size_t b = fft_versions[k].plan_bytes(pr->n, pr->batch, pr->in_place);
+        const size_t b = fft_versions[k].plan_bytes(n, batch, in_place);
         most = b > most ? b : most;
     }
     return most;
@@ -348,7 +355,7 @@ static void dump(const problem *pr, const float *result, const char *prefix)
 
 static bool run_versions(const problem *pr, const options *opt)
 {
-    device_data d = upload(pr, most_plan_bytes(pr, &opt->common));
+    device_data d = upload(pr, most_plan_bytes(pr->n, pr->batch, pr->in_place, &opt->common));
     timed_call call = {.pr = pr, .d = &d, .iters = (int)opt->common.iters};
     call.result = cl_host_alloc(data_bytes(pr), "result");
     cl_note("\n%s transforms of n = %d, batch %zu (%zu points, %.3g GB moved a call), %s, input "
@@ -632,6 +639,9 @@ static int run(int argc, char **argv)
         return run_conv(&opt, n_signal, n_filter) ? CL_EXIT_OK : CL_EXIT_WRONG;
     if (opt.common.check)
         return run_check_table(&opt) ? CL_EXIT_OK : CL_EXIT_WRONG;
+    cl_require_device_memory(
+        device_need((size_t)n * batch, opt.in_place, most_plan_bytes(n, batch, opt.in_place, &opt.common)),
+        0);
     problem pr = make_problem(n, batch, opt.inverse, opt.in_place, opt.input,
                               (uint64_t)opt.common.seed);
     const bool ok = run_versions(&pr, &opt);
