@@ -1091,10 +1091,15 @@ static bool plan_direct(planner &pl, int n, size_t, bool in_place, char *why, si
     return true;
 }
 
-static bool plan_yours(planner &pl, int n, size_t batch, bool in_place, char *why, size_t len)
+static bool plan_yours(planner &pl, int n, size_t, bool in_place, char *why, size_t len)
 {
-    if (!plan_direct(pl, n, batch, in_place, why, len))
+    if (n > fft_yours_max_n)
+        return skip(why, len, "n = %d is above fft_yours_max_n in yours.cu", n);
+    if (in_place) {
+        snprintf(why, len, "yours reads every input for every output: out of place only");
         return false;
+    }
+    pl.plan->passes = 1;
     snprintf(pl.plan->description, sizeof pl.plan->description, "yours.cu");
     pl.plan->run = run_yours;
     return true;

@@ -59,6 +59,7 @@ enum { FFT_DIRECT_MAX_N = 4096 };
 
 // yours.cu: the learner's version, listed last as "yours" (v1's loop to start with).
 extern const char fft_yours_idea[];
+extern const int fft_yours_max_n; // longer n are left out (it starts as O(n^2) work)
 void fft_yours(const fft_args *args, cudaStream_t stream);
 
 // The peer: cuFFT, cufftPlanMany (C2C, batch) made before timing, cufftExecC2C.
