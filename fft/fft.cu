@@ -33,13 +33,22 @@
 
 // --- complex arithmetic and the butterflies --------------------------------------------
 
-__host__ __device__ inline float2 cadd(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
-__host__ __device__ inline float2 csub(float2 a, float2 b) { return make_float2(a.x - b.x, a.y - b.y); }
+__host__ __device__ inline float2 cadd(float2 a, float2 b)
+{
+    return make_float2(a.x + b.x, a.y + b.y);
+}
+__host__ __device__ inline float2 csub(float2 a, float2 b)
+{
+    return make_float2(a.x - b.x, a.y - b.y);
+}
 __host__ __device__ inline float2 cmul(float2 a, float2 b)
 {
     return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
 }
-__device__ inline float2 conj_if(float2 a, bool conj) { return make_float2(a.x, conj ? -a.y : a.y); }
+__device__ inline float2 conj_if(float2 a, bool conj)
+{
+    return make_float2(a.x, conj ? -a.y : a.y);
+}
 // -i a: a quarter turn clockwise, no multiply.
 __device__ inline float2 mul_minus_i(float2 a) { return make_float2(a.y, -a.x); }
 
@@ -52,10 +61,20 @@ template <int P> __device__ inline float2 odd_root(int m)
                              3.090169944e-01f};
     constexpr float s5[5] = {0.0f, 9.510565163e-01f, 5.877852523e-01f, -5.877852523e-01f,
                              -9.510565163e-01f};
-    constexpr float c7[7] = {1.0f,           6.234898019e-01f,  -2.225209340e-01f, -9.009688679e-01f,
-                             -9.009688679e-01f, -2.225209340e-01f, 6.234898019e-01f};
-    constexpr float s7[7] = {0.0f,           7.818314825e-01f,  9.749279122e-01f, 4.338837391e-01f,
-                             -4.338837391e-01f, -9.749279122e-01f, -7.818314825e-01f};
+    constexpr float c7[7] = {1.0f,
+                             6.234898019e-01f,
+                             -2.225209340e-01f,
+                             -9.009688679e-01f,
+                             -9.009688679e-01f,
+                             -2.225209340e-01f,
+                             6.234898019e-01f};
+    constexpr float s7[7] = {0.0f,
+                             7.818314825e-01f,
+                             9.749279122e-01f,
+                             4.338837391e-01f,
+                             -4.338837391e-01f,
+                             -9.749279122e-01f,
+                             -7.818314825e-01f};
     if constexpr (P == 3)
         return make_float2(c3[m], s3[m]);
     else if constexpr (P == 5)
@@ -124,8 +143,8 @@ template <> __device__ inline void dft<8>(float2 *v)
     dft<4>(e);
     dft<4>(o);
     const float r = 0.70710678118654752f;
-    o[1] = make_float2(r * (o[1].x + o[1].y), r * (o[1].y - o[1].x)); // e^{-i pi/4}
-    o[2] = mul_minus_i(o[2]);                                         // e^{-i pi/2}
+    o[1] = make_float2(r * (o[1].x + o[1].y), r * (o[1].y - o[1].x));  // e^{-i pi/4}
+    o[2] = mul_minus_i(o[2]);                                          // e^{-i pi/2}
     o[3] = make_float2(r * (o[3].y - o[3].x), -r * (o[3].x + o[3].y)); // e^{-3i pi/4}
 #pragma unroll
     for (int k = 0; k < 4; k++) {
@@ -168,18 +187,18 @@ enum { MAX_STAGES = 32, MAX_PASSES = 4, MAX_PASS_STAGES = 16 };
 // One pass of v4/v5 (see pass_kernel): m-point transforms of `columns` columns, each
 // column's points `stride` apart. Filled in by plan_pass; conj_in/out set at run time.
 struct pass_desc {
-    int n, m, ns;  // transform length, this pass's length, the earlier passes' product
-    int stride;    // n / m
+    int n, m, ns;     // transform length, this pass's length, the earlier passes' product
+    int stride;       // n / m
     unsigned columns; // batch n / m <= 2^31
     int columns_per_block, threads_per_column, butterflies;
     int stages;
     unsigned long long radix_code; // stage s's radix in bits 4s .. 4s + 3
-    int pitch;         // contiguous layout: a column's stride in shared memory (padded)
-    bool contiguous;   // m == n: a column is a whole transform
+    int pitch;                     // contiguous layout: a column's stride in shared memory (padded)
+    bool contiguous;               // m == n: a column is a whole transform
     bool staged_store; // the first of several passes: its output goes out through shared memory
     int smem_bytes;
-    const float2 *roots;                    // w_m^t = e^{-2 pi i t / m}, t < m
-    const float2 *twiddle_hi, *twiddle_lo;  // w_{ns m}^e = hi[e >> shift] lo[e & mask]
+    const float2 *roots;                   // w_m^t = e^{-2 pi i t / m}, t < m
+    const float2 *twiddle_hi, *twiddle_lo; // w_{ns m}^e = hi[e >> shift] lo[e & mask]
     int twiddle_shift;
     bool conj_in, conj_out;
 };
@@ -194,9 +213,9 @@ struct fft_plan {
     int stages;
     unsigned char radix[MAX_STAGES]; // v2, v3
     int npasses;
-    pass_desc pass[MAX_PASSES];      // v4, v5
-    float2 *tmp1, *tmp2;             // scratch for chains of passes
-    std::vector<void *> owned;       // device tables
+    pass_desc pass[MAX_PASSES]; // v4, v5
+    float2 *tmp1, *tmp2;        // scratch for chains of passes
+    std::vector<void *> owned;  // device tables
     // Bluestein (v5, n with a prime factor above 7)
     fft_plan *inner; // the smooth length-m transforms
     long long m;
@@ -224,8 +243,8 @@ struct planner {
     {
         float2 *d = (float2 *)alloc(host.size() * sizeof(float2));
         if (!dry)
-            CL_CUDA_CHECK(cudaMemcpy(d, host.data(), host.size() * sizeof(float2),
-                                     cudaMemcpyHostToDevice));
+            CL_CUDA_CHECK(
+                cudaMemcpy(d, host.data(), host.size() * sizeof(float2), cudaMemcpyHostToDevice));
         return d;
     }
 };
@@ -417,10 +436,18 @@ static void run_v2(const fft_plan *p, const fft_args *a, cudaStream_t stream)
         float2 *d = (float2 *)dst[s];
         const unsigned blocks = cl_ceil_div(butterflies, 256);
         switch (r) {
-        case 2: v2_stage_kernel<2><<<blocks, 256, 0, stream>>>(src, d, a->n, ns, butterflies, ci, co); break;
-        case 3: v2_stage_kernel<3><<<blocks, 256, 0, stream>>>(src, d, a->n, ns, butterflies, ci, co); break;
-        case 5: v2_stage_kernel<5><<<blocks, 256, 0, stream>>>(src, d, a->n, ns, butterflies, ci, co); break;
-        case 7: v2_stage_kernel<7><<<blocks, 256, 0, stream>>>(src, d, a->n, ns, butterflies, ci, co); break;
+        case 2:
+            v2_stage_kernel<2><<<blocks, 256, 0, stream>>>(src, d, a->n, ns, butterflies, ci, co);
+            break;
+        case 3:
+            v2_stage_kernel<3><<<blocks, 256, 0, stream>>>(src, d, a->n, ns, butterflies, ci, co);
+            break;
+        case 5:
+            v2_stage_kernel<5><<<blocks, 256, 0, stream>>>(src, d, a->n, ns, butterflies, ci, co);
+            break;
+        case 7:
+            v2_stage_kernel<7><<<blocks, 256, 0, stream>>>(src, d, a->n, ns, butterflies, ci, co);
+            break;
         }
         CL_LAUNCH_CHECK();
         src = d;
@@ -433,7 +460,8 @@ static bool plan_v2(planner &pl, int n, size_t batch, bool in_place, char *why, 
     fft_plan *p = pl.plan;
     p->stages = radices(n, false, p->radix);
     if (p->stages < 0)
-        return skip(why, len, "n = %d has a prime factor above 7 (v5 does it, by Bluestein's algorithm)", n);
+        return skip(why, len,
+                    "n = %d has a prime factor above 7 (v5 does it, by Bluestein's algorithm)", n);
     const int scratch = chain_scratch_count(p->stages, in_place);
     if (scratch >= 1)
         p->tmp1 = (float2 *)pl.alloc(points(n, batch) * sizeof(float2));
@@ -473,10 +501,18 @@ __global__ void v3_shared_kernel(const float2 *in, float2 *out, int n, v3_radice
         const int radix = r.radix[s], count = n / radix;
         for (int j = threadIdx.x; j < count; j += blockDim.x)
             switch (radix) {
-            case 2: stockham_butterfly<2>(src, dst, j, count, ns, false, false); break;
-            case 3: stockham_butterfly<3>(src, dst, j, count, ns, false, false); break;
-            case 5: stockham_butterfly<5>(src, dst, j, count, ns, false, false); break;
-            case 7: stockham_butterfly<7>(src, dst, j, count, ns, false, false); break;
+            case 2:
+                stockham_butterfly<2>(src, dst, j, count, ns, false, false);
+                break;
+            case 3:
+                stockham_butterfly<3>(src, dst, j, count, ns, false, false);
+                break;
+            case 5:
+                stockham_butterfly<5>(src, dst, j, count, ns, false, false);
+                break;
+            case 7:
+                stockham_butterfly<7>(src, dst, j, count, ns, false, false);
+                break;
             }
         __syncthreads();
         float2 *t = src;
@@ -488,7 +524,10 @@ __global__ void v3_shared_kernel(const float2 *in, float2 *out, int n, v3_radice
         out[base + i] = conj_if(src[i], conj_out);
 }
 
-static int v3_threads(int n) { return n / 2 < 32 ? 32 : n / 2 > 1024 ? 1024 : (n / 2 + 31) / 32 * 32; }
+static int v3_threads(int n)
+{
+    return n / 2 < 32 ? 32 : n / 2 > 1024 ? 1024 : (n / 2 + 31) / 32 * 32;
+}
 
 static void run_v3(const fft_plan *p, const fft_args *a, cudaStream_t stream)
 {
@@ -510,7 +549,8 @@ static bool plan_v3(planner &pl, int n, size_t, bool, char *why, size_t len)
     fft_plan *p = pl.plan;
     p->stages = radices(n, false, p->radix);
     if (p->stages < 0)
-        return skip(why, len, "n = %d has a prime factor above 7 (v5 does it, by Bluestein's algorithm)", n);
+        return skip(why, len,
+                    "n = %d has a prime factor above 7 (v5 does it, by Bluestein's algorithm)", n);
     const size_t smem = 2 * (size_t)n * sizeof(float2);
     if (smem > cl_device_current()->shared_optin_bytes)
         return skip(why, len, "n = %d: 16 bytes a point do not fit in a block's shared memory", n);
@@ -647,15 +687,30 @@ __device__ inline void store_global(const float2 (&v)[B][8], float2 *out, const 
 
 #define RADIX_CASES(CALL)                                                                          \
     switch (radix) {                                                                               \
-    case 2: CALL(2); break;                                                                        \
-    case 3: CALL(3); break;                                                                        \
-    case 4: CALL(4); break;                                                                        \
-    case 5: CALL(5); break;                                                                        \
-    case 7: CALL(7); break;                                                                        \
-    case 8: CALL(8); break;                                                                        \
+    case 2:                                                                                        \
+        CALL(2);                                                                                   \
+        break;                                                                                     \
+    case 3:                                                                                        \
+        CALL(3);                                                                                   \
+        break;                                                                                     \
+    case 4:                                                                                        \
+        CALL(4);                                                                                   \
+        break;                                                                                     \
+    case 5:                                                                                        \
+        CALL(5);                                                                                   \
+        break;                                                                                     \
+    case 7:                                                                                        \
+        CALL(7);                                                                                   \
+        break;                                                                                     \
+    case 8:                                                                                        \
+        CALL(8);                                                                                   \
+        break;                                                                                     \
     }
 
-__device__ inline int stage_radix(const pass_desc &d, int s) { return (int)(d.radix_code >> (4 * s)) & 15; }
+__device__ inline int stage_radix(const pass_desc &d, int s)
+{
+    return (int)(d.radix_code >> (4 * s)) & 15;
+}
 
 // The pass. B butterflies a thread a stage (B = 1, 2, 4; more for longer m), with the
 // register budget that allows: 1024 threads of <= 64 registers, or 512 of <= 128.
@@ -664,8 +719,8 @@ __device__ inline int stage_radix(const pass_desc &d, int s) { return (int)(d.ra
 // SM's shared memory (128 B a clock) moves 2^26 x 8 B x 6 in ~0.2 ms, under the DRAM
 // time if the two overlap.
 template <int B>
-__global__ void __launch_bounds__(B <= 2 ? 1024 : 512) pass_kernel(const float2 *in, float2 *out,
-                                                                   const pass_desc desc)
+__global__ void __launch_bounds__(B <= 2 ? 1024 : 512)
+    pass_kernel(const float2 *in, float2 *out, const pass_desc desc)
 {
     extern __shared__ float2 pass_buffer[];
     const pass_desc d = desc; // a copy in registers: the device functions take it by reference
@@ -761,8 +816,8 @@ static std::vector<float2> roots_table(long long len, long long count, long long
 static bool block_shape(pass_desc &d)
 {
     const int most = max_butterflies(d);
-    const int preferred = d.contiguous ? (d.m >= POINTS_A_BLOCK ? 1 : POINTS_A_BLOCK / d.m)
-                                       : (d.m <= 512 ? 16 : 8);
+    const int preferred =
+        d.contiguous ? (d.m >= POINTS_A_BLOCK ? 1 : POINTS_A_BLOCK / d.m) : (d.m <= 512 ? 16 : 8);
     for (int C = preferred; C >= 1; C = d.contiguous ? 0 : C / 2)
         for (int B = 1; B <= 4; B *= 2) {
             const int limit = B <= 2 ? MAX_THREADS_A_BLOCK : MAX_THREADS_A_BLOCK / 2;
@@ -798,7 +853,8 @@ static bool plan_pass(planner &pl, pass_desc &d, int n, int m, int ns, size_t ba
         return false;
     const int C = d.columns_per_block;
     d.pitch = m + m / 16 + 1;
-    d.smem_bytes = (int)((d.contiguous ? (size_t)C * d.pitch : (size_t)m * (C + 1)) * sizeof(float2));
+    d.smem_bytes =
+        (int)((d.contiguous ? (size_t)C * d.pitch : (size_t)m * (C + 1)) * sizeof(float2));
     if ((size_t)d.smem_bytes > cl_device_current()->shared_optin_bytes)
         return false;
     d.staged_store = !d.contiguous && ns == 1;
@@ -834,9 +890,15 @@ static void launch_pass(const pass_desc &desc, const void *in, void *out, bool c
     const float2 *src = (const float2 *)in;
     float2 *dst = (float2 *)out;
     switch (d.butterflies) {
-    case 1: pass_kernel<1><<<blocks, threads, d.smem_bytes, stream>>>(src, dst, d); break;
-    case 2: pass_kernel<2><<<blocks, threads, d.smem_bytes, stream>>>(src, dst, d); break;
-    case 4: pass_kernel<4><<<blocks, threads, d.smem_bytes, stream>>>(src, dst, d); break;
+    case 1:
+        pass_kernel<1><<<blocks, threads, d.smem_bytes, stream>>>(src, dst, d);
+        break;
+    case 2:
+        pass_kernel<2><<<blocks, threads, d.smem_bytes, stream>>>(src, dst, d);
+        break;
+    case 4:
+        pass_kernel<4><<<blocks, threads, d.smem_bytes, stream>>>(src, dst, d);
+        break;
     }
     CL_LAUNCH_CHECK();
 }
@@ -847,9 +909,12 @@ static void allow_pass_shared_memory(void)
     if (done)
         return;
     const int most = (int)cl_device_current()->shared_optin_bytes;
-    CL_CUDA_CHECK(cudaFuncSetAttribute(pass_kernel<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
-    CL_CUDA_CHECK(cudaFuncSetAttribute(pass_kernel<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
-    CL_CUDA_CHECK(cudaFuncSetAttribute(pass_kernel<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
+    CL_CUDA_CHECK(
+        cudaFuncSetAttribute(pass_kernel<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
+    CL_CUDA_CHECK(
+        cudaFuncSetAttribute(pass_kernel<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
+    CL_CUDA_CHECK(
+        cudaFuncSetAttribute(pass_kernel<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
     done = true;
 }
 
@@ -873,19 +938,22 @@ static bool plan_v4(planner &pl, int n, size_t batch, bool, char *why, size_t le
     fft_plan *p = pl.plan;
     unsigned char r[MAX_STAGES];
     if (radices(n, true, r) < 0)
-        return skip(why, len, "n = %d has a prime factor above 7 (v5 does it, by Bluestein's algorithm)", n);
+        return skip(why, len,
+                    "n = %d has a prime factor above 7 (v5 does it, by Bluestein's algorithm)", n);
     if (!pl.dry)
         allow_pass_shared_memory();
     pass_desc &d = p->pass[0];
     if (!plan_pass(pl, d, n, n, 1, batch) || max_butterflies(d) > V4_MAX_BUTTERFLIES)
-        return skip(why, len, "n = %d is longer than one block's registers and shared memory hold (v5 "
-                              "splits it in passes)", n);
+        return skip(why, len,
+                    "n = %d is longer than one block's registers and shared memory hold (v5 "
+                    "splits it in passes)",
+                    n);
     p->npasses = 1;
     p->passes = 1;
     char rs[96];
     describe_pass(rs, sizeof rs, d);
-    snprintf(p->description, sizeof p->description, "1 pass (radix %s), %d transform%s a block",
-             rs, d.columns_per_block, d.columns_per_block > 1 ? "s" : "");
+    snprintf(p->description, sizeof p->description, "1 pass (radix %s), %d transform%s a block", rs,
+             d.columns_per_block, d.columns_per_block > 1 ? "s" : "");
     p->run = run_passes;
     return true;
 }
@@ -1048,8 +1116,8 @@ static bool plan_bluestein(planner &pl, int n, size_t batch)
             if (k > 0)
                 wrapped[p->m - k] = wrapped[k];
         }
-        CL_CUDA_CHECK(cudaMemcpy(p->work1, wrapped.data(), p->m * sizeof(float2),
-                                 cudaMemcpyHostToDevice));
+        CL_CUDA_CHECK(
+            cudaMemcpy(p->work1, wrapped.data(), p->m * sizeof(float2), cudaMemcpyHostToDevice));
         fft_plan *single = make_plan(plan_v5, (int)p->m, 1, false, false, NULL, why, sizeof why);
         const fft_args args = {(int)p->m, 1, false, p->work1, p->spectrum};
         single->run(single, &args, 0);
@@ -1162,14 +1230,21 @@ VERSION_PLAN(v5_plan, plan_v5)
 VERSION_PLAN(yours_plan, plan_yours)
 
 extern "C" const fft_version fft_versions[] = {
-    {{"v1-direct", "the definition: a thread an output, n^2 terms (n <= 4096)"}, v1_plan, v1_plan_bytes},
+    {{"v1-direct", "the definition: a thread an output, n^2 terms (n <= 4096)"},
+     v1_plan,
+     v1_plan_bytes},
     {{"v2-radix2", "Cooley-Tukey radix 2 (3, 5, 7), one launch a stage through global memory"},
-     v2_plan, v2_plan_bytes},
-    {{"v3-shared", "Stockham stages in shared memory, a block a transform: one pass"}, v3_plan,
+     v2_plan,
+     v2_plan_bytes},
+    {{"v3-shared", "Stockham stages in shared memory, a block a transform: one pass"},
+     v3_plan,
      v3_plan_bytes},
-    {{"v4-registers", "radix-8 butterflies in registers, twiddle table, several transforms a block"},
-     v4_plan, v4_plan_bytes},
-    {{"v5-passes", "long n in 2-3 passes (four-step), Bluestein for other primes: any n"}, v5_plan,
+    {{"v4-registers",
+      "radix-8 butterflies in registers, twiddle table, several transforms a block"},
+     v4_plan,
+     v4_plan_bytes},
+    {{"v5-passes", "long n in 2-3 passes (four-step), Bluestein for other primes: any n"},
+     v5_plan,
      v5_plan_bytes},
     {{"yours", fft_yours_idea}, yours_plan, yours_plan_bytes},
 };
@@ -1216,8 +1291,7 @@ extern "C" void fft_peer_destroy(fft_peer *peer)
 // The direct convolution: a thread an output, F taps, the filter read through L1.
 // F complex multiply-adds an output: at 10^6 outputs and 4097 taps, 4.1e9 of them.
 __global__ void convolve_direct_kernel(const float2 *signal, int n_signal,
-                                       const float2 *__restrict__ filter, int n_filter,
-                                       float2 *out)
+                                       const float2 *__restrict__ filter, int n_filter, float2 *out)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n_signal)

@@ -136,8 +136,8 @@ static bool check_output(const problem *pr, float *y, const char *what, checks *
                 "expected (%.6g, %.6g), got (%.6g, %.6g); %zu outputs past the allowed error "
                 "%.3g (%.3g ||x||)\n",
                 cl_progname, what, k, count, b, k % pr->n, reference_at(pr, 2 * k),
-                reference_at(pr, 2 * k + 1), y[2 * k], y[2 * k + 1], bad,
-                allowed * pr->norms[b], allowed);
+                reference_at(pr, 2 * k + 1), y[2 * k], y[2 * k + 1], bad, allowed * pr->norms[b],
+                allowed);
         return false;
     }
     if (parseval_bad != SIZE_MAX) {
@@ -226,9 +226,9 @@ typedef struct {
     const problem *pr;
     device_data *d;
     int iters;
-    fft_plan *plan;  // the version's, or NULL for the peer
+    fft_plan *plan; // the version's, or NULL for the peer
     fft_peer *peer;
-    float *result;   // the last result checked, for --dump
+    float *result; // the last result checked, for --dump
 } timed_call;
 
 static fft_args args_at(const timed_call *t, int rep)
@@ -309,7 +309,8 @@ static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
     m.ms = cl_time_gpu(run_call, call, call->iters).median_ms;
     if (extra) {
         static char plan_text[160]; // the versions' rows print at once; the peer's at the end
-        snprintf(plan_text, sizeof plan_text, "%s", call->plan ? fft_plan_describe(call->plan) : "");
+        snprintf(plan_text, sizeof plan_text, "%s",
+                 call->plan ? fft_plan_describe(call->plan) : "");
         extra[0] = CL_STR(call->plan ? plan_text : "cufftPlanMany");
         extra[1] = CL_NUM(call->plan ? fft_plan_passes(call->plan) : NAN);
         extra[2] = CL_NUM(c.rel_l2);
@@ -366,8 +367,9 @@ static bool run_versions(const problem *pr, const options *opt)
             input_names[pr->input], d.in.copies,
             pr->reference ? "the CPU transform in double" : "the closed form (all ones)",
             pr->reference ? "" : ", no transform needed", fft_allowed_error(pr->n));
-    const bool ok = cl_run_ladder(&opt->common, versions(), "cuFFT", total_points(pr),
-                                  16.0 * total_points(pr), extra_columns, 5, measure_version, &call);
+    const bool ok =
+        cl_run_ladder(&opt->common, versions(), "cuFFT", total_points(pr), 16.0 * total_points(pr),
+                      extra_columns, 5, measure_version, &call);
     if (opt->common.dump)
         dump(pr, call.result, opt->common.dump);
     free(call.result);
@@ -384,10 +386,14 @@ typedef struct {
 } check_size;
 
 static const check_size check_sizes[] = {
-    {64, (size_t)1 << 20, "64 x 2^20"},        {256, (size_t)1 << 18, "256 x 2^18"},
-    {1024, (size_t)1 << 16, "1024 x 2^16"},    {4096, (size_t)1 << 14, "4096 x 2^14"},
-    {1000, 65536, "1000 x 65536"},             {1 << 20, 64, "2^20 x 64"},
-    {1 << 24, 4, "2^24 x 4"},                  {1 << 27, 1, "2^27 x 1"},
+    {64, (size_t)1 << 20, "64 x 2^20"},
+    {256, (size_t)1 << 18, "256 x 2^18"},
+    {1024, (size_t)1 << 16, "1024 x 2^16"},
+    {4096, (size_t)1 << 14, "4096 x 2^14"},
+    {1000, 65536, "1000 x 65536"},
+    {1 << 20, 64, "2^20 x 64"},
+    {1 << 24, 4, "2^24 x 4"},
+    {1 << 27, 1, "2^27 x 1"},
 };
 enum { CHECK_SIZES = sizeof check_sizes / sizeof check_sizes[0] };
 
@@ -406,8 +412,9 @@ static cl_check_point measure_size(void *ctx, size_t index, int k)
         call.result = cl_host_alloc(data_bytes(&pr), "result");
         const cl_measured ref = measure_version(&call, CL_PEER, NULL);
         const cl_measured mine = measure_version(&call, k, NULL);
-        point = (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok, .bytes = 16.0 * total_points(&pr),
-                                 .size = (double)total_points(&pr)};
+        point =
+            (cl_check_point){ref.ms, mine.ms, ref.ok && mine.ok, .bytes = 16.0 * total_points(&pr),
+                             .size = (double)total_points(&pr)};
         free(call.result);
         free_device_data(&d);
     }
@@ -473,8 +480,8 @@ static void parse_conv(const char *text, int *n_signal, int *n_filter)
     if (*end || s < 1 || f < 1)
         cl_die(CL_EXIT_USAGE, "--conv %s: expected SIGNAL,FILTER, two lengths such as 50,11", text);
     if (f > s)
-        cl_die(CL_EXIT_USAGE, "--conv %s: a filter of %ld taps is longer than the %ld-sample signal",
-               text, f, s);
+        cl_die(CL_EXIT_USAGE,
+               "--conv %s: a filter of %ld taps is longer than the %ld-sample signal", text, f, s);
     if (fft_conv_length((int)(s > INT_MAX ? INT_MAX : s), (int)f) > FFT_MAX_N || s > FFT_MAX_N)
         cl_die(CL_EXIT_USAGE, "--conv %s: the padded transforms would be longer than 2^27 points",
                text);
@@ -521,12 +528,13 @@ static bool run_conv(const options *opt, int S, int F)
     CL_CUDA_CHECK(cudaMemcpy(filter_in, filter, 8 * (size_t)F, cudaMemcpyHostToDevice));
     c.signal_in = signal_in;
     c.filter_in = filter_in;
-    cl_note("\nThe practical's convolution: a %d-sample signal and a %d-tap filter (real parts "
-            "uniform in [0, 1)), padded to %ld points (the signal and the filter's larger half, %d, "
-            "rounded up to a length of factors 2, 3, 5, 7), transformed, multiplied and scaled by "
-            "1/%ld, transformed back; against the host convolution in double (the practical's "
-            "test: relative L2 error < 1e-5)",
-            S, F, len, S + F - F / 2, len);
+    cl_note(
+        "\nThe practical's convolution: a %d-sample signal and a %d-tap filter (real parts "
+        "uniform in [0, 1)), padded to %ld points (the signal and the filter's larger half, %d, "
+        "rounded up to a length of factors 2, 3, 5, 7), transformed, multiplied and scaled by "
+        "1/%ld, transformed back; against the host convolution in double (the practical's "
+        "test: relative L2 error < 1e-5)",
+        S, F, len, S + F - F / 2, len);
     static const cl_column columns[] = {
         {"method", "method", 30, NULL},
         {"ms", "time (ms)", 10, "%.4f"},
@@ -558,8 +566,9 @@ static bool run_conv(const options *opt, int S, int F)
         const double ms = cl_time_gpu(conv_run, &c, (int)opt->common.iters).median_ms;
         char method[64];
         snprintf(method, sizeof method, "%s",
-                 row == 0 ? fft_versions[k].info.name : row == 1 ? "direct (a thread an output)"
-                                                                 : "cuFFT");
+                 row == 0   ? fft_versions[k].info.name
+                 : row == 1 ? "direct (a thread an output)"
+                            : "cuFFT");
         const cl_cell cells[] = {CL_STR(method), CL_NUM(ms), CL_NUM(err),
                                  CL_STR(err < 1e-5 ? "PASSED" : "FAILED")};
         cl_table_row(&table, cells);
@@ -567,7 +576,8 @@ static bool run_conv(const options *opt, int S, int F)
             fft_peer_destroy(peer);
     }
     if (!ok)
-        fprintf(stderr, "%s: --conv: wrong result: relative L2 error at or past 1e-5\n", cl_progname);
+        fprintf(stderr, "%s: --conv: wrong result: relative L2 error at or past 1e-5\n",
+                cl_progname);
     for (int i = 0; i < 4; i++)
         CL_CUDA_CHECK(cudaFree(*buffers[i]));
     CL_CUDA_CHECK(cudaFree(signal_in));
@@ -639,11 +649,11 @@ static int run(int argc, char **argv)
         return run_conv(&opt, n_signal, n_filter) ? CL_EXIT_OK : CL_EXIT_WRONG;
     if (opt.common.check)
         return run_check_table(&opt) ? CL_EXIT_OK : CL_EXIT_WRONG;
-    cl_require_device_memory(
-        device_need((size_t)n * batch, opt.in_place, most_plan_bytes(n, batch, opt.in_place, &opt.common)),
-        0);
-    problem pr = make_problem(n, batch, opt.inverse, opt.in_place, opt.input,
-                              (uint64_t)opt.common.seed);
+    cl_require_device_memory(device_need((size_t)n * batch, opt.in_place,
+                                         most_plan_bytes(n, batch, opt.in_place, &opt.common)),
+                             0);
+    problem pr =
+        make_problem(n, batch, opt.inverse, opt.in_place, opt.input, (uint64_t)opt.common.seed);
     const bool ok = run_versions(&pr, &opt);
     free_problem(&pr);
     return ok ? CL_EXIT_OK : CL_EXIT_WRONG;

@@ -13,7 +13,8 @@
 #include "check.h"
 #include "fft.h"
 
-extern "C" const char fft_yours_idea[] = "your kernel (fft/yours.cu): the definition, a thread an output";
+extern "C" const char fft_yours_idea[] =
+    "your kernel (fft/yours.cu): the definition, a thread an output";
 // The longest n yours takes (O(n^2) work); raise it when yours is an FFT.
 extern "C" const int fft_yours_max_n = FFT_DIRECT_MAX_N;
 

@@ -101,7 +101,7 @@ static void test_smooth_lengths(void)
     EXPECT(fft_next_smooth(97) == 98 && fft_next_smooth(56) == 56 && fft_next_smooth(1009) == 1024);
     EXPECT(fft_largest_prime_factor(4095) == 13 && fft_largest_prime_factor(1) == 1);
     EXPECT(fft_largest_prime_factor((1 << 20) + 1) == 61681); // 17 x 61681
-    EXPECT(fft_bluestein_length(1009) == 2025);                // 3^4 5^2 >= 2017
+    EXPECT(fft_bluestein_length(1009) == 2025);               // 3^4 5^2 >= 2017
     EXPECT(fft_bluestein_length(97) >= 193 && fft_is_smooth(fft_bluestein_length(97)));
 }
 
@@ -118,7 +118,8 @@ static void test_conv_padding_and_gold(void)
     // The practical: 50 and 11 pad to 56; the FFT route (here in double through the gold
     // of the padded inputs) equals the direct convolution.
     EXPECT(fft_conv_length(50, 11) == 56);
-    EXPECT(fft_conv_length(1000000, 4097) >= 1002049 && fft_is_smooth(fft_conv_length(1000000, 4097)));
+    EXPECT(fft_conv_length(1000000, 4097) >= 1002049 &&
+           fft_is_smooth(fft_conv_length(1000000, 4097)));
     enum { S = 50, F = 11, L = 56 };
     float s[2 * S], f[2 * F], ps[2 * L], pf[2 * L];
     for (int i = 0; i < S; i++) {
