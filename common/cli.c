@@ -130,9 +130,10 @@ static const cl_option *find_option(const cl_option *common, const cl_option *ow
     return NULL;
 }
 
-static void option_label(const cl_option *o, char *buf, size_t len)
+// The option as it was typed: "-r" or "--radius" (an error names the flag the user wrote).
+static void option_label(const cl_option *o, bool typed_long, char *buf, size_t len)
 {
-    if (o->short_name)
+    if (o->short_name && !(typed_long && o->long_name))
         snprintf(buf, len, "-%c", o->short_name);
     else
         snprintf(buf, len, "--%s", o->long_name);
@@ -303,7 +304,7 @@ static bool parse_all(const cl_program *prog, int argc, char **argv, cl_common_a
         if (!o)
             return fail(err, errlen, "unknown option '%s'", arg);
         char label[48];
-        option_label(o, label, sizeof label);
+        option_label(o, arg[1] == '-', label, sizeof label);
         if (o->kind == CL_ARG_FLAG) {
             if (attached)
                 return fail(err, errlen, "%s takes no value", label);

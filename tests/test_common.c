@@ -175,6 +175,7 @@ static void test_parse_errors_name_the_flag(void)
         const char *line, *must_contain;
     } cases[] = {
         {"-n -3", "-n -3"},
+        {"--size -3", "--size -3"}, // the spelling typed, not the short form
         {"-n 0", "1..1000000000"},
         {"-n 0", "(e.g. 1000000, 1e6, 16M, 1Mi)"},
         {"--cells 16M", "100..16384 (e.g. 1000, 1e3, 4K, 1Ki)"}, // examples in its range

@@ -1,0 +1,1 @@
+stencil1d_LIBS :=
