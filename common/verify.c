@@ -76,6 +76,11 @@ cl_compare cl_compare_f32_each(const float *got, const double *want, const doubl
     }                                                                                              \
     return c
 
+cl_compare cl_compare_f32_exact(const float *got, const float *want, size_t n)
+{
+    COMPARE_EXACT(got, want, n);
+}
+
 cl_compare cl_compare_i32(const int32_t *got, const int32_t *want, size_t n)
 {
     COMPARE_EXACT(got, want, n);

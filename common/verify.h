@@ -28,6 +28,8 @@ cl_compare cl_compare_f64(const double *got, const double *want, size_t n, doubl
                           double abs_tol);
 // The same with a tolerance of each element's own: |got - want| <= tol[i].
 cl_compare cl_compare_f32_each(const float *got, const double *want, const double *tol, size_t n);
+// Floats that must come out unchanged (a transpose moves values): equal values pass, a NaN fails.
+cl_compare cl_compare_f32_exact(const float *got, const float *want, size_t n);
 cl_compare cl_compare_i32(const int32_t *got, const int32_t *want, size_t n);
 cl_compare cl_compare_u32(const uint32_t *got, const uint32_t *want, size_t n);
 cl_compare cl_compare_u64(const uint64_t *got, const uint64_t *want, size_t n);

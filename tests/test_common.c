@@ -507,6 +507,16 @@ static void test_compare_exact(void)
     uint32_t u[2] = {0xFFFFFFFFu, 0}, v[2] = {0xFFFFFFFFu, 1};
     c = cl_compare_u32(u, v, 2);
     EXPECT(!c.ok && c.first_bad == 1);
+    // Floats that must be moved unchanged: equal values pass; a NaN (a poisoned, unwritten
+    // element) and the smallest change fail.
+    float f[3] = {1.5f, -0.25f, 3.0f}, g[3] = {1.5f, -0.25f, 3.0f};
+    EXPECT(cl_compare_f32_exact(f, g, 3).ok);
+    f[1] = NAN;
+    c = cl_compare_f32_exact(f, g, 3);
+    EXPECT(!c.ok && c.first_bad == 1 && c.n_bad == 1);
+    f[1] = -0.25f;
+    f[2] = nextafterf(3.0f, 4.0f);
+    EXPECT(!cl_compare_f32_exact(f, g, 3).ok);
 }
 
 static void test_fault_injection(void)

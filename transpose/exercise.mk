@@ -1,0 +1,1 @@
+transpose_LIBS := -lcublas
