@@ -72,6 +72,7 @@ static problem make_problem(size_t n, const options *opt)
         else
             cl_fill_uniform_f32(in, count, key, -1.0f, 1.0f);
         double max_abs = 0.0;
+#pragma omp parallel for reduction(max : max_abs) schedule(static)
         for (size_t i = 0; i < count; i++)
             max_abs = fmax(max_abs, fabs(in[i]));
         p.tolerance = stencil_float_tolerance(p.radius, max_abs);
@@ -246,9 +247,8 @@ static int run(int argc, char **argv)
     };
     const cl_program prog = {
         .name = "stencil1d",
-        .summary = "out[i] = in[i - R] + ... + in[i + R], the CUDA-basics notes' 1D stencil, for "
-                   "any n and "
-                   "radius; the notes' shared-memory kernel (v2) as the reference.",
+        .summary = "out[i] = in[i - R] + ... + in[i + R], the CUDA-basics notes' 1D stencil, "
+                   "for any n and radius; the notes' shared-memory kernel (v2) as the reference.",
         .example = "stencil1d -k all --radius 16",
         .n_default = (size_t)1 << 28,
         .n_min = 1,
