@@ -26,7 +26,7 @@ expect_no_device "fft --batch 7 is the transforms' count" "$fft" --batch 7
 # and the round trip, at edge lengths, batches 1 and 7; exit 0 only if every result
 # verified (versions that do not do a length say so and are left out).
 batch "$fft"
-for n in 1 2 3 5 7 56 64 97 1000 1009 4095 4096 8192 16384; do
+for n in 1 2 3 5 7 16 32 56 64 97 128 256 512 1000 1009 2048 4095 4096 8192 16384; do
     for b in 1 7; do
         batch_gpu "fft -k all -n $n --batch $b" 0 -k all -n "$n" --batch "$b" -i 2
     done
