@@ -52,6 +52,12 @@ __device__ inline float2 conj_if(float2 a, bool conj)
 {
     return make_float2(a.x, conj ? -a.y : a.y);
 }
+// a with the sign bit of its imaginary part XORed with sign (0 or 0x80000000): conj_if as
+// one logic op, where the run-time select costs a negate and a select.
+__device__ inline float2 flip_imag(float2 a, unsigned sign)
+{
+    return make_float2(a.x, __uint_as_float(__float_as_uint(a.y) ^ sign));
+}
 // -i a: a quarter turn clockwise, no multiply.
 __device__ inline float2 mul_minus_i(float2 a) { return make_float2(a.y, -a.x); }
 
@@ -869,7 +875,8 @@ static bool plan_pass(planner &pl, pass_desc &d, int n, int m, int ns, size_t ba
             return false;
         d.staged_store = !d.contiguous && ns == 1;
     }
-    d.roots = pl.upload(roots_table(m, m, 1));
+    if (!d.fixed || d.smem_bytes > 0) // a fixed pass without shared memory is one stage
+        d.roots = pl.upload(roots_table(m, m, 1));
     if (ns > 1) {
         const long long len = (long long)ns * m;
         int shift = 0;
@@ -1360,6 +1367,16 @@ __global__ void __launch_bounds__(fixed_shape<M, STRIDED>::THREADS,
         j = (int)(g - b * (unsigned)d.stride);
         jm = j % d.ns;
     }
+    // The inverse's conjugates: as sign masks in whole transforms (H100, 4096 inverse 0.426
+    // -> 0.361 ms), as conj_if's select in column passes, where the masks cost registers
+    // at the 64 a thread they run at (2^20 1.040 -> 1.084 ms).
+    const unsigned sign_in = d.conj_in ? 0x80000000u : 0u, sign_out = d.conj_out ? 0x80000000u : 0u;
+    const auto conj_loaded = [&](float2 a) {
+        return STRIDED ? conj_if(a, d.conj_in) : flip_imag(a, sign_in);
+    };
+    const auto conj_stored = [&](float2 a) {
+        return STRIDED ? conj_if(a, d.conj_out) : flip_imag(a, sign_out);
+    };
     // Offsets within a transform fit in an int (n <= 2^27).
     const float2 *src = in + (size_t)b * d.n + j;
     const int step = STRIDED ? d.stride : 1;
@@ -1367,7 +1384,7 @@ __global__ void __launch_bounds__(fixed_shape<M, STRIDED>::THREADS,
 #pragma unroll
     for (int k = 0; k < S::EPT; k++) {
         const int p = t + k * S::TPC;
-        float2 a = valid ? conj_if(src[p * step], d.conj_in) : make_float2(0.0f, 0.0f);
+        float2 a = valid ? conj_loaded(src[p * step]) : make_float2(0.0f, 0.0f);
         if (STRIDED && d.ns > 1)
             a = cmul(a, pass_twiddle(d, p * jm));
         v[k] = a;
@@ -1381,7 +1398,7 @@ __global__ void __launch_bounds__(fixed_shape<M, STRIDED>::THREADS,
 #pragma unroll
         for (int k = 0; k < S::EPT; k++)
             if (valid)
-                dst[(t + k * S::TPC) * out_step] = conj_if(v[k], d.conj_out);
+                dst[(t + k * S::TPC) * out_step] = conj_stored(v[k]);
     } else {
         // The first of several passes: column g's outputs are the M points at g M, the
         // block's C columns one run of C M points, staged so it leaves in order.
@@ -1393,8 +1410,7 @@ __global__ void __launch_bounds__(fixed_shape<M, STRIDED>::THREADS,
         const unsigned first = blockIdx.x * (unsigned)S::C;
         const int count = (int)min((unsigned)S::C, d.columns - first) * M;
         for (int i = threadIdx.x; i < count; i += S::THREADS)
-            out[(size_t)first * M + i] =
-                conj_if(sm[fixed_slot<M, STRIDED>(i / M, i % M)], d.conj_out);
+            out[(size_t)first * M + i] = conj_stored(sm[fixed_slot<M, STRIDED>(i / M, i % M)]);
     }
 }
 
@@ -1403,7 +1419,7 @@ __global__ void __launch_bounds__(fixed_shape<M, STRIDED>::THREADS,
 struct fixed_kernel {
     void (*launch)(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream);
     const void *kernel;
-    int smem_bytes, columns_per_block, threads;
+    int smem_bytes, columns_per_block;
 };
 
 template <int M, bool STRIDED>
@@ -1419,7 +1435,7 @@ template <int M, bool STRIDED> static fixed_kernel fixed_kernel_of()
 {
     using S = fixed_shape<M, STRIDED>;
     return {launch_fixed<M, STRIDED>, (const void *)fixed_pass_kernel<M, STRIDED>,
-            M > S::EPT ? (int)(S::SLOTS * sizeof(float2)) : 0, S::C, S::THREADS};
+            M > S::EPT ? (int)(S::SLOTS * sizeof(float2)) : 0, S::C};
 }
 
 static fixed_kernel find_fixed_kernel(int m, bool strided)
@@ -1455,7 +1471,7 @@ static fixed_kernel find_fixed_kernel(int m, bool strided)
         case 4096: return fixed_kernel_of<4096, true>();
         }
     // clang-format on
-    return {NULL, NULL, 0, 0, 0};
+    return {NULL, NULL, 0, 0};
 }
 
 // Switches a planned pass to v6's kernel for its length, where there is one.
@@ -1473,8 +1489,7 @@ static bool use_fixed_kernel(planner &pl, pass_desc &d)
     // is under a 32-byte sector (2^27 = 512^3: 4.49 ms straight, 3.30 staged on the H100).
     d.staged_store = !d.contiguous && d.ns == 1 && k.columns_per_block > 8;
     d.smem_bytes = k.smem_bytes;
-    d.columns_per_block = k.columns_per_block;
-    d.threads_per_column = k.threads / k.columns_per_block;
+    d.columns_per_block = k.columns_per_block; // for the plan's description
     return true;
 }
 
