@@ -15,8 +15,9 @@
 //                 many columns at once; Bluestein's algorithm for n with a prime factor
 //                 above 7 (a convolution done with smooth transforms). Any n.
 //   v6-fixed      v5 with each pass compiled for its length (powers of two up to 8192
-//                 whole, 4096 a column pass): radix 16, 16 points a thread, every index
-//                 a constant; 2^24 in 2 passes (4096 x 4096), where v5 takes 3.
+//                 whole, 4096 a column pass; 1000 both): radix 16 (10), 16 (10) points a
+//                 thread, every index a constant; 2^24 in 2 passes (4096 x 4096), where
+//                 v5 takes 3.
 //
 // Every version but v1 computes the forward transform only: the inverse is
 // conj(forward(conj(x))), the conjugates fused into the first load and the last store.
@@ -1193,13 +1194,13 @@ static bool plan_v5(planner &pl, int n, size_t batch, bool in_place, char *why, 
 // --- v6: the length a template parameter --------------------------------------------------------
 
 // v6: v5's passes, each compiled for its length M (a power of two, 1 .. 8192 for a whole
-// transform, 16 .. 4096 for a pass over columns): every index, radix and loop bound is a
-// constant, so a point costs a few instructions where v4/v5 spend dozens on radix
-// switches, divisions and bounds checks (ncu, 4096: 2.3 instructions a point a stage).
-// A thread holds EPT = 16 points (8 up to M = 64, all M below 16) in registers: points
-// t + k TPC of its column, k < EPT, TPC = M / EPT threads a column. Stages are radix EPT
-// and a last one of what is left (2, 4 or 8): 4096 = 16 16 16 in 3 stages and 2 exchanges
-// through shared memory, where v4 takes 8 8 8 8 and 3. Stage twiddles w^q (q < 16) come
+// transform, 16 .. 4096 for a pass over columns; 1000 = 10^3 both ways, 10 points a thread
+// in 3 radix-10 stages): every index, radix and loop bound is a constant, so a point costs a few
+// instructions where v4/v5 spend dozens on radix switches, divisions and bounds checks (ncu,
+// 4096: 2.3 instructions a point a stage). A thread holds EPT = 16 points (8 up to M = 64, all M
+// below 16) in registers: points t + k TPC of its column, k < EPT, TPC = M / EPT threads a column.
+// Stages are radix EPT and a last one of what is left (2, 4 or 8): 4096 = 16 16 16 in 3 stages and
+// 2 exchanges through shared memory, where v4 takes 8 8 8 8 and 3. Stage twiddles w^q (q < 16) come
 // from 6 reads of the M-th roots (q = 1, 2, 3, 4, 8, 12) and 9 products of two of them.
 // Napkin math (n = 4096, 2^26 points): 1 GB moved, 0.36 ms at the H100's 2.95 TB/s copy
 // rate, i.e. 0.82 points an SM a clock: a budget of 128 / 0.82 = 156 instructions a point
@@ -1257,10 +1258,35 @@ template <> __device__ inline void dft<16>(float2 *v)
     }
 }
 
-// The points a thread holds for length m: 8 up to 64 (64 = 8 x 8 on 8 threads), 16 above.
+// Radix 10 as 5 x 2: radix-5 DFTs of the even points (E) and the odd points (O), then
+// X[k] = E[k] + w_10^k O[k] and X[k + 5] = E[k] - w_10^k O[k].
+template <> __device__ inline void dft<10>(float2 *v)
+{
+    constexpr float c10[5] = {1.0f, 8.090169944e-01f, 3.090169944e-01f, -3.090169944e-01f,
+                              -8.090169944e-01f};
+    constexpr float s10[5] = {0.0f, 5.877852523e-01f, 9.510565163e-01f, 9.510565163e-01f,
+                              5.877852523e-01f};
+    float2 e[5], o[5];
+#pragma unroll
+    for (int j = 0; j < 5; j++) {
+        e[j] = v[2 * j];
+        o[j] = v[2 * j + 1];
+    }
+    dft<5>(e);
+    dft<5>(o);
+#pragma unroll
+    for (int k = 0; k < 5; k++) {
+        const float2 t = k ? cmul(o[k], make_float2(c10[k], -s10[k])) : o[k];
+        v[k] = cadd(e[k], t);
+        v[k + 5] = csub(e[k], t);
+    }
+}
+
+// The points a thread holds for length m: 8 up to 64 (64 = 8 x 8 on 8 threads), 16 above;
+// 1000 = 10^3: 10, radix-10 stages.
 __host__ __device__ constexpr int fixed_points_a_thread(int m)
 {
-    return m <= 16 ? m : m <= 64 ? 8 : 16;
+    return m == 1000 ? 10 : m <= 16 ? m : m <= 64 ? 8 : 16;
 }
 
 // A length's shape: points a thread, threads a column, columns a block (whole transforms:
@@ -1269,11 +1295,12 @@ __host__ __device__ constexpr int fixed_points_a_thread(int m)
 template <int M, bool STRIDED> struct fixed_shape {
     static constexpr int EPT = fixed_points_a_thread(M);
     static constexpr int TPC = M / EPT;
-    static constexpr int C = STRIDED ? (M <= 256    ? 4096 / M
-                                        : M == 512  ? 16
-                                        : M == 1024 ? 8
-                                                    : 4)
-                                     : (TPC >= 256 ? 1 : 256 / TPC);
+    static constexpr int C = M == 1000 ? 4 // 400 threads: 12.5 warps
+                             : STRIDED ? (M <= 256    ? 4096 / M
+                                          : M == 512  ? 16
+                                          : M == 1024 ? 8
+                                                      : 4)
+                                       : (TPC >= 256 ? 1 : 256 / TPC);
     static constexpr int THREADS = C * TPC;
     // Registers: at most 85 a thread (3 blocks of 256 an SM), 64 for blocks of 512.
     static constexpr int MIN_BLOCKS = THREADS >= 1024 ? 1 : THREADS >= 512 ? 2 : 3;
@@ -1322,7 +1349,7 @@ __device__ __forceinline__ void fixed_stages(float2 (&v)[fixed_shape<M, STRIDED>
         for (int q = 0; q < R; q++)
             u[q] = v[b + q * B];
         if constexpr (NS > 1)
-            twiddle_from_roots<R>(u, roots, ((t + b * S::TPC) & (NS - 1)) * (M / (NS * R)));
+            twiddle_from_roots<R>(u, roots, (unsigned)(t + b * S::TPC) % NS * (M / (NS * R)));
         dft<R>(u);
 #pragma unroll
         for (int q = 0; q < R; q++)
@@ -1333,7 +1360,7 @@ __device__ __forceinline__ void fixed_stages(float2 (&v)[fixed_shape<M, STRIDED>
             __syncthreads(); // the previous stage's reads are done
 #pragma unroll
         for (int b = 0; b < B; b++) {
-            const int j = t + b * S::TPC, jm = j & (NS - 1);
+            const int j = t + b * S::TPC, jm = (unsigned)j % NS;
 #pragma unroll
             for (int q = 0; q < R; q++)
                 sm[fixed_slot<M, STRIDED>(c, (j - jm) * R + jm + q * NS)] = v[b + q * B];
@@ -1457,6 +1484,7 @@ static fixed_kernel find_fixed_kernel(int m, bool strided)
         case 2048: return fixed_kernel_of<2048, false>();
         case 4096: return fixed_kernel_of<4096, false>();
         case 8192: return fixed_kernel_of<8192, false>();
+        case 1000: return fixed_kernel_of<1000, false>();
         }
     else
         switch (m) {
@@ -1469,6 +1497,7 @@ static fixed_kernel find_fixed_kernel(int m, bool strided)
         case 1024: return fixed_kernel_of<1024, true>();
         case 2048: return fixed_kernel_of<2048, true>();
         case 4096: return fixed_kernel_of<4096, true>();
+        case 1000: return fixed_kernel_of<1000, true>();
         }
     // clang-format on
     return {NULL, NULL, 0, 0};
