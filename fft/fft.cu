@@ -17,7 +17,7 @@
 //   v6-fixed      v5 with each pass compiled for its length (powers of two up to 8192
 //                 whole, 4096 a column pass; 1000 both): radix 16 (10), 16 (10) points a
 //                 thread, every index a constant; 2^24 in 2 passes (4096 x 4096), where
-//                 v5 takes 3.
+//                 v5 takes 3; Bluestein up to n = 4096 in one kernel.
 //
 // Every version but v1 computes the forward transform only: the inverse is
 // conj(forward(conj(x))), the conjugates fused into the first load and the last store.
@@ -228,9 +228,10 @@ struct fft_plan {
     float2 *tmp1, *tmp2;        // scratch for chains of passes
     std::vector<void *> owned;  // device tables
     // Bluestein (v5, n with a prime factor above 7)
-    fft_plan *inner; // the smooth length-m transforms
+    fft_plan *inner; // the smooth length-m transforms (NULL when fused: v6, m <= 8192)
     long long m;
     float2 *chirp, *spectrum, *work1, *work2;
+    const float2 *roots; // fused: the m-th roots
 };
 
 // Builds a plan, or (dry) only adds up the device bytes it would allocate.
@@ -847,6 +848,8 @@ static bool block_shape(pass_desc &d)
 static void launch_fixed_pass(const pass_desc &d, const float2 *in, float2 *out,
                               cudaStream_t stream);
 static bool use_fixed_kernel(planner &pl, pass_desc &d);
+static bool use_fused_bluestein(planner &pl, long long m);
+static void run_bluestein_fused(const fft_plan *p, const fft_args *a, cudaStream_t stream);
 
 // Fills d for a pass of m-point transforms with ns before it; false when it does not fit.
 // fixed: v6's kernel compiled for m where there is one.
@@ -1116,8 +1119,9 @@ static fft_plan *make_plan(bool (*build)(planner &, int, size_t, bool, char *, s
 
 typedef bool (*plan_builder)(planner &, int, size_t, bool, char *, size_t);
 
-// fixed (v6): a power of two when it is within 1/8 of the smooth length (1009: 2048, not
-// 2025), so the inner transforms run on kernels compiled for their length.
+// fixed (v6): m a power of two up to 8192, all of Bluestein in one kernel (a block a
+// transform, see bluestein_fused_kernel); above, a power of two when it is within 1/8 of
+// the smooth length, so the inner transforms run on kernels compiled for their length.
 static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner, bool fixed)
 {
     fft_plan *p = pl.plan;
@@ -1125,41 +1129,55 @@ static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
     long long power = 1;
     while (power < 2LL * n - 1)
         power *= 2;
-    if (fixed && power * 8 <= p->m * 9)
+    const bool fused = fixed && use_fused_bluestein(pl, power);
+    if (fused || (fixed && power * 8 <= p->m * 9))
         p->m = power;
     if (p->m > INT32_MAX / 2 || (size_t)p->m * batch > 2 * FFT_MAX_POINTS)
         return false;
-    size_t inner_bytes = 0;
     char why[160];
-    p->inner = make_plan(inner, (int)p->m, batch, false, pl.dry, &inner_bytes, why, sizeof why);
-    pl.bytes += inner_bytes;
-    if (!pl.dry && !p->inner)
-        return false;
+    if (!fused) {
+        size_t inner_bytes = 0;
+        p->inner = make_plan(inner, (int)p->m, batch, false, pl.dry, &inner_bytes, why, sizeof why);
+        pl.bytes += inner_bytes;
+        if (!pl.dry && !p->inner)
+            return false;
+        p->work1 = (float2 *)pl.alloc((size_t)p->m * batch * sizeof(float2));
+        p->work2 = (float2 *)pl.alloc((size_t)p->m * batch * sizeof(float2));
+    }
     std::vector<float2> chirp(n);
     for (long long k = 0; k < n; k++) {
         const double angle = -M_PI * (double)((unsigned long long)k * k % (2ULL * n)) / n;
         chirp[k] = make_float2((float)cos(angle), (float)sin(angle));
     }
     p->chirp = pl.upload(chirp);
-    p->work1 = (float2 *)pl.alloc((size_t)p->m * batch * sizeof(float2));
-    p->work2 = (float2 *)pl.alloc((size_t)p->m * batch * sizeof(float2));
     p->spectrum = (float2 *)pl.alloc((size_t)p->m * sizeof(float2));
+    // The spectrum: conj(c_k) at k and m - k, transformed with the inner length's kernels
+    // (one transform; from the batch's first slot, or its own m points when fused).
+    std::vector<float2> wrapped(p->m, make_float2(0.0f, 0.0f));
+    for (long long k = 0; k < n; k++) {
+        wrapped[k] = make_float2(chirp[k].x, -chirp[k].y);
+        if (k > 0)
+            wrapped[p->m - k] = wrapped[k];
+    }
+    float2 *staged = fused ? pl.upload(wrapped) : p->work1;
+    if (fused)
+        p->roots = pl.upload(roots_table(p->m, p->m, 1));
     if (!pl.dry) {
-        // The spectrum: conj(c_k) at k and m - k, transformed with the inner plan's
-        // kernels (one transform of the batch's first slot).
-        std::vector<float2> wrapped(p->m, make_float2(0.0f, 0.0f));
-        for (long long k = 0; k < n; k++) {
-            wrapped[k] = make_float2(chirp[k].x, -chirp[k].y);
-            if (k > 0)
-                wrapped[p->m - k] = wrapped[k];
-        }
-        CL_CUDA_CHECK(
-            cudaMemcpy(p->work1, wrapped.data(), p->m * sizeof(float2), cudaMemcpyHostToDevice));
+        if (!fused)
+            CL_CUDA_CHECK(
+                cudaMemcpy(staged, wrapped.data(), p->m * sizeof(float2), cudaMemcpyHostToDevice));
         fft_plan *single = make_plan(inner, (int)p->m, 1, false, false, NULL, why, sizeof why);
-        const fft_args args = {(int)p->m, 1, false, p->work1, p->spectrum};
+        const fft_args args = {(int)p->m, 1, false, staged, p->spectrum};
         single->run(single, &args, 0);
         CL_CUDA_CHECK(cudaDeviceSynchronize());
         fft_plan_destroy(single);
+    }
+    if (fused) {
+        p->passes = 1;
+        snprintf(p->description, sizeof p->description,
+                 "Bluestein in one kernel: 2 transforms of %lld and 3 products", p->m);
+        p->run = run_bluestein_fused;
+        return true;
     }
     p->passes = 2 * (p->inner ? p->inner->passes : 1) + 3;
     snprintf(p->description, sizeof p->description,
@@ -1526,6 +1544,118 @@ static void launch_fixed_pass(const pass_desc &d, const float2 *in, float2 *out,
                               cudaStream_t stream)
 {
     find_fixed_kernel(d.m, !d.contiguous).launch(d, in, out, stream);
+}
+
+// v6's Bluestein for m <= 8192 (n <= 4096) in one kernel, a column a transform: the
+// chirp product on the loads, the forward transform of m, the product with the chirp's
+// spectrum (scaled by 1/m, exact for a power of two) and the conjugate, the forward
+// transform again (conj(forward(conj)) = the inverse), the last chirp product on the
+// stores. Where v5 moves 16 bytes a point 5 times through DRAM (3 products, 2
+// transforms of m >= 2n points, 8 bytes in and out each), this moves them once: 8 in,
+// 8 out. The cost moves to arithmetic: 2 m-point transforms for n outputs, ~4 x a
+// one-pass transform's ~70 instructions an output for 1009 on 2048 (budget ~156 at the
+// H100's copy rate): issue-bound, 1009 x 66510 takes 1.08 ms on the H100, 3x the copy
+// floor (v5's five sweeps 8.85 ms, cuFFT 1.16).
+// Blocks an SM: one fewer than the one-pass kernel's, for the registers the chirp and
+// spectrum reads take (H100, 1009 on 2048: 3 blocks of 256 at 80 registers spill ~450
+// bytes a thread, 2.09 ms; 2 blocks at 128, 1.08 ms).
+template <int M> constexpr int fused_min_blocks()
+{
+    return fixed_shape<M, false>::MIN_BLOCKS > 1 ? fixed_shape<M, false>::MIN_BLOCKS - 1 : 1;
+}
+
+template <int M>
+__global__ void __launch_bounds__(fixed_shape<M, false>::THREADS, fused_min_blocks<M>())
+    bluestein_fused_kernel(const float2 *x, float2 *y, int n, unsigned batch, const float2 *chirp,
+                           const float2 *spectrum, const float2 *roots, bool conj_in, bool conj_out)
+{
+    using S = fixed_shape<M, false>;
+    extern __shared__ float2 sm[];
+    const int c = (int)threadIdx.x / S::TPC, t = (int)threadIdx.x % S::TPC;
+    const unsigned b = blockIdx.x * (unsigned)S::C + c;
+    const bool valid = b < batch;
+    const unsigned sign_in = conj_in ? 0x80000000u : 0u, sign_out = conj_out ? 0x80000000u : 0u;
+    float2 v[S::EPT];
+#pragma unroll
+    for (int k = 0; k < S::EPT; k++) {
+        const int p = t + k * S::TPC;
+        v[k] = valid && p < n ? cmul(flip_imag(x[(size_t)b * n + p], sign_in), __ldg(&chirp[p]))
+                              : make_float2(0.0f, 0.0f);
+    }
+    fixed_stages<M, false, 1>(v, sm, c, t, roots);
+    constexpr float scale = 1.0f / M;
+#pragma unroll
+    for (int k = 0; k < S::EPT; k++) {
+        const float2 a = cmul(v[k], __ldg(&spectrum[t + k * S::TPC]));
+        v[k] = make_float2(a.x * scale, -a.y * scale);
+    }
+    __syncthreads(); // the first transform's last reads of shared memory are done
+    fixed_stages<M, false, 1>(v, sm, c, t, roots);
+#pragma unroll
+    for (int k = 0; k < S::EPT; k++) {
+        const int p = t + k * S::TPC;
+        if (valid && p < n)
+            y[(size_t)b * n + p] =
+                flip_imag(cmul(make_float2(v[k].x, -v[k].y), __ldg(&chirp[p])), sign_out);
+    }
+}
+
+template <int M>
+static void launch_bluestein_fused(const fft_plan *p, const fft_args *a, cudaStream_t stream)
+{
+    using S = fixed_shape<M, false>;
+    const unsigned blocks = (unsigned)((a->batch + S::C - 1) / S::C);
+    bluestein_fused_kernel<M><<<blocks, S::THREADS, S::SLOTS * sizeof(float2), stream>>>(
+        (const float2 *)a->in, (float2 *)a->out, a->n, (unsigned)a->batch, p->chirp, p->spectrum,
+        p->roots, a->inverse, a->inverse);
+    CL_LAUNCH_CHECK();
+}
+
+struct fused_bluestein {
+    void (*launch)(const fft_plan *p, const fft_args *a, cudaStream_t stream);
+    const void *kernel;
+    size_t smem_bytes;
+};
+
+template <int M> static fused_bluestein fused_bluestein_of()
+{
+    return {launch_bluestein_fused<M>, (const void *)bluestein_fused_kernel<M>,
+            fixed_shape<M, false>::SLOTS * sizeof(float2)};
+}
+
+// m >= 2n - 1 with n >= 11 (the least prime above 7): 32 .. 8192.
+static fused_bluestein find_fused_bluestein(long long m)
+{
+    // clang-format off
+    switch (m) {
+    case 32: return fused_bluestein_of<32>();
+    case 64: return fused_bluestein_of<64>();
+    case 128: return fused_bluestein_of<128>();
+    case 256: return fused_bluestein_of<256>();
+    case 512: return fused_bluestein_of<512>();
+    case 1024: return fused_bluestein_of<1024>();
+    case 2048: return fused_bluestein_of<2048>();
+    case 4096: return fused_bluestein_of<4096>();
+    case 8192: return fused_bluestein_of<8192>();
+    }
+    // clang-format on
+    return {NULL, NULL, 0};
+}
+
+static bool use_fused_bluestein(planner &pl, long long m)
+{
+    const fused_bluestein k = find_fused_bluestein(m);
+    if (!k.launch || k.smem_bytes > cl_device_current()->shared_optin_bytes)
+        return false;
+    if (!pl.dry && k.smem_bytes > 48 * 1024)
+        CL_CUDA_CHECK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           (int)k.smem_bytes));
+    return true;
+}
+
+static void run_bluestein_fused(const fft_plan *p, const fft_args *a, cudaStream_t stream)
+{
+    find_fused_bluestein(p->m).launch(p, a, stream);
 }
 
 static bool plan_v6(planner &pl, int n, size_t batch, bool in_place, char *why, size_t len)
