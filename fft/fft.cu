@@ -1320,8 +1320,10 @@ template <int M, bool STRIDED> struct fixed_shape {
                                                       : 4)
                                        : (TPC >= 256 ? 1 : 256 / TPC);
     static constexpr int THREADS = C * TPC;
-    // Registers: at most 85 a thread (3 blocks of 256 an SM), 64 for blocks of 512.
+    // Registers: at most 85 a thread (3 blocks of 256 an SM), 64 for blocks of 512. The
+    // launch bound in whole warps (1000: 400 threads, 13 warps), or ptxas ignores it.
     static constexpr int MIN_BLOCKS = THREADS >= 1024 ? 1 : THREADS >= 512 ? 2 : 3;
+    static constexpr int BOUND_THREADS = (THREADS + 31) / 32 * 32;
     static constexpr int SLOTS = C * M + C * M / 16;
 };
 
@@ -1395,7 +1397,7 @@ __device__ __forceinline__ void fixed_stages(float2 (&v)[fixed_shape<M, STRIDED>
 // false, whole transforms (d.m == d.n); true, columns d.stride apart, twiddled between
 // passes when d.ns > 1.
 template <int M, bool STRIDED>
-__global__ void __launch_bounds__(fixed_shape<M, STRIDED>::THREADS,
+__global__ void __launch_bounds__(fixed_shape<M, STRIDED>::BOUND_THREADS,
                                   fixed_shape<M, STRIDED>::MIN_BLOCKS)
     fixed_pass_kernel(const float2 *in, float2 *out, const pass_desc d)
 {
@@ -1565,7 +1567,7 @@ template <int M> constexpr int fused_min_blocks()
 }
 
 template <int M>
-__global__ void __launch_bounds__(fixed_shape<M, false>::THREADS, fused_min_blocks<M>())
+__global__ void __launch_bounds__(fixed_shape<M, false>::BOUND_THREADS, fused_min_blocks<M>())
     bluestein_fused_kernel(const float2 *x, float2 *y, int n, unsigned batch, const float2 *chirp,
                            const float2 *spectrum, const float2 *roots, bool conj_in, bool conj_out)
 {
