@@ -1307,23 +1307,38 @@ __host__ __device__ constexpr int fixed_points_a_thread(int m)
     return m == 1000 ? 10 : m <= 16 ? m : m <= 64 ? 8 : 16;
 }
 
+// The most threads an SM holds: 1024 on Turing (sm_75, in the portable build), 2048
+// on the A100 and Hopper.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define FFT_SM_THREADS 1024
+#else
+#define FFT_SM_THREADS 2048
+#endif
+__host__ __device__ constexpr int cmin(int a, int b) { return a < b ? a : b; }
+
 // A length's shape: points a thread, threads a column, columns a block (whole transforms:
 // 256 threads a block at least; columns of a longer transform: 16 neighbours, 128-byte
 // runs, 8 from M = 1024 on), shared memory (one slot in 16 of padding, see fixed_slot).
 template <int M, bool STRIDED> struct fixed_shape {
     static constexpr int EPT = fixed_points_a_thread(M);
     static constexpr int TPC = M / EPT;
-    static constexpr int C = M == 1000 ? 4 // 400 threads: 12.5 warps
+    static constexpr int C = M == 1000 ? (STRIDED ? 4 : 2) // 400 and 200 threads
                              : STRIDED ? (M <= 256    ? 4096 / M
                                           : M == 512  ? 16
                                           : M == 1024 ? 8
                                                       : 4)
                                        : (TPC >= 256 ? 1 : 256 / TPC);
     static constexpr int THREADS = C * TPC;
-    // Registers: at most 85 a thread (3 blocks of 256 an SM), 64 for blocks of 512. The
-    // launch bound in whole warps (1000: 400 threads, 13 warps), or ptxas ignores it.
-    static constexpr int MIN_BLOCKS = THREADS >= 1024 ? 1 : THREADS >= 512 ? 2 : 3;
+    // Registers: at most 85 a thread (3 blocks of 256 an SM), 64 for blocks of 512; 1000
+    // whole, 5 blocks of 200 (56 registers; H200 0.324 -> 0.309 ms against 4 columns a
+    // block at 48). The launch bound in whole warps (1000: 13 and 7 warps) and within the
+    // threads an SM holds, or ptxas ignores it.
     static constexpr int BOUND_THREADS = (THREADS + 31) / 32 * 32;
+    static constexpr int MIN_BLOCKS = cmin(M == 1000 && !STRIDED ? 5
+                                           : THREADS >= 1024     ? 1
+                                           : THREADS >= 512      ? 2
+                                                                 : 3,
+                                           FFT_SM_THREADS / BOUND_THREADS);
     static constexpr int SLOTS = C * M + C * M / 16;
 };
 
@@ -1535,8 +1550,9 @@ static bool use_fixed_kernel(planner &pl, pass_desc &d)
     d.fixed = true;
     // The first of several passes writes column g's outputs to g m + p: straight from
     // registers the warp's runs are 256 / C bytes, staged through shared memory when that
-    // is under a 32-byte sector (2^27 = 512^3: 4.49 ms straight, 3.30 staged on the H100).
-    d.staged_store = !d.contiguous && d.ns == 1 && k.columns_per_block > 8;
+    // is at most a 32-byte sector (2^27 = 512^3, C = 16: 4.49 ms straight, 3.30 staged on
+    // the H100; 2^20 = 1024^2, C = 8: 0.917 -> 0.893 ms on the H200).
+    d.staged_store = !d.contiguous && d.ns == 1 && k.columns_per_block >= 8;
     d.smem_bytes = k.smem_bytes;
     d.columns_per_block = k.columns_per_block; // for the plan's description
     return true;
