@@ -127,6 +127,10 @@ COMMON_SRC := $(wildcard common/*.c) $(wildcard common/*.cu)
 COMMON_OBJ := $(patsubst %,build/%.o,$(basename $(COMMON_SRC)))
 LIBCUDALAB := build/libcudalab.a
 
+# The team of GPUs (common/team.c) calls NCCL where the build has it; only binaries that
+# use the team (laplace3d) link it.
+build/common/team.o: CFLAGS += $(NCCL_CFLAGS)
+
 $(LIBCUDALAB): $(COMMON_OBJ)
 	$(call show,AR,$@)ar rcs $@ $^
 

@@ -30,7 +30,7 @@ __attribute__((noreturn, format(printf, 2, 3)))
 void cl_die(int code, const char *fmt, ...);
 
 // A function run once before a fatal exit (cl_die, a failed CL_CUDA_CHECK), for what must
-// not outlive the process unannounced: laplace3d's multi-GPU team aborts its NCCL
+// not outlive the process unannounced: a team of GPUs (team.h) aborts its NCCL
 // communicators there, so no peer is left waiting on them. NULL removes it.
 void cl_set_fatal_hook(void (*hook)(void));
 

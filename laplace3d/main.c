@@ -297,7 +297,7 @@ static void parse_block(options *opt)
 // that starts one process a GPU (its variables set), N must be its process count.
 static int run_gpus(const options *opt, grid_shape g)
 {
-    laplace_launch launch = laplace_launch_from_env();
+    cl_launch launch = cl_launch_from_env();
     if (opt->common.kernel || opt->common.check || opt->sweep || opt->common.dump || opt->block ||
         opt->tblock || opt->common.device)
         cl_die(CL_EXIT_USAGE,
@@ -330,9 +330,9 @@ static int run_gpus(const options *opt, grid_shape g)
                    "rank 0 leaves NCCL's id for the others (a shared path)",
                    launch.source);
     } else {
-        launch = (laplace_launch){0, 1, -1, NULL};
+        launch = cl_launch_single();
     }
-    if (!laplace_have_nccl)
+    if (!cl_team_have_nccl)
         cl_die(CL_EXIT_USAGE, "--gpus: this laplace3d was built without NCCL (install it, or set "
                               "NCCL_HOME to where it is, and rebuild)");
 
@@ -372,7 +372,7 @@ static int run(int argc, char **argv)
         {0, "gpus", CL_ARG_INT, &opt.gpus, "N",
          "cut the grid into N slabs along z, one a GPU, halo planes exchanged each iteration "
          "(needs NCCL; see README.md)",
-         1, LAPLACE_MAX_GPUS, NULL},
+         1, CL_TEAM_MAX_GPUS, NULL},
         {0, "exchange", CL_ARG_CHOICE, &opt.exchange, "HOW",
          "with --gpus: m1-host, m2-peer, m3-nccl (overlapped with the slab's inside) or all "
          "(default: m3-nccl)",

@@ -1,6 +1,6 @@
 // laplace3d --gpus N: the grid cut along z into slabs, one a GPU, with halo planes
-// exchanged every iteration (multi_gpu.c), and the arithmetic of the cut (slabs.c, pure
-// C, unit-tested on the CPU).
+// exchanged every iteration (multi_gpu.c, on common/team.h's team of GPUs), and the
+// arithmetic of the cut (slabs.c, pure C, unit-tested on the CPU).
 #ifndef LAPLACE3D_MULTI_GPU_H
 #define LAPLACE3D_MULTI_GPU_H
 
@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "laplace3d.h"
+#include "team.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,7 +33,7 @@ int laplace_slab_holding(int nz, int nslabs, int k);
 // the grid, two opposite corners (edges and faces of the grid), two faces, one across
 // every slab boundary (z centred on it), and two drawn from `seed`. Returns the count
 // (at most LAPLACE_MAX_CHECK_BOXES).
-enum { LAPLACE_MAX_GPUS = 64, LAPLACE_MAX_CHECK_BOXES = 7 + LAPLACE_MAX_GPUS - 1 };
+enum { LAPLACE_MAX_CHECK_BOXES = 7 + CL_TEAM_MAX_GPUS - 1 };
 int laplace_check_boxes(grid_shape g, int nslabs, uint64_t seed, grid_box *boxes);
 
 // The exchanges of the ladder (--exchange).
@@ -48,22 +49,8 @@ typedef struct {
     const char *id_file; // --nccl-id-file: how the processes of a one-process-a-GPU run meet
 } laplace_gpus_options;
 
-// Where the launcher put this process: from OMPI_COMM_WORLD_RANK/SIZE (mpirun),
-// SLURM_PROCID/NTASKS (srun) or RANK/WORLD_SIZE (torchrun and others); world 1 when
-// none is set. local_rank picks the GPU, modulo the GPUs the process sees
-// (OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID, LOCAL_RANK; -1 when none is set: the rank
-// then). A malformed value exits 2.
-typedef struct {
-    int rank, world, local_rank;
-    const char *source; // the variable that set the rank, for messages
-} laplace_launch;
-laplace_launch laplace_launch_from_env(void);
-
-// Whether this build has NCCL (without it --gpus N > 1 is refused).
-extern const bool laplace_have_nccl;
-
 // Runs the multi-GPU ladder and prints its table (rank 0); returns the exit code.
-int laplace_run_gpus(const laplace_gpus_options *opt, laplace_launch launch);
+int laplace_run_gpus(const laplace_gpus_options *opt, cl_launch launch);
 
 #ifdef __cplusplus
 }

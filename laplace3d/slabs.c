@@ -1,12 +1,5 @@
 // The arithmetic of laplace3d's cut into slabs (multi_gpu.h): which planes a slab owns,
-// who holds a plane, which boxes the light-cone check looks at, where a launcher put
-// this process.
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "check.h"
-
+// who holds a plane, which boxes the light-cone check looks at.
 #include "multi_gpu.h"
 #include "rng.h"
 
@@ -79,39 +72,4 @@ int laplace_check_boxes(grid_shape g, int nslabs, uint64_t seed, grid_box *boxes
                             (int)cl_rng_below(key, 1001 + 3 * r, (uint32_t)g.ny),
                             (int)cl_rng_below(key, 1002 + 3 * r, (uint32_t)g.nz));
     return n;
-}
-
-// The variable as a number in [lo, 2^20]; -1 when it is not set.
-static int env_int(const char *name, int lo)
-{
-    const char *text = getenv(name);
-    if (!text || !*text)
-        return -1;
-    char *end;
-    const long value = strtol(text, &end, 10);
-    if (*end || value < lo || value > 1 << 20)
-        cl_die(CL_EXIT_USAGE, "%s=%s: expected a whole number >= %d", name, text, lo);
-    return (int)value;
-}
-
-laplace_launch laplace_launch_from_env(void)
-{
-    static const char *const vars[3][3] = {
-        {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK"}, // mpirun
-        {"SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID"},                              // srun
-        {"RANK", "WORLD_SIZE", "LOCAL_RANK"},                                           // torchrun
-    };
-    for (int v = 0; v < 3; v++) {
-        const int rank = env_int(vars[v][0], 0);
-        if (rank < 0)
-            continue;
-        laplace_launch l = {rank, env_int(vars[v][1], 1), env_int(vars[v][2], 0), vars[v][0]};
-        if (l.world < 0)
-            cl_die(CL_EXIT_USAGE, "%s is set but %s is not", vars[v][0], vars[v][1]);
-        if (l.rank >= l.world)
-            cl_die(CL_EXIT_USAGE, "%s=%d: not below %s=%d", vars[v][0], l.rank, vars[v][1],
-                   l.world);
-        return l;
-    }
-    return (laplace_launch){0, 1, -1, NULL};
 }

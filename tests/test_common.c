@@ -12,6 +12,7 @@
 
 #include "cudalab.h"
 #include "sort.h"
+#include "team.h"
 #include "unit.h"
 
 // --- CLI ------------------------------------------------------------------------
@@ -783,6 +784,119 @@ static void test_no_device_reasons(void)
     EXPECT(strstr(r, "CUDA could not start: out of memory"));
 }
 
+// The launchers' variables (common/team.h): none set is one process; mpirun's, srun's
+// and torchrun's; a malformed value or a rank past the world exits 2.
+static void launch_malformed(void)
+{
+    setenv("RANK", "x", 1);
+    setenv("WORLD_SIZE", "2", 1);
+    cl_launch_from_env();
+}
+static void launch_rank_past_world(void)
+{
+    setenv("RANK", "2", 1);
+    setenv("WORLD_SIZE", "2", 1);
+    cl_launch_from_env();
+}
+static void launch_no_world(void)
+{
+    setenv("SLURM_PROCID", "0", 1);
+    cl_launch_from_env();
+}
+
+static void test_launch_from_env(void)
+{
+    cl_launch l = cl_launch_from_env();
+    EXPECT(l.world == 1 && l.rank == 0 && l.local_rank == -1 && l.source == NULL);
+    setenv("SLURM_PROCID", "3", 1);
+    setenv("SLURM_NTASKS", "4", 1);
+    setenv("SLURM_LOCALID", "1", 1);
+    l = cl_launch_from_env();
+    EXPECT(l.rank == 3 && l.world == 4 && l.local_rank == 1 &&
+           strcmp(l.source, "SLURM_PROCID") == 0);
+    setenv("OMPI_COMM_WORLD_RANK", "0", 1);
+    setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
+    l = cl_launch_from_env(); // mpirun's come first
+    EXPECT(l.rank == 0 && l.world == 2 && l.local_rank == -1);
+    unsetenv("OMPI_COMM_WORLD_RANK");
+    unsetenv("OMPI_COMM_WORLD_SIZE");
+    unsetenv("SLURM_PROCID");
+    unsetenv("SLURM_NTASKS");
+    unsetenv("SLURM_LOCALID");
+    setenv("RANK", "1", 1);
+    setenv("WORLD_SIZE", "2", 1);
+    setenv("LOCAL_RANK", "0", 1);
+    l = cl_launch_from_env();
+    EXPECT(l.rank == 1 && l.world == 2 && l.local_rank == 0 && strcmp(l.source, "RANK") == 0);
+    unsetenv("RANK");
+    unsetenv("WORLD_SIZE");
+    unsetenv("LOCAL_RANK");
+    int status, runs;
+    die_in_child(launch_malformed, false, &status, &runs, NULL);
+    EXPECT(status == CL_EXIT_USAGE);
+    die_in_child(launch_rank_past_world, false, &status, &runs, NULL);
+    EXPECT(status == CL_EXIT_USAGE);
+    die_in_child(launch_no_world, false, &status, &runs, NULL);
+    EXPECT(status == CL_EXIT_USAGE);
+    l = cl_launch_from_env(); // the children's variables stayed in the children
+    EXPECT(l.world == 1);
+}
+
+// The watchdog: not expired at once, expired after its limit.
+static void test_watchdog(void)
+{
+    const cl_watchdog w = cl_watchdog_start(30);
+    EXPECT(!cl_watchdog_expired(&w));
+    usleep(40000);
+    EXPECT(cl_watchdog_expired(&w));
+    const cl_watchdog never = cl_watchdog_start(1e9);
+    EXPECT(!cl_watchdog_expired(&never));
+}
+
+// The id file: written whole and read back; a path that exists is refused (exit 2, an
+// earlier run's id); a reader gives up after its watchdog when no file comes, and
+// finds one that a writer leaves while it waits.
+static const char id_path[] = "/tmp/cudalab_test_team_id";
+static void write_id_twice(void)
+{
+    const unsigned char id[128] = {1};
+    cl_id_file_write(id_path, id, sizeof id);
+}
+
+static void test_id_file(void)
+{
+    unsigned char id[128], got[128];
+    for (int i = 0; i < 128; i++)
+        id[i] = (unsigned char)(7 * i + 3);
+    remove(id_path);
+    cl_id_file_write(id_path, id, sizeof id);
+    EXPECT(cl_id_file_read(id_path, got, sizeof got, 100) && memcmp(id, got, sizeof id) == 0);
+    int status, runs;
+    die_in_child(write_id_twice, false, &status, &runs, NULL);
+    EXPECT(status == CL_EXIT_USAGE);
+    EXPECT(cl_id_file_read(id_path, got, sizeof got, 100) && memcmp(id, got, sizeof id) == 0);
+    remove(id_path);
+
+    const double t0 = cl_wall_ms();
+    EXPECT(!cl_id_file_read(id_path, got, sizeof got, 50));
+    const double waited = cl_wall_ms() - t0;
+    EXPECT(waited >= 50 && waited < 2000);
+
+    fflush(stdout);
+    const pid_t writer = fork();
+    if (writer == 0) {
+        usleep(50000);
+        cl_id_file_write(id_path, id, sizeof id);
+        _exit(0);
+    }
+    memset(got, 0, sizeof got);
+    EXPECT(cl_id_file_read(id_path, got, sizeof got, 10000) && memcmp(id, got, sizeof id) == 0);
+    int wait_status = 0;
+    EXPECT(waitpid(writer, &wait_status, 0) == writer && WIFEXITED(wait_status) &&
+           WEXITSTATUS(wait_status) == 0);
+    remove(id_path);
+}
+
 int main(void)
 {
     RUN_TEST(test_parse_size_accepts_the_documented_forms);
@@ -809,6 +923,9 @@ int main(void)
     RUN_TEST(test_parse_real);
     RUN_TEST(test_fault_injection);
     RUN_TEST(test_fatal_hook);
+    RUN_TEST(test_launch_from_env);
+    RUN_TEST(test_watchdog);
+    RUN_TEST(test_id_file);
     RUN_TEST(test_sort_refuses_more_than_32_bit_keys);
     RUN_TEST(test_npy_writer);
     RUN_TEST(test_ppm_writer);

@@ -171,28 +171,6 @@ static void test_light_cone(void)
     free(box_values);
 }
 
-// The launchers' variables: none set is one process; mpirun's, srun's and torchrun's.
-static void test_launch_from_env(void)
-{
-    laplace_launch l = laplace_launch_from_env();
-    EXPECT(l.world == 1 && l.rank == 0);
-    setenv("SLURM_PROCID", "3", 1);
-    setenv("SLURM_NTASKS", "4", 1);
-    setenv("SLURM_LOCALID", "1", 1);
-    l = laplace_launch_from_env();
-    EXPECT(l.rank == 3 && l.world == 4 && l.local_rank == 1 &&
-           strcmp(l.source, "SLURM_PROCID") == 0);
-    setenv("OMPI_COMM_WORLD_RANK", "0", 1);
-    setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
-    l = laplace_launch_from_env();
-    EXPECT(l.rank == 0 && l.world == 2 && l.local_rank == -1);
-    unsetenv("OMPI_COMM_WORLD_RANK");
-    unsetenv("OMPI_COMM_WORLD_SIZE");
-    unsetenv("SLURM_PROCID");
-    unsetenv("SLURM_NTASKS");
-    unsetenv("SLURM_LOCALID");
-}
-
 int main(void)
 {
     RUN_TEST(test_cube_3);
@@ -201,6 +179,5 @@ int main(void)
     RUN_TEST(test_slabs_cover_the_grid);
     RUN_TEST(test_check_boxes);
     RUN_TEST(test_light_cone);
-    RUN_TEST(test_launch_from_env);
     return UNIT_RESULT();
 }
