@@ -7,11 +7,6 @@ double cl_rng_uniform_f64(uint64_t key, uint64_t index)
     return (double)(cl_rng_u64(key, index) >> 11) * 0x1.0p-53;
 }
 
-uint32_t cl_rng_below(uint64_t key, uint64_t index, uint32_t bound)
-{
-    return (uint32_t)(((cl_rng_u64(key, index) >> 32) * (uint64_t)bound) >> 32);
-}
-
 void cl_fill_uniform_f32(float *out, size_t n, uint64_t key, float lo, float hi)
 {
 #pragma omp parallel for schedule(static)

@@ -46,7 +46,10 @@ CL_RNG_FN float cl_rng_uniform_f32(uint64_t key, uint64_t index)
 double cl_rng_uniform_f64(uint64_t key, uint64_t index);
 
 // In [0, bound): Lemire's multiply-shift of the top 32 bits (bias below 2^-32 * bound).
-uint32_t cl_rng_below(uint64_t key, uint64_t index, uint32_t bound);
+CL_RNG_FN uint32_t cl_rng_below(uint64_t key, uint64_t index, uint32_t bound)
+{
+    return (uint32_t)(((cl_rng_u64(key, index) >> 32) * (uint64_t)bound) >> 32);
+}
 
 // out[i] = lo + (hi - lo) * uniform(key, i), in parallel.
 void cl_fill_uniform_f32(float *out, size_t n, uint64_t key, float lo, float hi);

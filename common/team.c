@@ -17,6 +17,27 @@ const bool cl_team_have_nccl = true;
 const bool cl_team_have_nccl = false;
 #endif
 
+cl_launch cl_team_launch(const cl_team_args *args)
+{
+    const cl_launch launch = cl_launch_from_env();
+    if (launch.world > 1) {
+        if (launch.world != args->gpus)
+            cl_die(CL_EXIT_USAGE, "--gpus %ld, but %s says this is one of %d processes", args->gpus,
+                   launch.source, launch.world);
+        if (!args->id_file)
+            cl_die(CL_EXIT_USAGE,
+                   "one process a GPU (%s is set): --nccl-id-file FILE names where "
+                   "rank 0 leaves NCCL's id for the others (a shared path)",
+                   launch.source);
+    }
+    if (!cl_team_have_nccl)
+        cl_die(CL_EXIT_USAGE,
+               "--gpus: this %s was built without NCCL (install it, or set NCCL_HOME to where it "
+               "is, and rebuild)",
+               cl_progname);
+    return launch.world > 1 ? launch : cl_launch_single();
+}
+
 cl_team_plan cl_team_plan_for(int gpus, cl_launch launch)
 {
     if (gpus < 1 || gpus > CL_TEAM_MAX_GPUS)
@@ -54,7 +75,7 @@ void cl_team_open(cl_team *team, const cl_team_plan *plan, double watchdog_s)
         cl_team_gpu *gpu = &team->local[l];
         *gpu = (cl_team_gpu){.rank = plan->first_rank + l, .device = plan->devices[l]};
         CL_CUDA_CHECK(cudaSetDevice(gpu->device));
-        CL_CUDA_CHECK(cudaMalloc((void **)&gpu->sums, CL_TEAM_MAX_SUMS * sizeof *gpu->sums));
+        CL_CUDA_CHECK(cudaMalloc((void **)&gpu->sums, CL_TEAM_SUM_CHUNK * sizeof *gpu->sums));
         CL_CUDA_CHECK(cudaStreamCreateWithFlags(&gpu->compute, cudaStreamNonBlocking));
         CL_CUDA_CHECK(cudaStreamCreateWithFlags(&gpu->comm, cudaStreamNonBlocking));
     }
@@ -246,16 +267,20 @@ void cl_team_sum(cl_team *team, const unsigned long long *mine, unsigned long lo
     for (int i = 0; i < n; i++)
         sums[i] = mine[i];
 #ifdef CL_HAVE_NCCL
-    if (team->plan.multi_process) {
-        cl_team_gpu *gpu = &team->local[0];
-        CL_CUDA_CHECK(cudaSetDevice(gpu->device));
-        CL_CUDA_CHECK(
-            cudaMemcpyAsync(gpu->sums, mine, n * sizeof *mine, cudaMemcpyHostToDevice, gpu->comm));
+    if (!team->plan.multi_process)
+        return;
+    cl_team_gpu *gpu = &team->local[0];
+    CL_CUDA_CHECK(cudaSetDevice(gpu->device));
+    for (int at = 0; at < n; at += CL_TEAM_SUM_CHUNK) {
+        const int count = n - at < CL_TEAM_SUM_CHUNK ? n - at : CL_TEAM_SUM_CHUNK;
+        CL_CUDA_CHECK(cudaMemcpyAsync(gpu->sums, mine + at, count * sizeof *mine,
+                                      cudaMemcpyHostToDevice, gpu->comm));
         CL_NCCL_CALL(
             team, gpu->nccl,
-            ncclAllReduce(gpu->sums, gpu->sums, n, ncclUint64, ncclSum, gpu->nccl, gpu->comm));
+            ncclAllReduce(gpu->sums, gpu->sums, count, ncclUint64, ncclSum, gpu->nccl, gpu->comm));
         cl_team_wait(team);
-        CL_CUDA_CHECK(cudaMemcpy(sums, gpu->sums, n * sizeof *sums, cudaMemcpyDeviceToHost));
+        CL_CUDA_CHECK(
+            cudaMemcpy(sums + at, gpu->sums, count * sizeof *sums, cudaMemcpyDeviceToHost));
     }
 #else
     (void)team;

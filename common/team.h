@@ -20,6 +20,8 @@
 #include <stddef.h>
 
 #include <cuda_runtime_api.h>
+
+#include "cli.h"
 #ifdef CL_HAVE_NCCL
 #include <nccl.h>
 #endif
@@ -28,7 +30,7 @@
 extern "C" {
 #endif
 
-enum { CL_TEAM_MAX_GPUS = 64, CL_TEAM_MAX_SUMS = 4 };
+enum { CL_TEAM_MAX_GPUS = 64, CL_TEAM_SUM_CHUNK = 1024 };
 
 // --- without a GPU: the launcher, the watchdog, the id file (launch_env.c) -----------
 
@@ -64,6 +66,32 @@ bool cl_id_file_read(const char *path, void *id, size_t bytes, double limit_ms);
 // Whether this build has NCCL (without it the exercises refuse --gpus N > 1).
 extern const bool cl_team_have_nccl;
 
+// The options of a run across GPUs, the same in every exercise that has one: --gpus
+// (its help `what`), --nccl-id-file and --watchdog, as entries of an option table.
+typedef struct {
+    long gpus, watchdog_s;
+    const char *id_file;
+} cl_team_args;
+#define CL_TEAM_ARGS_DEFAULT                                                                       \
+    {                                                                                              \
+        .gpus = 1, .watchdog_s = 120                                                               \
+    }
+// clang-format off
+#define CL_TEAM_OPTIONS(args, what)                                                                \
+    {0, "gpus", CL_ARG_INT, &(args).gpus, "N", what, 1, CL_TEAM_MAX_GPUS, NULL},                   \
+    {0, "nccl-id-file", CL_ARG_STRING, &(args).id_file, "FILE",                                    \
+     "with --gpus under mpirun/srun/torchrun (one process a GPU): a new file on a path all "       \
+     "ranks see, where rank 0 leaves NCCL's id", 0, 0, NULL},                                      \
+    {0, "watchdog", CL_ARG_INT, &(args).watchdog_s, "S",                                           \
+     "with --gpus: a GPU or rank that has not finished in S seconds ends the run (exit 3)", 1,     \
+     3600, NULL}
+// clang-format on
+
+// Where this process stands in a run of args->gpus GPUs: under a launcher (its variables
+// set) one of args->gpus processes, which must have --nccl-id-file; else one process
+// driving them all. A build without NCCL is refused. Usage errors exit 2.
+cl_launch cl_team_launch(const cl_team_args *args);
+
 // This process's part of a run on `gpus` GPUs: the team ranks it drives and their
 // CUDA devices.
 typedef struct {
@@ -87,7 +115,7 @@ struct ncclComm; // NCCL's communicator (ncclComm_t), NULL until cl_team_nccl_op
 typedef struct {
     int rank, device;           // its rank in the team, its CUDA device
     cudaStream_t compute, comm; // non-blocking streams: the work, the exchanges
-    unsigned long long *sums;   // device scratch for cl_team_sum (CL_TEAM_MAX_SUMS)
+    unsigned long long *sums;   // device scratch for cl_team_sum (CL_TEAM_SUM_CHUNK)
     struct ncclComm *nccl;
 } cl_team_gpu;
 
@@ -113,8 +141,9 @@ void cl_team_close(cl_team *team);
 // ends the run with its error (exit 3) even while another waits on it in an exchange;
 // NCCL's asynchronous errors and the watchdog likewise.
 void cl_team_wait(cl_team *team);
-// Sums n <= CL_TEAM_MAX_SUMS counters across the processes of the team into `sums`
-// (one process: a copy). An all-reduce over NCCL, so also a barrier.
+// Sums n counters across the processes of the team into `sums` (one process: a copy).
+// An all-reduce over NCCL (CL_TEAM_SUM_CHUNK at a time), so also a barrier. A gather is
+// a sum too: each rank writes its own slots of a zeroed array, the sum fills the rest.
 void cl_team_sum(cl_team *team, const unsigned long long *mine, unsigned long long *sums, int n);
 // Every GPU idle, every process here.
 void cl_team_barrier(cl_team *team);

@@ -19,10 +19,11 @@
 
 typedef struct {
     cl_common_args common;
-    long nx, ny, nz, repeat, tblock, gpus, watchdog;
+    long nx, ny, nz, repeat, tblock;
     int tblock_choice; // --tblock as given: an index into tblock_names
     int input, exchange;
-    const char *block, *nccl_id_file;
+    const char *block;
+    cl_team_args team; // --gpus, --nccl-id-file, --watchdog
     bool sweep;
     block_shape parsed_block;
 } options;
@@ -297,7 +298,7 @@ static void parse_block(options *opt)
 // that starts one process a GPU (its variables set), N must be its process count.
 static int run_gpus(const options *opt, grid_shape g)
 {
-    cl_launch launch = cl_launch_from_env();
+    const long gpus = opt->team.gpus;
     if (opt->common.kernel || opt->common.check || opt->sweep || opt->common.dump || opt->block ||
         opt->tblock || opt->common.device)
         cl_die(CL_EXIT_USAGE,
@@ -308,51 +309,35 @@ static int run_gpus(const options *opt, grid_shape g)
                "--gpus: --repeat %ld: at most 100 (the check iterates boxes grown "
                "by REPEAT on each side on the CPU)",
                opt->repeat);
-    if (g.nz < opt->gpus + 2)
+    if (g.nz < gpus + 2)
         cl_die(CL_EXIT_USAGE,
                "--gpus %ld: the grid's %d inside z planes cannot give each GPU one "
                "(NZ >= %ld)",
-               opt->gpus, g.nz - 2 > 0 ? g.nz - 2 : 0, opt->gpus + 2);
+               gpus, g.nz - 2 > 0 ? g.nz - 2 : 0, gpus + 2);
     if (opt->common.iters > 64)
         cl_die(CL_EXIT_USAGE, "--gpus: -i %ld: at most 64 timed runs", opt->common.iters);
-    if (launch.world > 1) {
-        if (launch.world != opt->gpus)
-            cl_die(CL_EXIT_USAGE, "--gpus %ld, but %s says this is one of %d processes", opt->gpus,
-                   launch.source, launch.world);
-        if (opt->exchange >= 0 && opt->exchange != EXCHANGE_NCCL)
-            cl_die(CL_EXIT_USAGE,
-                   "--exchange %s: one process a GPU exchanges through NCCL only "
-                   "(m3-nccl)",
-                   laplace_exchange_names[opt->exchange]);
-        if (!opt->nccl_id_file)
-            cl_die(CL_EXIT_USAGE,
-                   "one process a GPU (%s is set): --nccl-id-file FILE names where "
-                   "rank 0 leaves NCCL's id for the others (a shared path)",
-                   launch.source);
-    } else {
-        launch = cl_launch_single();
-    }
-    if (!cl_team_have_nccl)
-        cl_die(CL_EXIT_USAGE, "--gpus: this laplace3d was built without NCCL (install it, or set "
-                              "NCCL_HOME to where it is, and rebuild)");
-
+    if (cl_launch_from_env().world > 1 && opt->exchange >= 0 && opt->exchange != EXCHANGE_NCCL)
+        cl_die(CL_EXIT_USAGE,
+               "--exchange %s: one process a GPU exchanges through NCCL only (m3-nccl)",
+               laplace_exchange_names[opt->exchange]);
+    const cl_launch launch = cl_team_launch(&opt->team);
     const laplace_gpus_options o = {
         .g = g,
-        .gpus = (int)opt->gpus,
+        .gpus = (int)gpus,
         .repeat = (int)opt->repeat,
         .exchange = opt->exchange >= 0 ? opt->exchange : EXCHANGE_NCCL,
         .reps = opt->common.iters ? (int)opt->common.iters : 10,
         .random = opt->input == INPUT_RANDOM,
         .seed = (uint64_t)opt->common.seed,
-        .id_file = opt->nccl_id_file,
-        .watchdog_s = (int)opt->watchdog,
+        .id_file = opt->team.id_file,
+        .watchdog_s = (int)opt->team.watchdog_s,
     };
     return laplace_run_gpus(&o, launch);
 }
 
 static int run(int argc, char **argv)
 {
-    options opt = {.repeat = 10, .gpus = 1, .exchange = -1, .watchdog = 120};
+    options opt = {.repeat = 10, .exchange = -1, .team = CL_TEAM_ARGS_DEFAULT};
     const cl_option own[] = {
         {0, "nx", CL_ARG_INT, &opt.nx, "NX", "grid points in x (default: -n)", 1, 4096, NULL},
         {0, "ny", CL_ARG_INT, &opt.ny, "NY", "grid points in y (default: -n)", 1, 4096, NULL},
@@ -369,21 +354,12 @@ static int run(int argc, char **argv)
          "thread-block shape of -k v1 (2D) or -k v2 (3D)", 0, 0, NULL},
         {0, "sweep", CL_ARG_FLAG, &opt.sweep, NULL,
          "time block shapes for v1 and v2 (the practical's tuning table)", 0, 0, NULL},
-        {0, "gpus", CL_ARG_INT, &opt.gpus, "N",
-         "cut the grid into N slabs along z, one a GPU, halo planes exchanged each iteration "
-         "(needs NCCL; see README.md)",
-         1, CL_TEAM_MAX_GPUS, NULL},
+        CL_TEAM_OPTIONS(opt.team, "cut the grid into N slabs along z, one a GPU, halo planes "
+                                  "exchanged each iteration (needs NCCL; see README.md)"),
         {0, "exchange", CL_ARG_CHOICE, &opt.exchange, "HOW",
          "with --gpus: m1-host, m2-peer, m3-nccl (overlapped with the slab's inside) or all "
          "(default: m3-nccl)",
          0, 0, laplace_exchange_names},
-        {0, "nccl-id-file", CL_ARG_STRING, &opt.nccl_id_file, "FILE",
-         "with --gpus under mpirun/srun/torchrun (one process a GPU): a new file on a path all "
-         "ranks see, where rank 0 leaves NCCL's id",
-         0, 0, NULL},
-        {0, "watchdog", CL_ARG_INT, &opt.watchdog, "S",
-         "with --gpus: a GPU or rank that has not finished in S seconds ends the run (exit 3)", 1,
-         3600, NULL},
         {0},
     };
     const cl_program prog = {
@@ -406,9 +382,9 @@ static int run(int argc, char **argv)
     grid_shape g = {opt.nx ? (int)opt.nx : (int)opt.common.n,
                     opt.ny ? (int)opt.ny : (int)opt.common.n,
                     opt.nz ? (int)opt.nz : (int)opt.common.n};
-    if (opt.gpus > 1)
+    if (opt.team.gpus > 1)
         return run_gpus(&opt, g);
-    if (opt.exchange >= 0 || opt.nccl_id_file)
+    if (opt.exchange >= 0 || opt.team.id_file)
         cl_die(CL_EXIT_USAGE, "--exchange and --nccl-id-file apply with --gpus N, N >= 2");
     cl_device_open((int)opt.common.device);
     if (opt.common.check)

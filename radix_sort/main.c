@@ -10,16 +10,15 @@
 #include <string.h>
 
 #include "cudalab.h"
+#include "multi_gpu.h"
 #include "radix_sort.h"
-
-enum { INPUT_UNIFORM, INPUT_FEW, INPUT_SORTED, INPUT_REVERSED, INPUT_ZERO };
-static const char *const input_names[] = {"uniform", "few", "sorted", "reversed", "zero", NULL};
 
 typedef struct {
     cl_common_args common;
     bool pairs;
     long bits;
-    int input;
+    int input, method;
+    cl_team_args team; // --gpus, --nccl-id-file, --watchdog
 } options;
 
 static const char *peer_name(bool pairs)
@@ -42,29 +41,10 @@ static void fill_keys(uint32_t *keys, size_t n, int input, uint64_t seed)
 {
     const uint64_t key = cl_rng_key(seed, 0);
     uint32_t few[8];
-    for (int j = 0; j < 8; j++)
-        few[j] = (uint32_t)cl_rng_u64(cl_rng_key(seed, 1), j);
+    radix_few_values(seed, few);
 #pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < n; i++) {
-        const uint64_t rising = ((uint64_t)i << 32) / n; // 0 ... 2^32 - 1, ascending
-        switch (input) {
-        case INPUT_UNIFORM:
-            keys[i] = (uint32_t)cl_rng_u64(key, i);
-            break;
-        case INPUT_FEW:
-            keys[i] = few[cl_rng_below(key, i, 8)];
-            break;
-        case INPUT_SORTED:
-            keys[i] = (uint32_t)rising;
-            break;
-        case INPUT_REVERSED:
-            keys[i] = (uint32_t)(0xFFFFFFFFu - rising);
-            break;
-        default:
-            keys[i] = 0;
-            break;
-        }
-    }
+    for (size_t i = 0; i < n; i++)
+        keys[i] = radix_input_key(input, i, n, key, few);
 }
 
 static problem make_problem(size_t n, const options *opt)
@@ -234,9 +214,38 @@ static bool run_check_table(const options *opt)
                               measure_size, (void *)opt);
 }
 
+// --gpus N > 1: the options that apply, then multi_gpu.c's ladder. Under a launcher
+// that starts one process a GPU (its variables set), N must be its process count.
+static int run_gpus(const options *opt)
+{
+    const long gpus = opt->team.gpus;
+    if (opt->common.kernel || opt->common.check || opt->common.dump || opt->common.device)
+        cl_die(CL_EXIT_USAGE, "--gpus runs v5 on each of GPUs 0..N-1 and prints its own table: "
+                              "-k, -d, --check and --dump do not apply");
+    if (opt->common.n < (size_t)gpus)
+        cl_die(CL_EXIT_USAGE, "--gpus %ld: -n %zu keys cannot give each GPU one", gpus,
+               opt->common.n);
+    if (opt->common.iters > 64)
+        cl_die(CL_EXIT_USAGE, "--gpus: -i %ld: at most 64 timed runs", opt->common.iters);
+    const cl_launch launch = cl_team_launch(&opt->team);
+    const radix_gpus_options o = {
+        .n = opt->common.n,
+        .gpus = (int)gpus,
+        .bits = (int)opt->bits,
+        .input = opt->input,
+        .method = opt->method >= 0 ? opt->method : SPREAD_ALL,
+        .reps = opt->common.iters ? (int)opt->common.iters : 10,
+        .watchdog_s = (int)opt->team.watchdog_s,
+        .pairs = opt->pairs,
+        .seed = (uint64_t)opt->common.seed,
+        .id_file = opt->team.id_file,
+    };
+    return radix_run_gpus(&o, launch);
+}
+
 static int run(int argc, char **argv)
 {
-    options opt = {.bits = 32};
+    options opt = {.bits = 32, .method = -1, .team = CL_TEAM_ARGS_DEFAULT};
     const cl_option own[] = {
         {0, "pairs", CL_ARG_FLAG, &opt.pairs, NULL,
          "sort key/value pairs, the values being the keys' original indices (stability shows)", 0,
@@ -246,7 +255,13 @@ static int run(int argc, char **argv)
         {0, "input", CL_ARG_CHOICE, &opt.input, "KIND",
          "uniform: random 32-bit keys from -S; few: 8 distinct values; sorted; reversed; zero: "
          "all equal",
-         0, 0, input_names},
+         0, 0, radix_input_names},
+        CL_TEAM_OPTIONS(opt.team, "keys spread over N GPUs, sorted so GPU r holds the r-th "
+                                  "range (needs NCCL; see README.md)"),
+        {0, "method", CL_ARG_CHOICE, &opt.method, "HOW",
+         "with --gpus: m1-gather (sort on GPU 0), m2-sample (sort, cut, exchange, sort), "
+         "m3-merge (sort, cut, exchange, merge) or all (default)",
+         0, 0, radix_spread_names},
         {0},
     };
     const cl_program prog = {
@@ -262,6 +277,10 @@ static int run(int argc, char **argv)
         .options = own,
     };
     cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
+    if (opt.team.gpus > 1)
+        return run_gpus(&opt);
+    if (opt.method >= 0 || opt.team.id_file)
+        cl_die(CL_EXIT_USAGE, "--method and --nccl-id-file apply with --gpus N, N >= 2");
     const int k = opt.common.kernel_index;
     if (k >= 0 && opt.common.check && radix_versions[k].max_n < (1u << 20))
         cl_die(CL_EXIT_USAGE, "--check -k %s: it sorts at most %zu keys; the table starts at 1M",
@@ -280,8 +299,8 @@ static int run(int argc, char **argv)
     cl_note("\n%zu keys (%s), %s, %d bits; gold (CPU radix sort) %.1f ms; timed over %d rotating "
             "copies of the input; GB/s counts %.2f GB: the keys read once for the histogram, "
             "then %d passes reading and writing every key%s",
-            n, input_names[opt.input], p.pairs ? "key/value pairs" : "keys only", p.bits, p.gold_ms,
-            call.keys_in.copies, sort_bytes(n, p.bits, p.pairs) / 1e9, (p.bits + 7) / 8,
+            n, radix_input_names[opt.input], p.pairs ? "key/value pairs" : "keys only", p.bits,
+            p.gold_ms, call.keys_in.copies, sort_bytes(n, p.bits, p.pairs) / 1e9, (p.bits + 7) / 8,
             p.pairs ? " and value" : "");
     bool ok = cl_run_ladder(&opt.common, versions(), peer_name(p.pairs), n,
                             sort_bytes(n, p.bits, p.pairs), rate_column, 1, measure_version, &call);

@@ -94,6 +94,16 @@ gpu_verdict() {
     else echo "    exit $rc, wanted $2: $3" >>"$tmp/out"; fail "$1"; fi
 }
 
+# expect_too_few_gpus NAME COMMAND...: COMMAND (a --gpus 2 run) with one GPU visible
+# says so in one line and exits 77; with no GPU at all it gives the usual line (skipped).
+expect_too_few_gpus() {
+    local name=$1; shift
+    run env CUDA_VISIBLE_DEVICES=0 "$@"
+    if grep -q "no usable CUDA device" "$tmp/out"; then skip "$name"
+    elif [ "$rc" -eq 77 ] && grep -qF -- "--gpus 2: 1 GPU visible" "$tmp/out"; then pass "$name"
+    else fail "$name"; fi
+}
+
 # A batch: runs of one program in one process, so one CUDA context serves them all
 # (`PROGRAM --batch FILE`, cl_main in common/cli.h; with 16 jobs starting programs at
 # once a context takes over a second to create). `batch PROGRAM`, then `batch_gpu NAME
@@ -262,12 +272,16 @@ make_tests() {
     if [ "$rc" -eq 2 ] && grep -q "needs no-such-checker, which is not installed" "$tmp/out"; then
         pass "make lint names a missing cppcheck"; else fail "make lint names a missing cppcheck"; fi
 
-    # One group alone: `make test_<exercise>`, `make test EX=...`, the runner's own
-    # refusal and its closing line (common/'s unit tests: a second or less).
+    # One group alone: `make test_<exercise>`, `make test EX=...`, one job of a group, the
+    # runner's own refusal and its closing line (common/'s unit tests: a second or less).
     expect_make_line "make test_scan runs scan's tests only" "bash tests/run.sh scan" test_scan
     expect_make_line "make test EX=scan runs scan's tests only" "bash tests/run.sh scan" test EX=scan
     expect_usage "tests/run.sh: an unknown group" "no test group named 'nope'" bash tests/run.sh nope
     expect_usage "tests/run.sh: TEST_JOBS=0" "TEST_JOBS=0" env TEST_JOBS=0 bash tests/run.sh common
+    run env CUDA_VISIBLE_DEVICES=-1 V=1 bash tests/run.sh radix_sort.gpus
+    if [ "$rc" -eq 0 ] && [ "$(grep -c '^--- ' "$tmp/out")" -eq 1 ] && grep -q '^--- radix_sort.gpus: ' "$tmp/out"; then
+        pass "tests/run.sh radix_sort.gpus: that job alone"
+    else fail "tests/run.sh radix_sort.gpus: that job alone"; fi
     run env TEST_JOBS=1 bash tests/run.sh common
     if [ "$rc" -eq 0 ] && grep -qE '^--- common: [1-9][0-9]* passed, 0 failed, [01] skipped \([0-9]+ s\)$' "$tmp/out" &&
         [ "$(tail -n 1 "$tmp/out")" = "$(sed -n 's/^--- common: \(.*\) (.*/\1/p' "$tmp/out")" ]; then
@@ -382,9 +396,10 @@ all_groups=$(printf '%s\n' "$exercises" common scripts make)
 if [ $# -eq 0 ]; then
     groups=$all_groups
 else
+    # A group, or one job of a group (radix_sort.gpus: that part alone, no unit tests).
     for g in "$@"; do
-        if ! grep -qxF -- "$g" <<<"$all_groups"; then
-            echo "tests/run.sh: no test group named '$g' (the groups: $(paste -sd' ' <<<"$all_groups"))" >&2; exit 2
+        if ! grep -qxF -- "$g" <<<"$all_groups" && ! grep -qxF -- "$g" <<<"$parts"; then
+            echo "tests/run.sh: no test group named '$g' (the groups: $(paste -sd' ' <<<"$all_groups"); or a job: $(grep '[.]' <<<"$parts" | paste -sd' '))" >&2; exit 2
         fi
     done
     groups=$(printf '%s\n' "$@")

@@ -1,0 +1,91 @@
+// The arithmetic of radix_sort --gpus (multi_gpu.h): each GPU's share of the keys, the
+// input's few values, and the cuts that deal the locally sorted keys out so that GPU d
+// receives exactly its range of the stable order.
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "multi_gpu.h"
+
+const char *const radix_input_names[] = {"uniform", "few", "sorted", "reversed", "zero", NULL};
+
+radix_share radix_share_of(size_t n, int gpus, int r)
+{
+    const size_t base = n / gpus, extra = n % gpus, ur = (size_t)r;
+    return (radix_share){ur * base + (ur < extra ? ur : extra), base + (ur < extra)};
+}
+
+void radix_few_values(uint64_t seed, uint32_t few[8])
+{
+    for (int j = 0; j < 8; j++)
+        few[j] = (uint32_t)cl_rng_u64(cl_rng_key(seed, 1), j);
+}
+
+// Cut j (1 .. gpus-1) is at global rank T = share j's first: the keys before it in the
+// order (masked key, rank, place) go to ranks below j. Its key k is the smallest with
+// more than T keys at most k (a binary search over 0 .. 2^bits - 1, every cut's probe in
+// one call of `bounds`); then the T - (keys below k) keys equal to k that precede the cut
+// are the lowest ranks' first: rank r keeps below the cut its keys below k and
+// min(its keys equal to k, what is left of them after ranks 0 .. r-1).
+void radix_find_cuts(size_t n, int gpus, int bits, radix_bounds_fn bounds, void *ctx,
+                     uint64_t *cuts)
+{
+    const int ncuts = gpus - 1, stride = gpus + 1;
+    for (int r = 0; r < gpus; r++) {
+        cuts[r * stride] = 0;
+        cuts[r * stride + gpus] = radix_share_of(n, gpus, r).count;
+    }
+    if (ncuts == 0)
+        return;
+    uint64_t *lo = cl_host_alloc(ncuts * sizeof *lo, "cut search"),
+             *hi = cl_host_alloc(ncuts * sizeof *hi, "cut search"),
+             *target = cl_host_alloc(ncuts * sizeof *target, "cut search"),
+             *lt = cl_host_alloc((size_t)gpus * ncuts * sizeof *lt, "cut search"),
+             *le = cl_host_alloc((size_t)gpus * ncuts * sizeof *le, "cut search");
+    uint32_t *probe = cl_host_alloc(ncuts * sizeof *probe, "cut search");
+    for (int j = 0; j < ncuts; j++) {
+        lo[j] = 0;
+        hi[j] = bits == 32 ? 0xFFFFFFFFull : (1ull << bits) - 1;
+        target[j] = radix_share_of(n, gpus, j + 1).first;
+    }
+    for (;;) {
+        bool searching = false;
+        for (int j = 0; j < ncuts; j++) {
+            probe[j] = (uint32_t)(lo[j] + (hi[j] - lo[j]) / 2);
+            searching = searching || lo[j] < hi[j];
+        }
+        if (!searching)
+            break;
+        bounds(ctx, probe, ncuts, lt, le);
+        for (int j = 0; j < ncuts; j++) {
+            uint64_t at_most = 0;
+            for (int r = 0; r < gpus; r++)
+                at_most += le[r * ncuts + j];
+            if (lo[j] == hi[j])
+                continue;
+            if (at_most > target[j])
+                hi[j] = probe[j];
+            else
+                lo[j] = (uint64_t)probe[j] + 1;
+        }
+    }
+    bounds(ctx, probe, ncuts, lt, le); // probe[j] = lo[j]: the cut's key
+    for (int j = 0; j < ncuts; j++) {
+        uint64_t below = 0;
+        for (int r = 0; r < gpus; r++)
+            below += lt[r * ncuts + j];
+        uint64_t equal_left = target[j] - below;
+        for (int r = 0; r < gpus; r++) {
+            const uint64_t equal = le[r * ncuts + j] - lt[r * ncuts + j];
+            const uint64_t taken = equal < equal_left ? equal : equal_left;
+            cuts[r * stride + j + 1] = lt[r * ncuts + j] + taken;
+            equal_left -= taken;
+        }
+    }
+    free(lo);
+    free(hi);
+    free(target);
+    free(lt);
+    free(le);
+    free(probe);
+}

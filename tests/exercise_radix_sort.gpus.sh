@@ -1,0 +1,76 @@
+# shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
+# radix_sort --gpus N (radix_sort/multi_gpu.c), sourced by tests/run.sh. Options first
+# (no GPU needed), then runs that need two GPUs (exit 77, counted as skipped, on one).
+rs=bin/radix_sort
+
+expect_usage "radix_sort --method without --gpus" "apply with --gpus" "$rs" --method all
+expect_usage "radix_sort --gpus 2 -k v5" "do not apply" "$rs" --gpus 2 -k v5
+expect_usage "radix_sort --gpus 2 --check" "do not apply" "$rs" --gpus 2 --check
+expect_usage "radix_sort --gpus 3 -n 2 (a key a GPU at least)" "cannot give each GPU one" "$rs" --gpus 3 -n 2
+expect_usage "radix_sort --gpus 65" "--gpus 65" "$rs" --gpus 65
+expect_usage "radix_sort --gpus 2 --method bogus" "--method bogus" "$rs" --gpus 2 --method bogus
+expect_usage "radix_sort one process a GPU without --nccl-id-file" "--nccl-id-file FILE" env RANK=1 WORLD_SIZE=2 "$rs" --gpus 2
+expect_usage "radix_sort one process a GPU: --gpus is not the process count" "one of 3 processes" env RANK=0 WORLD_SIZE=3 "$rs" --gpus 2 --nccl-id-file "$tmp/id"
+
+# Every method against the input's multiset, the order within and between GPUs, and the
+# one-GPU sort (positional hash): a key a GPU, odd splits, every input (few and zero:
+# cuts inside runs of equal keys, dealt by rank), low bits only, pairs (stability).
+for n in 2 3 1000 65537; do
+    expect_gpu "radix_sort --gpus 2 -n $n --pairs" 0 "$rs" --gpus 2 -n "$n" --pairs -i 1
+done
+for input in uniform few sorted reversed zero; do
+    expect_gpu "radix_sort --gpus 2 -n 1000003 --pairs --input $input" 0 "$rs" --gpus 2 -n 1000003 --pairs --input "$input" -i 1
+done
+expect_gpu "radix_sort --gpus 2 -n 300001 --bits 4 --pairs --input few" 0 "$rs" --gpus 2 -n 300001 --bits 4 --pairs --input few -i 1
+expect_gpu "radix_sort --gpus 2 -n 4M --bits 17" 0 "$rs" --gpus 2 -n 4M --bits 17 -i 1
+expect_gpu "radix_sort --gpus 2 -n 64M" 0 "$rs" --gpus 2 -n 64M -i 2
+expect_gpu "radix_sort --gpus 2 --method m1-gather" 0 "$rs" --gpus 2 --method m1-gather -n 77777 --pairs -i 1
+expect_gpu "radix_sort --gpus 2 reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$rs" --gpus 2 -n 5000 -i 1
+expect_json_lines "radix_sort --gpus 2 --json" "$rs" --gpus 2 --json -n 4000 -i 1
+
+# One process a GPU, as mpirun, srun or torchrun start them: m2's and m3's results the
+# same as one process driving both (their lines: the hashes); a rank that dies ends the
+# other (exit 3).
+if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')" -ge 2 ]; then
+    run "$rs" --gpus 2 -n 1000003 --pairs --input few -i 1
+    one_process=$(grep -E "^m[23]-(sample|merge): " "$tmp/out")
+    rm -f "$tmp/nccl_id"
+    RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 "$rs" --gpus 2 -n 1000003 --pairs --input few -i 1 --watchdog 60 \
+        --nccl-id-file "$tmp/nccl_id" >"$tmp/rank1" 2>&1 &
+    rank1=$!
+    run env RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 "$rs" --gpus 2 -n 1000003 --pairs --input few -i 1 \
+        --watchdog 60 --nccl-id-file "$tmp/nccl_id"
+    wait "$rank1"; rank1_rc=$?
+    if [ "$rc" -eq 0 ] && [ "$rank1_rc" -eq 0 ] && [ -n "$one_process" ] &&
+        [ "$(grep -E "^m[23]-(sample|merge): " "$tmp/out")" = "$one_process" ] && ! grep -q "m2-sample" "$tmp/rank1"; then
+        pass "radix_sort --gpus 2, one process a GPU: the one-process result"
+    else
+        echo "    ranks exited $rc and $rank1_rc; one process: '$one_process'" >>"$tmp/out"
+        fail "radix_sort --gpus 2, one process a GPU: the one-process result"
+    fi
+    # Rank 1 killed while both sort: rank 0 ends with exit 3 within its watchdog.
+    rm -f "$tmp/nccl_id"
+    RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 "$rs" --gpus 2 -n 256M --pairs -i 64 --watchdog 10 \
+        --nccl-id-file "$tmp/nccl_id" >"$tmp/rank1" 2>&1 &
+    rank1=$!
+    start=$SECONDS
+    (sleep 4; kill -9 "$rank1") &
+    killer=$!
+    run env RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 "$rs" --gpus 2 -n 256M --pairs -i 64 --watchdog 10 \
+        --nccl-id-file "$tmp/nccl_id"
+    took_s=$((SECONDS - start))
+    wait "$killer"; wait "$rank1" 2>/dev/null
+    if [ "$rc" -eq 3 ] && [ "$took_s" -lt 40 ]; then
+        pass "radix_sort one process a GPU, rank 1 killed mid-run: exit 3 within the watchdog"
+    else
+        echo "    rank 0 exited $rc after $took_s s" >>"$tmp/out"
+        fail "radix_sort one process a GPU, rank 1 killed mid-run: exit 3 within the watchdog"
+    fi
+    rm -f "$tmp/nccl_id"
+    expect_gpu "radix_sort one process a GPU, rank 1 never starts (exit 3)" 3 env RANK=0 WORLD_SIZE=2 "$rs" --gpus 2 -n 4000 -i 1 --watchdog 5 --nccl-id-file "$tmp/nccl_id"
+    rm -f "$tmp/nccl_id"
+else
+    skip "radix_sort --gpus 2, one process a GPU" "fewer than 2 GPUs"
+fi
+# Fewer GPUs than --gpus: one line saying so, exit 77 (no GPU at all: the usual line).
+expect_too_few_gpus "radix_sort --gpus 2 with one GPU visible: exit 77, says so" "$rs" --gpus 2 -n 4000 -i 1
