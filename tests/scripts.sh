@@ -1,10 +1,10 @@
 # shellcheck shell=bash disable=SC2154 # rc and tmp come from tests/run.sh
-# scripts/: the newest committed results file's summary and plots, the READMEs'
-# reference tables in step with each exercise's newest results file; the scripts' usage
-# errors. No GPU needed.
+# scripts/: the newest committed results file with score tables (runs across GPUs have
+# none): its summary and plots; the READMEs' reference tables in step with each
+# exercise's newest results file; the scripts' usage errors. No GPU needed.
 
 results_files=(results/*.jsonl)
-results=${results_files[${#results_files[@]} - 1]}
+results=$(grep -l '"table":"score"' "${results_files[@]}" | tail -n 1)
 if [ ! -f "$results" ]; then
     fail "scripts: a results file under results/"
 else
