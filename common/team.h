@@ -1,6 +1,7 @@
-// A team of GPUs: the multi-GPU layer the exercises share (laplace3d --gpus N). What
-// every multi-GPU run needs and no exercise should write twice:
-//   - where a launcher put this process (mpirun, srun, torchrun: cl_launch_from_env)
+// A team of GPUs: the multi-GPU layer the exercises share (laplace3d and radix_sort
+// --gpus N). What every multi-GPU run needs and no exercise should write twice:
+//   - where a launcher put this process (mpirun, srun, torchrun: cl_launch_from_env),
+//     and the options that say so (--gpus, --nccl-id-file, --watchdog: cl_team_launch)
 //   - the GPUs this process drives, each with a compute stream, a communication stream
 //     and a communicator, for both ways to run: one process driving N GPUs
 //     (ncclCommInitAll), or one process a GPU under a launcher, meeting through an id
@@ -11,8 +12,8 @@
 //   - sums across the team (an all-reduce, also a barrier), a timer between barriers,
 //     the table that says how the run is laid out.
 // The exercise keeps only its own data on each GPU and its own exchanges (laplace3d:
-// slabs and halo planes). launch_env.c holds the parts that need no GPU (unit-tested
-// on the CPU), team.c the rest.
+// slabs and halo planes; radix_sort: shares, cuts and ranges). launch_env.c holds the
+// parts that need no GPU (unit-tested on the CPU), team.c the rest.
 #ifndef CUDALAB_TEAM_H
 #define CUDALAB_TEAM_H
 
