@@ -83,9 +83,9 @@ $(info note: no libpng found through pkg-config: images are written as PPM only 
 endif
 endif
 
-# NCCL, for laplace3d --gpus: NCCL_HOME, else the CUDA install, else the nvidia-nccl-cu13
+# NCCL, for laplace3d and radix_sort --gpus: NCCL_HOME, else the CUDA install, else the nvidia-nccl-cu13
 # Python package (PyTorch's: include/nccl.h and lib/libnccl.so.2 in its directory).
-# Without it laplace3d builds without --gpus N > 1.
+# Without NCCL both build without --gpus N > 1.
 ifdef NEED_TOOLKIT
 NCCL_PIP_DIR = $(shell python3 -c 'import importlib.metadata as m; print(next(f.locate().parent.parent for f in m.files("nvidia-nccl-cu13") if f.name == "nccl.h"))' 2>/dev/null)
 NCCL_DIR := $(or $(NCCL_HOME),$(if $(wildcard $(CUDA_HOME)/include/nccl.h),$(CUDA_HOME),$(NCCL_PIP_DIR)))
@@ -94,7 +94,7 @@ ifneq ($(and $(wildcard $(NCCL_DIR)/include/nccl.h),$(NCCL_LIB)),)
 NCCL_CFLAGS := -DCL_HAVE_NCCL -isystem $(NCCL_DIR)/include
 NCCL_LIBS := -Xlinker $(NCCL_LIB) -Xlinker -rpath=$(dir $(NCCL_LIB))
 else
-$(info note: no NCCL found (NCCL_HOME, $(CUDA_HOME)/include/nccl.h, pip's nvidia-nccl-cu13): laplace3d builds without --gpus)
+$(info note: no NCCL found (NCCL_HOME, $(CUDA_HOME)/include/nccl.h, pip's nvidia-nccl-cu13): laplace3d and radix_sort build without --gpus)
 endif
 endif
 
