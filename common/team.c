@@ -42,7 +42,7 @@ cl_team_plan cl_team_plan_for(int gpus, cl_launch launch)
 {
     if (gpus < 1 || gpus > CL_TEAM_MAX_GPUS)
         cl_die(CL_EXIT_USAGE, "a team of %d GPUs: 1 to %d", gpus, CL_TEAM_MAX_GPUS);
-    cl_team_plan plan = {.gpus = gpus, .multi_process = launch.world > 1, .rank = launch.rank};
+    cl_team_plan plan = {.gpus = gpus, .multi_process = launch.world > 1};
     int visible = 0;
     if (cudaGetDeviceCount(&visible) != cudaSuccess)
         visible = 0;
@@ -153,7 +153,7 @@ void cl_team_nccl_settle(cl_team *team, ncclComm_t comm, ncclResult_t r, const c
 // watchdog instead of hanging it.
 static void nccl_join(cl_team *team, const char *id_file)
 {
-    const int rank = team->plan.rank;
+    const int rank = team->plan.first_rank;
     ncclUniqueId id;
     if (rank == 0) {
         CL_NCCL_CALL(team, NULL, ncclGetUniqueId(&id));
@@ -191,6 +191,24 @@ void cl_team_nccl_open(cl_team *team, const char *id_file)
     (void)team, (void)id_file;
     cl_die(CL_EXIT_USAGE, "--gpus: this build has no NCCL (install it, or set NCCL_HOME to "
                           "where it is, and rebuild)");
+#endif
+}
+
+void cl_team_group_start(cl_team *team)
+{
+#ifdef CL_HAVE_NCCL
+    CL_NCCL_CALL(team, team->local[0].nccl, ncclGroupStart());
+#else
+    (void)team;
+#endif
+}
+
+void cl_team_group_end(cl_team *team)
+{
+#ifdef CL_HAVE_NCCL
+    CL_NCCL_CALL(team, team->local[0].nccl, ncclGroupEnd());
+#else
+    (void)team;
 #endif
 }
 

@@ -99,7 +99,6 @@ typedef struct {
     int gpus;               // GPUs in the whole run (the NCCL world)
     int first_rank, nlocal; // this process drives ranks first_rank .. first_rank+nlocal-1
     bool multi_process;     // one process a GPU (under a launcher)
-    int rank;               // this process's rank (0 in one process)
     int devices[CL_TEAM_MAX_GPUS];
 } cl_team_plan;
 
@@ -135,6 +134,10 @@ void cl_team_enable_peers(cl_team *team, int reach);
 // id file (`id_file`, written by rank 0 and removed once every rank has joined). From
 // here until cl_team_close, any fatal exit aborts them first.
 void cl_team_nccl_open(cl_team *team, const char *id_file);
+// The sends and receives of every local GPU between these two go out as one group
+// (ncclGroupStart/End): none waits for another to be posted.
+void cl_team_group_start(cl_team *team);
+void cl_team_group_end(cl_team *team);
 // Communicators finalized and destroyed, streams and scratch freed.
 void cl_team_close(cl_team *team);
 

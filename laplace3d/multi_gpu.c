@@ -227,7 +227,7 @@ static void iteration_nccl(slab_team *team, run_part part)
         CL_CUDA_CHECK(cudaStreamWaitEvent(s->gpu->comm, s->edges_done, 0));
     }
     if (part != PART_COMPUTE) {
-        CL_NCCL_CALL(&team->team, team->local[0].gpu->nccl, ncclGroupStart());
+        cl_team_group_start(&team->team);
         for (int l = 0; l < team->nlocal; l++) {
             slab_gpu *s = &team->local[l];
             const laplace_slab sl = s->slab;
@@ -252,7 +252,7 @@ static void iteration_nccl(slab_team *team, run_part part)
                     ncclRecv(ghost_above, n, ncclFloat, sl.above, s->gpu->nccl, s->gpu->comm));
             }
         }
-        CL_NCCL_CALL(&team->team, team->local[0].gpu->nccl, ncclGroupEnd());
+        cl_team_group_end(&team->team);
     }
     for (int l = 0; l < team->nlocal; l++) {
         CL_CUDA_CHECK(cudaSetDevice(team->local[l].gpu->device));

@@ -201,22 +201,10 @@ static void recv_range(sort_team *t, share_gpu *s, uint32_t *keys, uint32_t *val
                      ncclRecv(values, count, ncclUint32, peer, s->gpu->nccl, s->gpu->compute));
 }
 
-// The sends and receives of every local GPU between these two go out as one: none waits
-// for another to be posted.
-static void group_start(sort_team *t)
-{
-    CL_NCCL_CALL(&t->team, t->local[0].gpu->nccl, ncclGroupStart());
-}
-static void group_end(sort_team *t)
-{
-    CL_NCCL_CALL(&t->team, t->local[0].gpu->nccl, ncclGroupEnd());
-}
 #else
 // A build without NCCL refuses --gpus before any team is made (main.c).
 #define send_range(...) cl_die(CL_EXIT_USAGE, "--gpus: this build has no NCCL")
 #define recv_range(...) cl_die(CL_EXIT_USAGE, "--gpus: this build has no NCCL")
-#define group_start(t) (void)(t)
-#define group_end(t) (void)(t)
 #endif
 
 // A GPU's copy to itself (NCCL's point to point is between ranks).
@@ -243,7 +231,7 @@ static void sort_gathered(void *ctx)
     uint32_t *all_sorted_values = opt->pairs ? t->all_sorted_values : NULL;
     if (zero)
         copy_range(zero, t->all_keys, all_values, zero->keys, zero->values, zero->share.count);
-    group_start(t);
+    cl_team_group_start(&t->team);
     for (int l = 0; l < t->team.plan.nlocal; l++) {
         share_gpu *s = &t->local[l];
         if (s->gpu->rank != 0)
@@ -254,13 +242,13 @@ static void sort_gathered(void *ctx)
                        from.count, r);
         }
     }
-    group_end(t);
+    cl_team_group_end(&t->team);
     if (zero) {
         CL_CUDA_CHECK(cudaSetDevice(zero->gpu->device));
         cl_radix_sort_u32(t->all_keys, all_values, t->all_sorted_keys, all_sorted_values, opt->n,
                           opt->bits, t->all_ws, zero->gpu->compute);
     }
-    group_start(t);
+    cl_team_group_start(&t->team);
     for (int l = 0; l < t->team.plan.nlocal; l++) {
         share_gpu *s = &t->local[l];
         if (s->gpu->rank != 0)
@@ -271,7 +259,7 @@ static void sort_gathered(void *ctx)
                        all_sorted_values ? all_sorted_values + to.first : NULL, to.count, r);
         }
     }
-    group_end(t);
+    cl_team_group_end(&t->team);
     if (zero)
         copy_range(zero, zero->sorted_keys, zero->sorted_values, t->all_sorted_keys,
                    all_sorted_values, zero->share.count);
@@ -348,7 +336,7 @@ static void exchange_ranges(sort_team *t)
                    pairs ? s->sorted_values + cut_at(t, r, r) : NULL,
                    cut_at(t, r, r + 1) - cut_at(t, r, r));
     }
-    group_start(t);
+    cl_team_group_start(&t->team);
     for (int l = 0; l < t->team.plan.nlocal; l++) {
         share_gpu *s = &t->local[l];
         const int r = s->gpu->rank;
@@ -364,7 +352,7 @@ static void exchange_ranges(sort_team *t)
             at += in;
         }
     }
-    group_end(t);
+    cl_team_group_end(&t->team);
 }
 
 // m3: the runs a GPU received (in rank order, each sorted) merged in pairs, round after
@@ -483,9 +471,11 @@ static sort_digest team_digest(sort_team *t, bool result)
             cudaMemcpyAsync(part, s->counts, sizeof part, cudaMemcpyDeviceToHost, s->gpu->compute));
         CL_CUDA_CHECK(cudaStreamSynchronize(s->gpu->compute));
         const size_t last = s->share.count - 1;
-        CL_CUDA_CHECK(cudaMemcpy(&edge[EDGE_FIRST_KEY], keys, 4, cudaMemcpyDeviceToHost));
-        CL_CUDA_CHECK(cudaMemcpy(&edge[EDGE_LAST_KEY], keys + last, 4, cudaMemcpyDeviceToHost));
-        if (values) {
+        if (result) {
+            CL_CUDA_CHECK(cudaMemcpy(&edge[EDGE_FIRST_KEY], keys, 4, cudaMemcpyDeviceToHost));
+            CL_CUDA_CHECK(cudaMemcpy(&edge[EDGE_LAST_KEY], keys + last, 4, cudaMemcpyDeviceToHost));
+        }
+        if (result && values) {
             CL_CUDA_CHECK(cudaMemcpy(&edge[EDGE_FIRST_VALUE], values, 4, cudaMemcpyDeviceToHost));
             CL_CUDA_CHECK(
                 cudaMemcpy(&edge[EDGE_LAST_VALUE], values + last, 4, cudaMemcpyDeviceToHost));
