@@ -28,7 +28,12 @@ struct cl_sort_workspace {
     unsigned *digit_counts;      // [4][256], zero between sorts (the scan of them clears them)
     unsigned *digit_starts;      // [4][256]: exclusive sums of the counts
     cl_scan_workspace *lookback; // a status word per (tile, digit)
-    bool v5_pairs_fit;           // the GPU gives a block v5_shared<true>
+    // a spread sort's: where a pass stores each digit's keys, the segments of its tail,
+    // their digit counts ([3][256][256], zero between sorts) and starts
+    unsigned long long *spread_starts;
+    cl_sort_segments *segments;
+    unsigned *segment_counts, *segment_starts;
+    size_t shared_optin; // the most shared memory the GPU gives a block
 };
 
 // Every pass sorts by 8 bits (256 digits), and every kernel of the sort (the histogram,
@@ -309,8 +314,137 @@ __device__ unsigned digit_lookback_wide(scan_tile_state st, unsigned tile, unsig
 
 constexpr int V5_TILE = SORT_THREADS * V5_ITEMS;
 
-// A v5 block's shared memory (dynamic: 42 KB for keys, 74 KB with values).
-template <bool PAIRS> struct v5_shared {
+// Where a v5 pass stores its tile: slot j of the tile's sorted run of digit d goes to
+// place base(d) + j of the output. Two kinds of output, each with the per-block state
+// it keeps in shared memory (`staged`):
+// to_buffer: one GPU's buffer, places in 32-bit arithmetic (mod 2^32: a base may wrap
+// below zero, a place never does, being < n < 2^32). Every pass of a one-GPU sort.
+struct to_buffer {
+    uint32_t *keys, *values;
+    const unsigned *starts; // where each digit's keys start (a row of 256 a run of keys)
+    typedef unsigned place;
+    struct staged {
+    };
+    __device__ void begin(staged &) const {}
+    __device__ place base(staged &, unsigned row, unsigned d, unsigned before_tile,
+                          unsigned first) const
+    {
+        return starts[row * RADIX + d] + before_tile - first;
+    }
+    __device__ void store_key(const staged &, unsigned, place base, unsigned j, uint32_t key) const
+    {
+        store_once(keys + base + j, key);
+    }
+    __device__ void store_value(const staged &, unsigned, place base, unsigned j,
+                                uint32_t value) const
+    {
+        store_once(values + base + j, value);
+    }
+};
+
+// to_parts: the last pass of a sort spread over GPUs (cl_sort_spread_run): places in the
+// whole sorted sequence (64-bit: the parts together may hold 2^32 keys or more), each
+// stored on the part (GPU) holding it, through a peer pointer. A tile's run of digit d
+// is contiguous in the sequence, so thread d finds the part of the run's first place
+// once (run_part) and a key moves on from there only where the run crosses into the
+// next part.
+struct to_parts {
+    cl_sort_spread to;
+    const unsigned long long
+        *starts; // the whole sequence's place of this GPU's first key of each digit
+    typedef unsigned long long place;
+    struct staged {
+        unsigned long long first[CL_SORT_MAX_PARTS + 1];
+        uint8_t run_part[RADIX];
+    };
+    static_assert(CL_SORT_MAX_PARTS <= 256, "a part number fits a byte");
+    __device__ void begin(staged &sp) const
+    {
+        for (int p = threadIdx.x; p <= to.parts; p += blockDim.x)
+            sp.first[p] = to.first[p];
+    }
+    __device__ place base(staged &sp, unsigned, unsigned d, unsigned before_tile,
+                          unsigned first) const
+    {
+        const place run = starts[d] + before_tile;
+        int p = 0;
+        while (p + 1 < to.parts && run >= sp.first[p + 1])
+            p++;
+        sp.run_part[d] = (uint8_t)p;
+        return run - first;
+    }
+    __device__ int part_of(const staged &sp, unsigned d, place at) const
+    {
+        int p = sp.run_part[d];
+        while (at >= sp.first[p + 1])
+            p++;
+        return p;
+    }
+    __device__ void store_key(const staged &sp, unsigned d, place base, unsigned j,
+                              uint32_t key) const
+    {
+        const place at = base + j;
+        const int p = part_of(sp, d, at);
+        store_once(to.keys[p] + (at - sp.first[p]), key);
+    }
+    __device__ void store_value(const staged &sp, unsigned d, place base, unsigned j,
+                                uint32_t value) const
+    {
+        const place at = base + j;
+        const int p = part_of(sp, d, at);
+        store_once(to.values[p] + (at - sp.first[p]), value);
+    }
+};
+
+// Which keys a v5 tile sorts: [first, end), the first tile of its run of keys or not
+// (the look-back stops at a run's first tile), the run's row of digit starts.
+struct tile_span {
+    size_t first, end;
+    bool opens_run;
+    unsigned row;
+};
+
+// Every sort: one run of n keys, tile k its k-th 8192.
+struct one_run {
+    size_t n;
+    __device__ tile_span span(unsigned tile) const
+    {
+        const size_t first = (size_t)tile * V5_TILE, end = first + V5_TILE;
+        return {first, end < n ? end : n, tile == 0, 0};
+    }
+};
+
+// The tail of a spread sort: runs of keys (segments, at most 256: cl_sort_segments),
+// each sorted on its own, tiled from its start; tile k of the launch is the one the
+// table numbers k. Tiles past the last (the launch has a bound, not the count) are empty.
+static_assert(CL_SORT_TILE == V5_TILE, "sort.h's tile is v5's");
+struct segments {
+    const cl_sort_segments *table;
+    __device__ tile_span span(unsigned tile) const
+    {
+        if (tile >= table->first_tile[RADIX])
+            return {0, 0, false, 0};
+        // The last segment whose first tile is at most `tile`: not empty, as an empty
+        // segment's first tile is the next one's.
+        unsigned lo = 0, hi = RADIX;
+        while (hi - lo > 1) {
+            const unsigned mid = (lo + hi) / 2;
+            if (table->first_tile[mid] <= tile)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        const unsigned within = tile - table->first_tile[lo];
+        const size_t first = table->first[lo] + (size_t)within * V5_TILE,
+                     end = first + V5_TILE < table->first[lo + 1] ? first + V5_TILE
+                                                                  : table->first[lo + 1];
+        return {first, end, within == 0, lo};
+    }
+};
+
+// A v5 block's shared memory (dynamic: 42 KB for keys, 74 KB with values; 1.8 KB more
+// spread over GPUs, where three blocks an SM still fit).
+template <bool PAIRS, class Out> struct v5_shared {
     // Each warp's digit counts, then where its next key of each digit goes in the sorted
     // tile; with values, after the keys are stored, each sorted slot's digit (bytes).
     union {
@@ -320,7 +454,8 @@ template <bool PAIRS> struct v5_shared {
     static_assert(V5_TILE <= sizeof(unsigned) * SORT_WARPS * RADIX, "slot digits fit the rows");
     uint32_t staged[V5_TILE];             // keys, then values, in tile-sorted order
     uint32_t values[PAIRS ? V5_TILE : 1]; // the tile's values in input order
-    unsigned output_base[RADIX];
+    typename Out::place output_base[RADIX];
+    typename Out::staged out;
     unsigned ticket;
 };
 
@@ -348,19 +483,19 @@ __device__ __forceinline__ void wait_copies()
 // One tile of a v5 pass. FULL: all V5_TILE keys exist (every tile but the last), so
 // no key needs a bounds check. Item i of lane l in warp w is key w W + 32 i + l of the
 // tile (W = 32 V5_ITEMS), as in v4.
-template <bool PAIRS, bool FULL>
-__device__ __forceinline__ void
-onesweep_tile(v5_shared<PAIRS> &sm, unsigned tile, const uint32_t *keys_in,
-              const uint32_t *values_in, uint32_t *keys_out, uint32_t *values_out, size_t n,
-              int shift, unsigned mask, const unsigned *digit_starts, scan_tile_state st)
+template <bool PAIRS, bool FULL, class Out>
+__device__ __forceinline__ void onesweep_tile(v5_shared<PAIRS, Out> &sm, unsigned tile,
+                                              tile_span span, const uint32_t *keys_in,
+                                              const uint32_t *values_in, const Out out, int shift,
+                                              unsigned mask, scan_tile_state st)
 {
     const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
-    const size_t warp_first = (size_t)tile * V5_TILE + (size_t)warp * 32 * V5_ITEMS;
+    const size_t warp_first = span.first + (size_t)warp * 32 * V5_ITEMS, end = span.end;
     const size_t first_key = warp_first + lane;
-    // This thread's keys: all, or those below n.
-    const unsigned mine = FULL            ? V5_ITEMS
-                          : first_key < n ? (unsigned)((n - first_key + 31) / 32)
-                                          : 0;
+    // This thread's keys: all, or those below the tile's end.
+    const unsigned mine = FULL              ? V5_ITEMS
+                          : first_key < end ? (unsigned)((end - first_key + 31) / 32)
+                                            : 0;
     const uint32_t *my_keys = keys_in + first_key;
     uint32_t *my_values_sm = sm.values + (PAIRS ? warp * 32 * V5_ITEMS + lane : 0);
 
@@ -386,7 +521,7 @@ onesweep_tile(v5_shared<PAIRS> &sm, unsigned tile, const uint32_t *keys_in,
 #pragma unroll
     for (int w = 0; w < SORT_WARPS; w++)
         tile_count += sm.rows.warp_slots[w][t];
-    publish_tile(st, tile * RADIX + t, tile == 0 ? TILE_PREFIX : TILE_AGGREGATE, tile_count);
+    publish_tile(st, tile * RADIX + t, span.opens_run ? TILE_PREFIX : TILE_AGGREGATE, tile_count);
     const unsigned first = block_exclusive_scan<unsigned, RADIX>(tile_count, tile_keys);
     unsigned at = first;
 #pragma unroll
@@ -410,12 +545,12 @@ onesweep_tile(v5_shared<PAIRS> &sm, unsigned tile, const uint32_t *keys_in,
 
     // 4: the look-back.
     unsigned before_tile = 0;
-    if (tile != 0) {
+    if (!span.opens_run) {
         before_tile = digit_lookback_wide<V5_LOOKBACK>(st, tile, t);
         publish_tile(st, tile * RADIX + t, TILE_PREFIX, before_tile + tile_count);
     }
-    // Slot j of the sorted tile, of digit d, goes to output_base[d] + j (mod 2^32).
-    sm.output_base[t] = digit_starts[t] + before_tile - first;
+    // Slot j of the sorted tile, of digit d, goes to output_base[d] + j.
+    sm.output_base[t] = out.base(sm.out, span.row, t, before_tile, first);
 
     // 5: keys, then values, through the staging buffer.
 #pragma unroll
@@ -428,7 +563,7 @@ onesweep_tile(v5_shared<PAIRS> &sm, unsigned tile, const uint32_t *keys_in,
     for (unsigned j = t; j < staged_keys; j += SORT_THREADS) {
         const uint32_t key = sm.staged[j];
         const unsigned d = digit_of(key, shift, mask);
-        store_once(keys_out + sm.output_base[d] + j, key); // < n < 2^32
+        out.store_key(sm.out, d, sm.output_base[d], j, key);
         if (PAIRS)
             sm.rows.slot_digit[j] = (uint8_t)d;
     }
@@ -441,34 +576,35 @@ onesweep_tile(v5_shared<PAIRS> &sm, unsigned tile, const uint32_t *keys_in,
                 sm.staged[slots[i]] = my_values_sm[32 * i];
         __syncthreads();
 #pragma unroll 4
-        for (unsigned j = t; j < staged_keys; j += SORT_THREADS)
-            store_once(values_out + sm.output_base[sm.rows.slot_digit[j]] + j, sm.staged[j]);
+        for (unsigned j = t; j < staged_keys; j += SORT_THREADS) {
+            const unsigned d = sm.rows.slot_digit[j];
+            out.store_value(sm.out, d, sm.output_base[d], j, sm.staged[j]);
+        }
     }
 }
 
-template <bool PAIRS>
+template <bool PAIRS, class Out, class Tiles>
 __global__ void __launch_bounds__(SORT_THREADS, V5_MIN_BLOCKS)
-    onesweep_pass_v5(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out,
-                     uint32_t *values_out, size_t n, int shift, unsigned mask,
-                     const unsigned *digit_starts, scan_tile_state st, unsigned num_tiles)
+    onesweep_pass_v5(const uint32_t *keys_in, const uint32_t *values_in, Out out, Tiles tiles,
+                     int shift, unsigned mask, scan_tile_state st, unsigned num_tiles)
 {
     extern __shared__ __align__(16) unsigned char v5_dynamic_shared[];
-    v5_shared<PAIRS> &sm = *reinterpret_cast<v5_shared<PAIRS> *>(v5_dynamic_shared);
+    v5_shared<PAIRS, Out> &sm = *reinterpret_cast<v5_shared<PAIRS, Out> *>(v5_dynamic_shared);
     const int t = threadIdx.x;
     wait_for_previous_grid();
     if (t == 0)
         sm.ticket = take_tile_ticket(st, num_tiles);
     for (int j = t; j < SORT_WARPS * RADIX; j += SORT_THREADS)
         sm.rows.warp_slots[j / RADIX][j % RADIX] = 0;
+    out.begin(sm.out);
     __syncthreads();
     let_next_grid_launch();
     const unsigned tile = sm.ticket;
-    if ((size_t)(tile + 1) * V5_TILE <= n)
-        onesweep_tile<PAIRS, true>(sm, tile, keys_in, values_in, keys_out, values_out, n, shift,
-                                   mask, digit_starts, st);
-    else
-        onesweep_tile<PAIRS, false>(sm, tile, keys_in, values_in, keys_out, values_out, n, shift,
-                                    mask, digit_starts, st);
+    const tile_span span = tiles.span(tile);
+    if (span.end - span.first == V5_TILE)
+        onesweep_tile<PAIRS, true>(sm, tile, span, keys_in, values_in, out, shift, mask, st);
+    else if (span.end > span.first)
+        onesweep_tile<PAIRS, false>(sm, tile, span, keys_in, values_in, out, shift, mask, st);
 }
 
 // A launch of `kernel`; with `dependent`, as a programmatic dependent launch where the
@@ -493,6 +629,49 @@ static void launch(bool dependent, void (*kernel)(Params...), unsigned blocks, u
     CL_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args...));
 }
 
+// A sort's size checked against its workspace; its tiles.
+static unsigned sort_tiles(size_t n, bool pairs, bool v5, const cl_sort_workspace *ws)
+{
+    if (n > ws->n_max || (pairs && !ws->values))
+        cl_die(CL_EXIT_CUDA, "sort workspace holds %zu keys%s; %zu keys%s asked for", ws->n_max,
+               ws->values ? " and values" : "", n, pairs ? " and values" : "");
+    const int tile_keys = v5 ? V5_TILE : pairs ? v4_shape<true>::tile : v4_shape<false>::tile;
+    return (unsigned)((n + tile_keys - 1) / tile_keys);
+}
+
+static void count_digits(const uint32_t *keys, size_t n, int bits, unsigned tiles,
+                         cl_sort_workspace *ws, cudaStream_t stream)
+{
+    launch(false, count_all_digits, tiles < 1024 ? tiles : 1024, SORT_THREADS, 0, stream, keys, n,
+           bits, ws->digit_counts);
+}
+
+// Pass p of `bits`: the digit's shift and mask.
+__host__ __device__ static int pass_shift(int p) { return 8 * p; }
+__host__ __device__ static unsigned pass_mask(int p, int bits)
+{
+    const int width = bits - 8 * p < 8 ? bits - 8 * p : 8;
+    return (1u << width) - 1;
+}
+
+// One v5 pass (a programmatic dependent launch) over `tiles` (a launch of `grid` of
+// them), stored by `out`.
+template <class Out, class Tiles>
+static void v5_pass(const uint32_t *keys, const uint32_t *values, const Out &out,
+                    const Tiles &tiles, unsigned grid, int p, int bits, cl_sort_workspace *ws,
+                    cudaStream_t stream)
+{
+    const scan_tile_state st = cl_scan_tile_state(ws->lookback, (size_t)grid * RADIX);
+    if (values)
+        launch(true, onesweep_pass_v5<true, Out, Tiles>, grid, SORT_THREADS,
+               sizeof(v5_shared<true, Out>), stream, keys, values, out, tiles, pass_shift(p),
+               pass_mask(p, bits), st, grid);
+    else
+        launch(true, onesweep_pass_v5<false, Out, Tiles>, grid, SORT_THREADS,
+               sizeof(v5_shared<false, Out>), stream, keys, values, out, tiles, pass_shift(p),
+               pass_mask(p, bits), st, grid);
+}
+
 // One sort: the histogram of every pass, its scan, one launch a pass. `v5` picks the
 // pass kernel (radix_sort's ladder runs v4 too).
 static void radix_sort(const uint32_t *keys_in, const uint32_t *values_in, uint32_t *keys_out,
@@ -501,40 +680,31 @@ static void radix_sort(const uint32_t *keys_in, const uint32_t *values_in, uint3
 {
     if (n == 0)
         return;
-    if (n > ws->n_max || (values_in && !ws->values))
-        cl_die(CL_EXIT_CUDA, "sort workspace holds %zu keys%s; %zu keys%s asked for", ws->n_max,
-               ws->values ? " and values" : "", n, values_in ? " and values" : "");
     const bool pairs = values_in != NULL;
     // v5 with values needs 74 KB of shared memory a block: GPUs that cannot give it
     // (sm_75: 64 KB) sort pairs with v4's pass.
-    v5 = v5 && (!pairs || ws->v5_pairs_fit);
-    const bool dependent = v5;
+    v5 = v5 && (!pairs || ws->shared_optin >= sizeof(v5_shared<true, to_buffer>));
+    const unsigned tiles = sort_tiles(n, pairs, v5, ws);
     const int passes = (bits + 7) / 8;
-    const int tile_keys = v5 ? V5_TILE : pairs ? v4_shape<true>::tile : v4_shape<false>::tile;
-    const unsigned tiles = (unsigned)((n + tile_keys - 1) / tile_keys);
-    const unsigned count_blocks = tiles < 1024 ? tiles : 1024;
-    launch(false, count_all_digits, count_blocks, SORT_THREADS, 0, stream, keys_in, n, bits,
-           ws->digit_counts);
-    launch(dependent, digit_starts_from_counts, (unsigned)passes, RADIX, 0, stream,
-           ws->digit_counts, ws->digit_starts);
-    void (*pass)(const uint32_t *, const uint32_t *, uint32_t *, uint32_t *, size_t, int, unsigned,
-                 const unsigned *, scan_tile_state, unsigned) =
-        v5 ? (pairs ? onesweep_pass_v5<true> : onesweep_pass_v5<false>)
-           : (pairs ? onesweep_pass<true> : onesweep_pass<false>);
-    const size_t shared_bytes =
-        v5 ? (pairs ? sizeof(v5_shared<true>) : sizeof(v5_shared<false>)) : 0;
+    count_digits(keys_in, n, bits, tiles, ws, stream);
+    launch(v5, digit_starts_from_counts, (unsigned)passes, RADIX, 0, stream, ws->digit_counts,
+           ws->digit_starts);
     for (int p = 0; p < passes; p++) {
-        const int shift = 8 * p, width = bits - shift < 8 ? bits - shift : 8;
-        const unsigned mask = (1u << width) - 1;
         const uint32_t *src_keys, *src_values = NULL;
         uint32_t *dst_keys, *dst_values = NULL;
         pass_buffers(p, passes, keys_in, keys_out, ws->keys, &src_keys, &dst_keys);
         if (pairs)
             pass_buffers(p, passes, values_in, values_out, ws->values, &src_values, &dst_values);
         const unsigned *starts = ws->digit_starts + p * RADIX;
-        scan_tile_state st = cl_scan_tile_state(ws->lookback, (size_t)tiles * RADIX);
-        launch(dependent, pass, tiles, SORT_THREADS, shared_bytes, stream, src_keys, src_values,
-               dst_keys, dst_values, n, shift, mask, starts, st, tiles);
+        if (v5) {
+            v5_pass(src_keys, src_values, to_buffer{dst_keys, dst_values, starts}, one_run{n},
+                    tiles, p, bits, ws, stream);
+        } else {
+            const scan_tile_state st = cl_scan_tile_state(ws->lookback, (size_t)tiles * RADIX);
+            launch(false, pairs ? onesweep_pass<true> : onesweep_pass<false>, tiles, SORT_THREADS,
+                   0, stream, src_keys, src_values, dst_keys, dst_values, n, pass_shift(p),
+                   pass_mask(p, bits), starts, st, tiles);
+        }
     }
 }
 
@@ -552,19 +722,178 @@ extern "C" void cl_radix_sort_u32_v4(const uint32_t *keys_in, const uint32_t *va
     radix_sort(keys_in, values_in, keys_out, values_out, n, bits, ws, stream, false);
 }
 
+// --- a sort spread over GPUs -------------------------------------------------------------------
+//
+// sort.h's spread sort. Beyond the one-GPU sort's kernels: a count of one digit, the pass
+// into to_parts (the scatter), and for the tail a count, a scan and passes by segment.
+// The plans (where each digit starts, the segments) come from the host.
+
+// The 256 counts of one pass's digit over keys[0..n): block histograms in shared memory
+// (two copies, even and odd warps), four keys in flight a thread, one atomicAdd a bin a
+// block into `counts` (zeroed before the launch).
+__global__ void __launch_bounds__(SORT_THREADS)
+    count_pass_digits(const uint32_t *keys, size_t n, int shift, unsigned mask, unsigned *counts)
+{
+    __shared__ unsigned block_counts[2][RADIX];
+    for (int j = threadIdx.x; j < 2 * RADIX; j += SORT_THREADS)
+        block_counts[j / RADIX][j % RADIX] = 0;
+    __syncthreads();
+    unsigned *mine = block_counts[(threadIdx.x >> 5) & 1];
+    const size_t stride = (size_t)gridDim.x * SORT_THREADS;
+    for (size_t i = (size_t)blockIdx.x * SORT_THREADS + threadIdx.x; i < n; i += 4 * stride) {
+        uint32_t key[4];
+#pragma unroll
+        for (int u = 0; u < 4; u++)
+            key[u] = i + u * stride < n ? keys[i + u * stride] : 0;
+#pragma unroll
+        for (int u = 0; u < 4; u++)
+            if (i + u * stride < n)
+                atomicAdd(&mine[digit_of(key[u], shift, mask)], 1u);
+    }
+    __syncthreads();
+    for (int j = threadIdx.x; j < RADIX; j += SORT_THREADS) {
+        const unsigned c = block_counts[0][j] + block_counts[1][j];
+        if (c)
+            atomicAdd(&counts[j], c);
+    }
+}
+
+// The digits of every pass below the segments' digit, counted per segment: a block a
+// tile of the segments' tiling (so a tile lies in one segment), into
+// counts[pass][segment][digit].
+__global__ void __launch_bounds__(SORT_THREADS)
+    count_segment_digits(const uint32_t *keys, segments tiles, int passes, unsigned bits,
+                         unsigned *counts)
+{
+    __shared__ unsigned block_counts[MAX_PASSES - 1][RADIX];
+    for (int j = threadIdx.x; j < (MAX_PASSES - 1) * RADIX; j += SORT_THREADS)
+        block_counts[j / RADIX][j % RADIX] = 0;
+    const tile_span span = tiles.span(blockIdx.x);
+    __syncthreads();
+    for (size_t i = span.first + threadIdx.x; i < span.end; i += SORT_THREADS) {
+        const uint32_t key = keys[i];
+        for (int p = 0; p < passes; p++)
+            atomicAdd(&block_counts[p][digit_of(key, pass_shift(p), pass_mask(p, bits))], 1u);
+    }
+    __syncthreads();
+    for (int j = threadIdx.x; j < passes * RADIX; j += SORT_THREADS) {
+        const unsigned c = block_counts[j / RADIX][j % RADIX];
+        if (c)
+            atomicAdd(&counts[((size_t)(j / RADIX) * RADIX + span.row) * RADIX + j % RADIX], c);
+    }
+}
+
+// Block (pass, segment): where each digit's keys of the segment start, from the
+// segment's start; the counts are cleared for the next sort.
+__global__ void __launch_bounds__(RADIX)
+    segment_digit_starts(unsigned *counts, const cl_sort_segments *segments, unsigned *starts)
+{
+    wait_for_previous_grid();
+    let_next_grid_launch();
+    const size_t at = (size_t)blockIdx.x * RADIX + threadIdx.x;
+    const unsigned count = counts[at];
+    counts[at] = 0;
+    unsigned total;
+    starts[at] =
+        segments->first[blockIdx.x % RADIX] + block_exclusive_scan<unsigned, RADIX>(count, total);
+}
+
+extern "C" void cl_sort_count_pass(const uint32_t *keys, size_t n, int bits, int pass,
+                                   unsigned *counts, cudaStream_t stream)
+{
+    CL_CUDA_CHECK(cudaMemsetAsync(counts, 0, RADIX * sizeof(unsigned), stream));
+    if (n == 0)
+        return;
+    const size_t tiles = (n + V5_TILE - 1) / V5_TILE;
+    launch(false, count_pass_digits, (unsigned)(tiles < 1024 ? tiles : 1024), SORT_THREADS, 0,
+           stream, keys, n, pass_shift(pass), pass_mask(pass, bits), counts);
+}
+
+extern "C" uint32_t *cl_sort_spread_inbox(cl_sort_workspace *ws, uint32_t *out, int values,
+                                          int bits)
+{
+    // The tail alternates between the inbox and the other buffer, ending in `out`.
+    return (bits + 7) / 8 % 2 == 1 ? out : values ? ws->values : ws->keys;
+}
+
+extern "C" void cl_sort_spread_pass(const uint32_t *keys, const uint32_t *values, size_t n,
+                                    int bits, int pass, const unsigned long long starts[256],
+                                    const cl_sort_spread *to, cl_sort_workspace *ws,
+                                    cudaStream_t stream)
+{
+    const bool pairs = values != NULL;
+    if (pairs && ws->shared_optin < sizeof(v5_shared<true, to_parts>))
+        cl_die(CL_EXIT_CUDA,
+               "a sort of pairs spread over GPUs needs %zu bytes of shared memory "
+               "a block, which this GPU cannot give",
+               sizeof(v5_shared<true, to_parts>));
+    if (to->parts < 1 || to->parts > CL_SORT_MAX_PARTS)
+        cl_die(CL_EXIT_CUDA, "a spread sort over %d parts (1 to %d)", to->parts, CL_SORT_MAX_PARTS);
+    const unsigned tiles = sort_tiles(n, pairs, true, ws);
+    if (n == 0)
+        return;
+    CL_CUDA_CHECK(cudaMemcpyAsync(ws->spread_starts, starts, RADIX * sizeof *starts,
+                                  cudaMemcpyHostToDevice, stream));
+    v5_pass(keys, values, to_parts{*to, ws->spread_starts}, one_run{n}, tiles, pass, bits, ws,
+            stream);
+}
+
+extern "C" void cl_sort_spread_finish(uint32_t *keys_out, uint32_t *values_out, size_t count,
+                                      int bits, const cl_sort_segments *segments,
+                                      cl_sort_workspace *ws, cudaStream_t stream)
+{
+    const bool pairs = values_out != NULL;
+    const int passes = (bits + 7) / 8 - 1;
+    if (count == 0 || passes == 0)
+        return;
+    sort_tiles(count, pairs, true, ws);
+    if (segments->first[RADIX] != count ||
+        segments->first_tile[RADIX] > CL_SORT_FINISH_TILES(count))
+        cl_die(CL_EXIT_CUDA, "spread sort: segments of %u keys in %u tiles for a part of %zu",
+               segments->first[RADIX], segments->first_tile[RADIX], count);
+    CL_CUDA_CHECK(
+        cudaMemcpyAsync(ws->segments, segments, sizeof *segments, cudaMemcpyHostToDevice, stream));
+    const unsigned grid = segments->first_tile[RADIX];
+    const struct segments tiles = {ws->segments};
+    uint32_t *keys = cl_sort_spread_inbox(ws, keys_out, 0, bits),
+             *values = pairs ? cl_sort_spread_inbox(ws, values_out, 1, bits) : NULL;
+    launch(false, count_segment_digits, grid, SORT_THREADS, 0, stream, (const uint32_t *)keys,
+           tiles, passes, (unsigned)bits, ws->segment_counts);
+    launch(true, segment_digit_starts, (unsigned)passes * RADIX, RADIX, 0, stream,
+           ws->segment_counts, (const cl_sort_segments *)ws->segments, ws->segment_starts);
+    uint32_t *other_keys = keys == keys_out ? ws->keys : keys_out,
+             *other_values = !pairs                 ? NULL
+                             : values == values_out ? ws->values
+                                                    : values_out;
+    for (int p = 0; p < passes; p++) {
+        v5_pass(keys, values,
+                to_buffer{other_keys, other_values, ws->segment_starts + (size_t)p * RADIX * RADIX},
+                tiles, grid, p, bits, ws, stream);
+        uint32_t *k = keys, *v = values;
+        keys = other_keys, values = other_values;
+        other_keys = k, other_values = v;
+    }
+}
+
 // --- the workspace -----------------------------------------------------------------------------
+
+// A spread sort's tail: a count and a start for each (pass, segment, digit).
+#define SEGMENT_DIGITS ((MAX_PASSES - 1) * RADIX * RADIX)
 
 // v4's pairs tiles, the smallest, make the most.
 static_assert(V5_TILE >= v4_shape<true>::tile,
               "the workspace has a status word per (smallest tile, digit)");
+// Plus a partial tile for each of a spread sort's segments.
 static size_t max_tiles(size_t n_max)
 {
-    return (n_max + v4_shape<true>::tile - 1) / v4_shape<true>::tile;
+    return (n_max + v4_shape<true>::tile - 1) / v4_shape<true>::tile + RADIX;
 }
 
 extern "C" size_t cl_sort_workspace_bytes(size_t n_max, int pairs)
 {
     return (pairs ? 2 : 1) * n_max * sizeof(uint32_t) + 2 * MAX_PASSES * RADIX * sizeof(unsigned) +
+           RADIX * sizeof(unsigned long long) + sizeof(cl_sort_segments) +
+           2 * SEGMENT_DIGITS * sizeof(unsigned) +
            cl_scan_workspace_words_bytes(max_tiles(n_max) * RADIX);
 }
 
@@ -583,11 +912,16 @@ extern "C" cl_sort_workspace *cl_sort_workspace_create(size_t n_max, int pairs)
     CL_CUDA_CHECK(cudaMalloc((void **)&ws->digit_counts, digit_bytes));
     CL_CUDA_CHECK(cudaMemset(ws->digit_counts, 0, digit_bytes));
     CL_CUDA_CHECK(cudaMalloc((void **)&ws->digit_starts, digit_bytes));
+    CL_CUDA_CHECK(cudaMalloc((void **)&ws->spread_starts, RADIX * sizeof(unsigned long long)));
+    CL_CUDA_CHECK(cudaMalloc((void **)&ws->segments, sizeof(cl_sort_segments)));
+    CL_CUDA_CHECK(cudaMalloc((void **)&ws->segment_counts, SEGMENT_DIGITS * sizeof(unsigned)));
+    CL_CUDA_CHECK(cudaMemset(ws->segment_counts, 0, SEGMENT_DIGITS * sizeof(unsigned)));
+    CL_CUDA_CHECK(cudaMalloc((void **)&ws->segment_starts, SEGMENT_DIGITS * sizeof(unsigned)));
     int device, shared_optin;
     CL_CUDA_CHECK(cudaGetDevice(&device));
     CL_CUDA_CHECK(
         cudaDeviceGetAttribute(&shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    ws->v5_pairs_fit = (size_t)shared_optin >= sizeof(v5_shared<true>);
+    ws->shared_optin = (size_t)shared_optin;
     ws->lookback = cl_scan_workspace_create_words(max_tiles(n_max) * RADIX);
     return ws;
 }
@@ -598,6 +932,10 @@ extern "C" void cl_sort_workspace_destroy(cl_sort_workspace *ws)
     CL_CUDA_CHECK(cudaFree(ws->values));
     CL_CUDA_CHECK(cudaFree(ws->digit_counts));
     CL_CUDA_CHECK(cudaFree(ws->digit_starts));
+    CL_CUDA_CHECK(cudaFree(ws->spread_starts));
+    CL_CUDA_CHECK(cudaFree(ws->segments));
+    CL_CUDA_CHECK(cudaFree(ws->segment_counts));
+    CL_CUDA_CHECK(cudaFree(ws->segment_starts));
     cl_scan_workspace_destroy(ws->lookback);
     delete ws;
 }

@@ -45,6 +45,60 @@ void cl_radix_sort_u32_v4(const uint32_t *keys_in, const uint32_t *values_in, ui
                           uint32_t *values_out, size_t n, int bits, cl_sort_workspace *ws,
                           cudaStream_t stream);
 
+// --- a sort spread over GPUs (radix_sort --gpus N, m4-scatter) ---------------------------
+//
+// Keys spread over GPUs sorted as a whole, most significant digit first. The first pass
+// (the scatter) stores each key straight to its place in the whole sequence by its top
+// digit, on whichever GPU holds that place, so the pass is also the exchange; its plan
+// needs only every GPU's 256 counts of that digit. A run of one digit that a boundary
+// between GPUs cuts is placed in input order, not by value: the caller refines such runs
+// with further scatters by the next digits, over those places only (down to equal keys,
+// where input order is the stable order). Then each GPU holds its range of the sequence,
+// grouped by the top digit (segments), equal keys in input order, and sorts each
+// segment on its own by the lower digits (LSD, as cl_radix_sort_u32): no merge, no pass
+// of the top digit twice. radix_sort/multi_gpu.c drives it; its splitters.c does the
+// arithmetic of the plans.
+//
+// The parts: part p (a GPU) holds places first[p] .. first[p+1]-1 of the whole sequence,
+// stored by a scatter to keys[p] (values[p]) from place first[p] on, through pointers
+// the GPU running the pass can store to: its own, the others' through peer access (one
+// process) or CUDA IPC (one process a GPU).
+#define CL_SORT_MAX_PARTS 64
+typedef struct {
+    int parts;
+    unsigned long long first[CL_SORT_MAX_PARTS + 1];
+    uint32_t *keys[CL_SORT_MAX_PARTS], *values[CL_SORT_MAX_PARTS];
+} cl_sort_spread;
+
+// The 256 counts (device) of pass `pass`'s digit over keys[0..n) (pass p: bits 8p ..).
+void cl_sort_count_pass(const uint32_t *keys, size_t n, int bits, int pass, unsigned *counts,
+                        cudaStream_t stream);
+// A scatter: pass `pass` over keys[0..n) (values alike), each key of digit d stored at
+// place starts[d] + its rank among these keys of digit d (stable), on the part of `to`
+// holding that place. starts: host memory (copied before the call returns).
+void cl_sort_spread_pass(const uint32_t *keys, const uint32_t *values, size_t n, int bits, int pass,
+                         const unsigned long long starts[256], const cl_sort_spread *to,
+                         cl_sort_workspace *ws, cudaStream_t stream);
+
+// A part's segments after the scatters: segment s holds its keys first[s] .. first[s+1]-1
+// and is sorted as tiles first_tile[s] .. first_tile[s+1]-1 of CL_SORT_TILE keys (the
+// last maybe partial): at most CL_SORT_FINISH_TILES(count) tiles.
+#define CL_SORT_TILE 8192u
+#define CL_SORT_FINISH_TILES(count) (((count) + CL_SORT_TILE - 1) / CL_SORT_TILE + 256)
+typedef struct {
+    unsigned first[257], first_tile[257];
+} cl_sort_segments;
+// The finish, once every scatter into this part is done: its `count` keys in its inbox,
+// each segment sorted on its own by every pass below the top one, into keys_out (values
+// alike). segments: host memory.
+void cl_sort_spread_finish(uint32_t *keys_out, uint32_t *values_out, size_t count, int bits,
+                           const cl_sort_segments *segments, cl_sort_workspace *ws,
+                           cudaStream_t stream);
+// Where the first scatter must store a part's keys (values: values != 0) for the finish
+// to end in `out`: out itself, or the workspace's alternate buffer (the other of the two,
+// free until the finish, may take the refining scatters: cl_sort_spread_other).
+uint32_t *cl_sort_spread_inbox(cl_sort_workspace *ws, uint32_t *out, int values, int bits);
+
 #ifdef __cplusplus
 }
 #endif

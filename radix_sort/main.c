@@ -12,6 +12,13 @@
 #include "cudalab.h"
 #include "multi_gpu.h"
 #include "radix_sort.h"
+#include "sort.h"
+
+// -n: one GPU sorts at most 2^30 keys here (the CPU sorts them too, to check: 8 words of
+// host memory a key); across GPUs, each GPU's share at most what the sort takes
+// (CL_SORT_MAX_KEYS), up to 64 GPUs.
+#define ONE_GPU_MAX_KEYS (1u << 30)
+#define GPUS_MAX_KEYS (1ull << 38)
 
 typedef struct {
     cl_common_args common;
@@ -225,6 +232,15 @@ static int run_gpus(const options *opt)
     if (opt->common.n < (size_t)gpus)
         cl_die(CL_EXIT_USAGE, "--gpus %ld: -n %zu keys cannot give each GPU one", gpus,
                opt->common.n);
+    const size_t widest = radix_share_of(opt->common.n, (int)gpus, 0).count;
+    if (widest > CL_SORT_MAX_KEYS)
+        cl_die(CL_EXIT_USAGE, "--gpus %ld: -n %zu gives a GPU %zu keys; the sort takes at most %u",
+               gpus, opt->common.n, widest, CL_SORT_MAX_KEYS);
+    if (opt->pairs && opt->common.n > (size_t)CL_SORT_MAX_KEYS + 1)
+        cl_die(CL_EXIT_USAGE,
+               "--gpus %ld --pairs: -n %zu; at most 2^32 pairs (the values are "
+               "the keys' 32-bit global indices)",
+               gpus, opt->common.n);
     if (opt->common.iters > 64)
         cl_die(CL_EXIT_USAGE, "--gpus: -i %ld: at most 64 timed runs", opt->common.iters);
     const cl_launch launch = cl_team_launch(&opt->team);
@@ -260,7 +276,8 @@ static int run(int argc, char **argv)
                                   "range (needs NCCL; see README.md)"),
         {0, "method", CL_ARG_CHOICE, &opt.method, "HOW",
          "with --gpus: m1-gather (sort on GPU 0), m2-sample (sort, cut, exchange, sort), "
-         "m3-merge (sort, cut, exchange, merge) or all (default)",
+         "m3-merge (sort, cut, exchange, merge), m4-scatter (the last radix pass stores each "
+         "key on its GPU) or all (default)",
          0, 0, radix_spread_names},
         {0},
     };
@@ -271,7 +288,7 @@ static int run(int argc, char **argv)
         .example = "radix_sort -n 64M -k all --pairs",
         .n_default = 16u << 20,
         .n_min = 1,
-        .n_max = 1u << 30,
+        .n_max = GPUS_MAX_KEYS,
         .n_meaning = "keys",
         .kernels = versions(),
         .options = own,
@@ -281,6 +298,11 @@ static int run(int argc, char **argv)
         return run_gpus(&opt);
     if (opt.method >= 0 || opt.team.id_file)
         cl_die(CL_EXIT_USAGE, "--method and --nccl-id-file apply with --gpus N, N >= 2");
+    if (opt.common.n > ONE_GPU_MAX_KEYS)
+        cl_die(CL_EXIT_USAGE,
+               "-n %zu: at most 1Gi keys on one GPU (the CPU sorts them too, to "
+               "check); --gpus N sorts more",
+               opt.common.n);
     const int k = opt.common.kernel_index;
     if (k >= 0 && opt.common.check && radix_versions[k].max_n < (1u << 20))
         cl_die(CL_EXIT_USAGE, "--check -k %s: it sorts at most %zu keys; the table starts at 1M",

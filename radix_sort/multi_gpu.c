@@ -18,6 +18,14 @@
 //   m3-merge   m2 with the received runs, each sorted already, merged instead (the merge
 //              path, pairwise rounds for more than two GPUs): one read and one write of
 //              the keys where a sort makes five
+//   m4-scatter one radix sort across the GPUs (common/sort.h's spread sort), the most
+//              significant digit's pass first: the team all-gathers each GPU's 256
+//              counts of that digit, which place every key in the whole sequence (the
+//              keys of smaller digits on every GPU, then the same digit's on lower
+//              ranks); the pass stores each key straight to its place, on whichever GPU
+//              holds it (peer stores over NVLink: the pass is the exchange); each GPU
+//              then sorts its keys by the lower digits within each run sharing the top
+//              one (v5's passes by segment). No cuts to search, no merge, no pass twice
 // Napkin (2^30 keys, 2 H200s, NVLink ~385 GB/s a direction): a GPU sorts its 2^29 keys
 // in ~12 ms (v5 at ~45 Gkeys/s); m2 and m3 send half of each GPU's keys, 1 GB, ~2.8 ms
 // (both directions at once); the cut search is ~32 rounds of a launch, two small copies
@@ -40,7 +48,8 @@
 #include "multi_gpu.h"
 #include "sort.h"
 
-const char *const radix_spread_names[] = {"m1-gather", "m2-sample", "m3-merge", "all", NULL};
+const char *const radix_spread_names[] = {"m1-gather",  "m2-sample", "m3-merge",
+                                          "m4-scatter", "all",       NULL};
 
 // A GPU's share and its buffers (the team's GPU, streams and communicator:
 // common/team.h). All work of a run goes on the GPU's compute stream, NCCL's too, so
@@ -53,6 +62,7 @@ typedef struct {
     cl_sort_workspace *ws;
     size_t *merge_splits;       // device: m3's merge path, a block's start in the runs
     unsigned long long *counts; // device: the bounds' lt and le, the digest
+    unsigned *digit_counts;     // device: m4, its 256 counts of a digit over some of its places
 } share_gpu;
 
 typedef struct {
@@ -66,12 +76,29 @@ typedef struct {
     bool gather_fits;
     uint32_t *all_keys, *all_values, *all_sorted_keys, *all_sorted_values;
     cl_sort_workspace *all_ws;
+    // m4: the shares' places in the whole sequence; every rank's inbox (the first scatter's
+    // target) and other buffer (the refining scatters') as this process stores to them
+    // (every rank knows whether all are reachable); those opened through CUDA IPC, to
+    // close; the first scatter's counts, every rank's
+    bool scatter_fits;
+    uint64_t first[CL_TEAM_MAX_GPUS + 1];
+    cl_sort_spread inboxes, others;
+    void *opened[4 * CL_TEAM_MAX_GPUS];
+    int nopened;
+    uint64_t top_counts[CL_TEAM_MAX_GPUS * 256];
 } sort_team;
 
 // The device bytes a sort of n keys on one GPU takes: input, output, the workspace.
 static size_t one_sort_bytes(size_t n, bool pairs)
 {
     return 2 * n * (pairs ? 2 : 1) * sizeof(uint32_t) + cl_sort_workspace_bytes(n, pairs);
+}
+
+// Whether `device` can sort all n keys itself: its free memory, and the sort's 32-bit
+// counts.
+static bool one_gpu_holds(int device, size_t n, bool pairs)
+{
+    return n <= CL_SORT_MAX_KEYS && cl_team_device_fits(device, one_sort_bytes(n, pairs));
 }
 
 static void share_open(share_gpu *s, cl_team_gpu *gpu, radix_share share, bool pairs)
@@ -90,6 +117,7 @@ static void share_open(share_gpu *s, cl_team_gpu *gpu, radix_share share, bool p
     CL_CUDA_CHECK(cudaMalloc((void **)&s->merge_splits,
                              radix_merge_splits(share.count) * sizeof *s->merge_splits));
     CL_CUDA_CHECK(cudaMalloc((void **)&s->counts, 2 * CL_TEAM_MAX_GPUS * sizeof *s->counts));
+    CL_CUDA_CHECK(cudaMalloc((void **)&s->digit_counts, 256 * sizeof(unsigned)));
 }
 
 static void share_close(share_gpu *s)
@@ -101,6 +129,7 @@ static void share_close(share_gpu *s)
     CL_CUDA_CHECK(cudaFree(s->sorted_values));
     CL_CUDA_CHECK(cudaFree(s->counts));
     CL_CUDA_CHECK(cudaFree(s->merge_splits));
+    CL_CUDA_CHECK(cudaFree(s->digit_counts));
     cl_sort_workspace_destroy(s->ws);
 }
 
@@ -121,6 +150,10 @@ static sort_team team_open(const radix_gpus_options *opt, const cl_team_plan *pl
 
 static void team_close(sort_team *t)
 {
+    if (t->nopened > 0)
+        CL_CUDA_CHECK(cudaSetDevice(t->local[0].gpu->device));
+    for (int i = 0; i < t->nopened; i++)
+        CL_CUDA_CHECK(cudaIpcCloseMemHandle(t->opened[i]));
     for (int l = 0; l < t->team.plan.nlocal; l++)
         share_close(&t->local[l]);
     if (t->all_ws) {
@@ -150,7 +183,7 @@ static void gather_open(sort_team *t)
     const radix_gpus_options *opt = t->opt;
     share_gpu *zero = local_of(t, 0);
     unsigned long long fits = 0, all;
-    if (zero && cl_team_device_fits(zero->gpu->device, one_sort_bytes(opt->n, opt->pairs))) {
+    if (zero && one_gpu_holds(zero->gpu->device, opt->n, opt->pairs)) {
         const size_t bytes = opt->n * sizeof(uint32_t);
         CL_CUDA_CHECK(cudaMalloc((void **)&t->all_keys, bytes));
         CL_CUDA_CHECK(cudaMalloc((void **)&t->all_sorted_keys, bytes));
@@ -163,6 +196,95 @@ static void gather_open(sort_team *t)
     }
     cl_team_sum(&t->team, &fits, &all, 1);
     t->gather_fits = all == 1;
+}
+
+// m4's buffers on a GPU (common/sort.h): its inbox, where the first scatter stores its
+// keys (values) so that the finish ends in its result, and the other of its result and
+// its workspace's buffer, which the refining scatters use.
+static uint32_t *inbox(const sort_team *t, share_gpu *s, bool values)
+{
+    return cl_sort_spread_inbox(s->ws, values ? s->sorted_values : s->sorted_keys, values,
+                                t->opt->bits);
+}
+
+static uint32_t *other(const sort_team *t, share_gpu *s, bool values)
+{
+    uint32_t *out = values ? s->sorted_values : s->sorted_keys;
+    return inbox(t, s, values) == out
+               ? (values ? cl_sort_workspace_values(s->ws) : cl_sort_workspace_keys(s->ws))
+               : out;
+}
+
+// m4's targets: every rank's inbox and other buffer as pointers this process's GPUs
+// store to. One process: the buffers themselves, with peer access between every pair
+// of GPUs (NVLink or PCIe, where the hardware allows it). One process a GPU: each rank's
+// CUDA IPC handles of its buffers, gathered through the team's sum (each rank fills its
+// own slots), opened by the others: GPUs of one host. Where any pair cannot reach the
+// other, no rank runs m4 (all learn it from a sum).
+static void scatter_open(sort_team *t)
+{
+    const bool pairs = t->opt->pairs;
+    const int kinds = pairs ? 4 : 2; // inbox keys, other keys, inbox values, other values
+    for (int r = 0; r <= t->gpus; r++)
+        t->first[r] = r < t->gpus ? radix_share_of(t->opt->n, t->gpus, r).first : t->opt->n;
+    cl_sort_spread *targets[2] = {&t->inboxes, &t->others};
+    for (int k = 0; k < 2; k++) {
+        targets[k]->parts = t->gpus;
+        for (int r = 0; r <= t->gpus; r++)
+            targets[k]->first[r] = t->first[r];
+    }
+    unsigned long long unreachable = 0, all;
+    if (!t->team.plan.multi_process) {
+        for (int l = 0; l < t->team.plan.nlocal; l++)
+            for (int m = 0; m < t->team.plan.nlocal; m++) {
+                int can = 1;
+                if (l != m)
+                    CL_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, t->local[l].gpu->device,
+                                                          t->local[m].gpu->device));
+                unreachable += !can;
+            }
+        cl_team_enable_peers(&t->team, t->team.plan.nlocal);
+    }
+    enum { WORDS = sizeof(cudaIpcMemHandle_t) / sizeof(unsigned long long) };
+    const size_t words = (size_t)t->gpus * kinds * WORDS;
+    unsigned long long *mine = cl_host_alloc(words * sizeof *mine, "IPC handles"),
+                       *handles = cl_host_alloc(words * sizeof *handles, "IPC handles");
+    memset(mine, 0, words * sizeof *mine);
+    for (int l = 0; l < t->team.plan.nlocal; l++) {
+        share_gpu *s = &t->local[l];
+        const int r = s->gpu->rank;
+        for (int k = 0; k < kinds; k++) {
+            uint32_t *buffer = k % 2 ? other(t, s, k >= 2) : inbox(t, s, k >= 2);
+            *(k >= 2 ? &targets[k % 2]->values[r] : &targets[k % 2]->keys[r]) = buffer;
+            if (t->team.plan.multi_process) {
+                CL_CUDA_CHECK(cudaSetDevice(s->gpu->device));
+                CL_CUDA_CHECK(cudaIpcGetMemHandle(
+                    (cudaIpcMemHandle_t *)(mine + ((size_t)r * kinds + k) * WORDS), buffer));
+            }
+        }
+    }
+    if (t->team.plan.multi_process) {
+        cl_team_sum(&t->team, mine, handles, (int)words);
+        CL_CUDA_CHECK(cudaSetDevice(t->local[0].gpu->device));
+        for (int r = 0; r < t->gpus; r++)
+            for (int k = 0; k < kinds && r != t->local[0].gpu->rank; k++) {
+                cudaIpcMemHandle_t h;
+                memcpy(&h, handles + ((size_t)r * kinds + k) * WORDS, sizeof h);
+                uint32_t **at = k >= 2 ? &targets[k % 2]->values[r] : &targets[k % 2]->keys[r];
+                if (cudaIpcOpenMemHandle((void **)at, h, cudaIpcMemLazyEnablePeerAccess) !=
+                    cudaSuccess) {
+                    (void)cudaGetLastError();
+                    unreachable++;
+                    *at = NULL;
+                    continue;
+                }
+                t->opened[t->nopened++] = *at;
+            }
+    }
+    free(mine);
+    free(handles);
+    cl_team_sum(&t->team, &unreachable, &all, 1);
+    t->scatter_fits = all == 0;
 }
 
 // Every GPU's share of the input made anew (not timed: each run starts from it).
@@ -398,7 +520,143 @@ static void merge_received(sort_team *t)
     }
 }
 
+// --- m4: the last radix pass stores every key on its GPU ------------------------------
+
 typedef enum { STAGE_LOCAL_SORT, STAGE_CUTS, STAGE_EXCHANGE, STAGE_LAST, STAGE_COUNT } stage;
+
+// With `stage_ms`: every GPU idle and every process here, the time since *t0 is stage st's.
+static void stage_done(sort_team *t, double *stage_ms, stage st, double *t0)
+{
+    if (!stage_ms)
+        return;
+    cl_team_barrier(&t->team);
+    const double now = cl_wall_ms();
+    stage_ms[st] = now - *t0;
+    *t0 = now;
+}
+
+// A GPU's places among [lo, hi) of the whole sequence, as places in its part.
+static void portion(const sort_team *t, int r, uint64_t lo, uint64_t hi, size_t *at, size_t *len)
+{
+    const uint64_t from = lo > t->first[r] ? lo : t->first[r],
+                   to = hi < t->first[r + 1] ? hi : t->first[r + 1];
+    *at = (size_t)(from - t->first[r]);
+    *len = to > from ? (size_t)(to - from) : 0;
+}
+
+// The keys m4 scatters: the input share for the first scatter, else the inbox.
+static const uint32_t *scatter_source(const sort_team *t, share_gpu *s, bool first, bool values)
+{
+    return first ? (values ? s->values : s->keys) : inbox(t, s, values);
+}
+
+// Every rank's 256 counts of pass p's digit over its places [lo, hi), gathered into
+// counts[g * 256 + d] on every rank (the team's sum: each rank fills its own slots).
+static void team_counts(sort_team *t, bool first, uint64_t lo, uint64_t hi, int p, uint64_t *counts)
+{
+    const size_t words = (size_t)t->gpus * 256;
+    unsigned long long *mine = cl_host_alloc(words * sizeof *mine, "counts"),
+                       *all = cl_host_alloc(words * sizeof *all, "counts");
+    memset(mine, 0, words * sizeof *mine);
+    for (int l = 0; l < t->team.plan.nlocal; l++) {
+        share_gpu *s = &t->local[l];
+        size_t at, len;
+        portion(t, s->gpu->rank, lo, hi, &at, &len);
+        CL_CUDA_CHECK(cudaSetDevice(s->gpu->device));
+        cl_sort_count_pass(scatter_source(t, s, first, false) + at, len, t->opt->bits, p,
+                           s->digit_counts, s->gpu->compute);
+    }
+    cl_team_wait(&t->team);
+    for (int l = 0; l < t->team.plan.nlocal; l++) {
+        share_gpu *s = &t->local[l];
+        unsigned c[256];
+        CL_CUDA_CHECK(cudaSetDevice(s->gpu->device));
+        CL_CUDA_CHECK(cudaMemcpy(c, s->digit_counts, sizeof c, cudaMemcpyDeviceToHost));
+        for (int d = 0; d < 256; d++)
+            mine[(size_t)s->gpu->rank * 256 + d] = c[d];
+    }
+    cl_team_sum(&t->team, mine, all, (int)words);
+    for (size_t i = 0; i < words; i++)
+        counts[i] = all[i];
+    free(mine);
+    free(all);
+}
+
+// A scatter of pass p over places [lo, hi) into `to` (every GPU), then a barrier: each
+// GPU's keys are in place before any reads them.
+static void team_scatter(sort_team *t, bool first, uint64_t lo, uint64_t hi, int p,
+                         const uint64_t *counts, const cl_sort_spread *to)
+{
+    const bool pairs = t->opt->pairs;
+    for (int l = 0; l < t->team.plan.nlocal; l++) {
+        share_gpu *s = &t->local[l];
+        unsigned long long starts[256];
+        size_t at, len;
+        radix_scatter_starts(counts, t->gpus, s->gpu->rank, lo, starts);
+        portion(t, s->gpu->rank, lo, hi, &at, &len);
+        CL_CUDA_CHECK(cudaSetDevice(s->gpu->device));
+        cl_sort_spread_pass(scatter_source(t, s, first, false) + at,
+                            pairs ? scatter_source(t, s, first, true) + at : NULL, len,
+                            t->opt->bits, p, starts, to, s->ws, s->gpu->compute);
+    }
+    cl_team_barrier(&t->team);
+}
+
+// m4 (common/sort.h's spread sort). The first scatter: the team gathers every GPU's 256
+// counts of the top digit, which place every key in the whole sequence, and each GPU's
+// pass of that digit stores its keys straight to their places, on whichever GPU holds
+// them (peer stores over NVLink: the pass is the exchange). A digit's run that a
+// boundary between GPUs cuts lies there in input order: scatters of the next digits over
+// its places put its keys on the right side (radix_runs_cut; at the last digit the keys
+// of a run are equal, and input order is their stable order). Then each GPU sorts what
+// it holds, each run of a top digit on its own, by the lower digits. With `stage_ms`:
+// the first counts and their gathering (under "cuts"), the scatters ("exchange"), the
+// sort after them ("sort / merge").
+static void scatter_stages(sort_team *t, double *stage_ms)
+{
+    const int top = (t->opt->bits + 7) / 8 - 1;
+    const bool pairs = t->opt->pairs;
+    uint64_t runs[2 * CL_TEAM_MAX_GPUS], next[2 * CL_TEAM_MAX_GPUS];
+    uint64_t *counts = cl_host_alloc((size_t)t->gpus * 256 * sizeof *counts, "counts");
+    double t0 = cl_wall_ms();
+    team_counts(t, true, 0, t->opt->n, top, t->top_counts);
+    stage_done(t, stage_ms, STAGE_CUTS, &t0);
+    team_scatter(t, true, 0, t->opt->n, top, t->top_counts, &t->inboxes);
+    int nruns = radix_runs_cut(t->top_counts, t->gpus, 0, t->first, runs);
+    for (int p = top - 1; p >= 0 && nruns > 0; p--) {
+        int nnext = 0;
+        for (int k = 0; k < nruns; k++) {
+            const uint64_t lo = runs[2 * k], hi = runs[2 * k + 1];
+            team_counts(t, false, lo, hi, p, counts);
+            team_scatter(t, false, lo, hi, p, counts, &t->others);
+            for (int l = 0; l < t->team.plan.nlocal; l++) { // back into the inbox
+                share_gpu *s = &t->local[l];
+                size_t at, len;
+                portion(t, s->gpu->rank, lo, hi, &at, &len);
+                copy_range(s, inbox(t, s, false) + at, pairs ? inbox(t, s, true) + at : NULL,
+                           other(t, s, false) + at, pairs ? other(t, s, true) + at : NULL, len);
+            }
+            nnext += radix_runs_cut(counts, t->gpus, lo, t->first, next + 2 * nnext);
+        }
+        nruns = nnext;
+        memcpy(runs, next, 2 * (size_t)nnext * sizeof *runs);
+    }
+    stage_done(t, stage_ms, STAGE_EXCHANGE, &t0);
+    for (int l = 0; l < t->team.plan.nlocal; l++) {
+        share_gpu *s = &t->local[l];
+        cl_sort_segments segments;
+        radix_segments(t->top_counts, t->gpus, t->first, s->gpu->rank, &segments);
+        CL_CUDA_CHECK(cudaSetDevice(s->gpu->device));
+        cl_sort_spread_finish(s->sorted_keys, pairs ? s->sorted_values : NULL, s->share.count,
+                              t->opt->bits, &segments, s->ws, s->gpu->compute);
+    }
+    stage_done(t, stage_ms, STAGE_LAST, &t0);
+    if (stage_ms)
+        stage_ms[STAGE_LOCAL_SORT] = NAN;
+    free(counts);
+}
+
+static void scatter_sort(void *ctx) { scatter_stages(ctx, NULL); }
 
 // m2 (the received runs sorted again) or m3 (merged), with a barrier and a clock reading
 // after each stage when `stage_ms` is given.
@@ -414,12 +672,7 @@ static void sample_sort_stages(sort_team *t, bool merge, double *stage_ms)
             exchange_ranges(t);
         else
             merge_received(t);
-        if (stage_ms) {
-            cl_team_barrier(&t->team);
-            const double now = cl_wall_ms();
-            stage_ms[st] = now - t0;
-            t0 = now;
-        }
+        stage_done(t, stage_ms, (stage)st, &t0);
     }
 }
 
@@ -428,7 +681,7 @@ static void sample_merge(void *ctx) { sample_sort_stages(ctx, true, NULL); }
 
 // The ladder's runs, in the order of radix_spread_names.
 static void (*const spread_runs[SPREAD_COUNT])(void *ctx) = {sort_gathered, sample_sort,
-                                                             sample_merge};
+                                                             sample_merge, scatter_sort};
 
 // --- verification ---------------------------------------------------------------------------
 
@@ -551,7 +804,7 @@ static void print_stages(double stage_ms[SPREAD_COUNT][STAGE_COUNT])
     static const cl_column columns[] = {
         {"run", "run", 16, NULL},
         {"local_sort_ms", "local sort ms", 13, "%.3f"},
-        {"cut_search_ms", "cut search ms", 13, "%.3f"},
+        {"cut_search_ms", "cuts ms", 9, "%.3f"},
         {"exchange_ms", "exchange ms", 11, "%.3f"},
         {"last_ms", "sort / merge ms", 15, "%.3f"},
     };
@@ -567,6 +820,10 @@ static void print_stages(double stage_ms[SPREAD_COUNT][STAGE_COUNT])
         cl_table_row(&table, (cl_cell[]){CL_STR(radix_spread_names[m]), CL_NUM(ms[0]),
                                          CL_NUM(ms[1]), CL_NUM(ms[2]), CL_NUM(ms[3])});
     }
+    if (header)
+        cl_note("cuts: m2 and m3 search them on the sorted shares; m4 all-gathers its counts "
+                "of the top digit. m4's exchange is its pass of that digit, storing each key on "
+                "its GPU; then it sorts each GPU's keys by the lower digits");
 }
 
 // One GPU sorting n keys (the whole input, or share 0's count for the weak baseline):
@@ -612,12 +869,14 @@ int radix_run_gpus(const radix_gpus_options *opt, cl_launch launch)
     bool ok = true;
     cl_team_print_setup(&plan);
     cl_table_header(&gpus_table);
-    if (cl_team_device_fits(device0, one_sort_bytes(n, opt->pairs))) {
+    if (one_gpu_holds(device0, n, opt->pairs)) {
         ok = one_gpu(&report, "1 GPU", n, device0, &report.one_gpu_ms);
     } else {
         char need[32];
-        cl_note("1 GPU: the whole sort needs %s, more than GPU %d has free: no one-GPU row",
-                cl_format_bytes((double)one_sort_bytes(n, opt->pairs), need, sizeof need), device0);
+        cl_note("1 GPU: the whole sort needs %s (GPU %d's free memory and at most %u keys): no "
+                "one-GPU row",
+                cl_format_bytes((double)one_sort_bytes(n, opt->pairs), need, sizeof need), device0,
+                CL_SORT_MAX_KEYS);
     }
     ok = one_gpu(&report, "1 GPU, a share", widest.count, device0, &report.one_share_ms) && ok;
 
@@ -627,12 +886,20 @@ int radix_run_gpus(const radix_gpus_options *opt, cl_launch launch)
     report.input_multiset = team_digest(&t, false).multiset;
     if (opt->method == SPREAD_GATHER || opt->method == SPREAD_ALL)
         gather_open(&t);
+    if (opt->method == SPREAD_SCATTER || opt->method == SPREAD_ALL)
+        scatter_open(&t);
     double stage_ms[SPREAD_COUNT][STAGE_COUNT] = {{0}};
     for (int m = 0; m < SPREAD_COUNT; m++) {
         if (opt->method != SPREAD_ALL && opt->method != m)
             continue;
         if (m == SPREAD_GATHER && !t.gather_fits) {
             cl_note("%s: GPU 0 cannot hold the whole sort beside its share: no row",
+                    radix_spread_names[m]);
+            continue;
+        }
+        if (m == SPREAD_SCATTER && !t.scatter_fits) {
+            cl_note("%s: a GPU cannot store to another's memory (no peer access, or not one "
+                    "host): no row",
                     radix_spread_names[m]);
             continue;
         }
@@ -643,7 +910,10 @@ int radix_run_gpus(const radix_gpus_options *opt, cl_launch launch)
         if (m != SPREAD_GATHER) { // where the time goes: a run with a barrier after each stage
             make_input(&t);
             cl_team_barrier(&t.team);
-            sample_sort_stages(&t, m == SPREAD_MERGE, stage_ms[m]);
+            if (m == SPREAD_SCATTER)
+                scatter_stages(&t, stage_ms[m]);
+            else
+                sample_sort_stages(&t, m == SPREAD_MERGE, stage_ms[m]);
         }
     }
     cl_note("\nx 1 GPU: 1 GPU's time for the whole sort / run's; weak eff.: 1 GPU, a share (the "

@@ -11,6 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include "rng.h"
+#include "sort.h"
 #include "team.h"
 
 #ifdef __cplusplus
@@ -44,6 +45,26 @@ typedef void (*radix_bounds_fn)(void *ctx, const uint32_t *probes, int nprobes, 
 void radix_find_cuts(size_t n, int gpus, int bits, radix_bounds_fn bounds, void *ctx,
                      uint64_t *cuts);
 
+// m4's plans (common/sort.h's spread sort). A scatter over places [lo, hi) of the whole
+// sequence, whose keys the GPUs hold in rank order (each its places of the range, in
+// input order): counts[g * 256 + d] is rank g's keys of the scatter's digit d there.
+// Where rank `rank`'s keys of each digit go: lo, plus every rank's keys of the smaller
+// digits, plus the same digit's keys of the ranks below.
+void radix_scatter_starts(const uint64_t *counts, int gpus, int rank, uint64_t lo,
+                          unsigned long long starts[256]);
+// The digits' runs of such a scatter that a boundary between GPUs (first[1] ..
+// first[gpus - 1], first[] the shares' first places) cuts strictly inside: their keys
+// lie in input order across the boundary, not split by value, and are refined by a
+// scatter of the next digit over the run's places. Each run once, in order:
+// runs[2 k] .. runs[2 k + 1] - 1; returns how many (at most gpus - 1).
+int radix_runs_cut(const uint64_t *counts, int gpus, uint64_t lo, const uint64_t *first,
+                   uint64_t *runs);
+// Rank `rank`'s segments after the scatters (the first one's counts, over all places):
+// the runs of each top digit among its places first[rank] .. first[rank + 1] - 1, as
+// places in its part, and their tiles of CL_SORT_TILE keys.
+void radix_segments(const uint64_t *counts, int gpus, const uint64_t *first, int rank,
+                    cl_sort_segments *segments);
+
 // --- the kernels (multi_gpu_kernels.cu), each enqueued on `stream` ----------------------
 
 enum {
@@ -64,7 +85,10 @@ __host__ __device__
     static inline uint32_t
     radix_input_key(int input, size_t i, size_t n, uint64_t key, const uint32_t *few)
 {
-    const uint64_t rising = ((uint64_t)i << 32) / n; // 0 ... 2^32 - 1, ascending
+    // floor(i 2^32 / n): 0 ... 2^32 - 1, ascending; in two halves of 16 bits so that no
+    // product overflows for n < 2^48
+    const uint64_t high = ((uint64_t)i << 16) / n, rest = ((uint64_t)i << 16) % n;
+    const uint64_t rising = (high << 16) + (rest << 16) / n;
     switch (input) {
     case RADIX_INPUT_UNIFORM:
         return (uint32_t)cl_rng_u64(key, i);
@@ -180,7 +204,14 @@ void radix_digest(const uint32_t *keys, const uint32_t *values, size_t count, si
 
 // --- the run (multi_gpu.c) -------------------------------------------------------------
 
-enum { SPREAD_GATHER, SPREAD_SAMPLE, SPREAD_MERGE, SPREAD_COUNT, SPREAD_ALL = SPREAD_COUNT };
+enum {
+    SPREAD_GATHER,
+    SPREAD_SAMPLE,
+    SPREAD_MERGE,
+    SPREAD_SCATTER,
+    SPREAD_COUNT,
+    SPREAD_ALL = SPREAD_COUNT
+};
 extern const char *const radix_spread_names[]; // "m1-gather", ..., "all", NULL
 
 typedef struct {

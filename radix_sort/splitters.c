@@ -1,6 +1,6 @@
 // The arithmetic of radix_sort --gpus (multi_gpu.h): each GPU's share of the keys, the
-// input's few values, and the cuts that deal the locally sorted keys out so that GPU d
-// receives exactly its range of the stable order.
+// input's few values, the cuts that deal the locally sorted keys out so that GPU d
+// receives exactly its range of the stable order (m2, m3), and m4's plans.
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,4 +88,68 @@ void radix_find_cuts(size_t n, int gpus, int bits, radix_bounds_fn bounds, void 
     free(lt);
     free(le);
     free(probe);
+}
+
+// --- m4 -------------------------------------------------------------------------------
+
+void radix_scatter_starts(const uint64_t *counts, int gpus, int rank, uint64_t lo,
+                          unsigned long long starts[256])
+{
+    uint64_t at = lo;
+    for (int d = 0; d < 256; d++) {
+        uint64_t below = 0, total = 0;
+        for (int g = 0; g < gpus; g++) {
+            below += g < rank ? counts[g * 256 + d] : 0;
+            total += counts[g * 256 + d];
+        }
+        starts[d] = at + below;
+        at += total;
+    }
+}
+
+int radix_runs_cut(const uint64_t *counts, int gpus, uint64_t lo, const uint64_t *first,
+                   uint64_t *runs)
+{
+    int nruns = 0;
+    uint64_t at = lo;
+    for (int d = 0; d < 256; d++) {
+        uint64_t total = 0;
+        for (int g = 0; g < gpus; g++)
+            total += counts[g * 256 + d];
+        bool cut = false;
+        for (int r = 1; r < gpus; r++)
+            cut = cut || (first[r] > at && first[r] < at + total);
+        if (cut) {
+            runs[2 * nruns] = at;
+            runs[2 * nruns + 1] = at + total;
+            nruns++;
+        }
+        at += total;
+    }
+    return nruns;
+}
+
+void radix_segments(const uint64_t *counts, int gpus, const uint64_t *first, int rank,
+                    cl_sort_segments *segments)
+{
+    const uint64_t lo = first[rank], hi = first[rank + 1];
+    uint64_t at = 0;
+    unsigned tiles = 0;
+    for (int d = 0; d < 256; d++) {
+        uint64_t total = 0;
+        for (int g = 0; g < gpus; g++)
+            total += counts[g * 256 + d];
+        const uint64_t from = at < lo   ? lo
+                              : at > hi ? hi
+                                        : at,
+                       to = at + total < lo   ? lo
+                            : at + total > hi ? hi
+                                              : at + total;
+        segments->first[d] = (unsigned)(from - lo);
+        segments->first_tile[d] = tiles;
+        tiles += (unsigned)((to - from + CL_SORT_TILE - 1) / CL_SORT_TILE);
+        at += total;
+    }
+    segments->first[256] = (unsigned)(hi - lo);
+    segments->first_tile[256] = tiles;
 }

@@ -8,6 +8,9 @@ expect_usage "radix_sort --gpus 2 -k v5" "do not apply" "$rs" --gpus 2 -k v5
 expect_usage "radix_sort --gpus 2 --check" "do not apply" "$rs" --gpus 2 --check
 expect_usage "radix_sort --gpus 3 -n 2 (a key a GPU at least)" "cannot give each GPU one" "$rs" --gpus 3 -n 2
 expect_usage "radix_sort --gpus 65" "--gpus 65" "$rs" --gpus 65
+expect_usage "radix_sort -n 2Gi on one GPU" "at most 1Gi keys on one GPU" "$rs" -n 2Gi
+expect_usage "radix_sort --gpus 2 -n 9Gi (a share past the sort's 2^32 - 1)" "gives a GPU" "$rs" --gpus 2 -n 9Gi
+expect_usage "radix_sort --gpus 4 --pairs -n 5Gi (32-bit values)" "at most 2^32 pairs" "$rs" --gpus 4 --pairs -n 5Gi
 expect_usage "radix_sort --gpus 2 --method bogus" "--method bogus" "$rs" --gpus 2 --method bogus
 expect_usage "radix_sort one process a GPU without --nccl-id-file" "--nccl-id-file FILE" env RANK=1 WORLD_SIZE=2 "$rs" --gpus 2
 expect_usage "radix_sort one process a GPU: --gpus is not the process count" "one of 3 processes" env RANK=0 WORLD_SIZE=3 "$rs" --gpus 2 --nccl-id-file "$tmp/id"
@@ -25,15 +28,39 @@ expect_gpu "radix_sort --gpus 2 -n 300001 --bits 4 --pairs --input few" 0 "$rs" 
 expect_gpu "radix_sort --gpus 2 -n 4M --bits 17" 0 "$rs" --gpus 2 -n 4M --bits 17 -i 1
 expect_gpu "radix_sort --gpus 2 -n 64M" 0 "$rs" --gpus 2 -n 64M -i 2
 expect_gpu "radix_sort --gpus 2 --method m1-gather" 0 "$rs" --gpus 2 --method m1-gather -n 77777 --pairs -i 1
+# m4-scatter ran (its verdict line, not a "no row" note: the two GPUs reach each other)
+# at every pass count: its last pass alone (8 bits), after one local pass (the keys in
+# the workspace's buffer) and after two or three, with runs that cross between GPUs.
+for bits in 8 9 16 24 32; do
+    name="radix_sort --gpus 2 --method m4-scatter --bits $bits"
+    run "$rs" --gpus 2 --method m4-scatter -n 1000003 --pairs --input few --bits "$bits" -i 1
+    if [ "$rc" -eq 77 ]; then skip "$name"
+    elif [ "$rc" -eq 0 ] && grep -q "^m4-scatter: 0 adjacent pairs out of order on a GPU, 0 between" "$tmp/out" &&
+        ! grep -q "WRONG" "$tmp/out"; then pass "$name"
+    else fail "$name"; fi
+done
 expect_gpu "radix_sort --gpus 2 reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$rs" --gpus 2 -n 5000 -i 1
 expect_json_lines "radix_sort --gpus 2 --json" "$rs" --gpus 2 --json -n 4000 -i 1
 
-# One process a GPU, as mpirun, srun or torchrun start them: m2's and m3's results the
-# same as one process driving both (their lines: the hashes); a rank that dies ends the
-# other (exit 3).
+# More than two GPUs where the machine has them: cuts and runs among 3 and 4 shares, down
+# to a key a GPU (m4's runs crossing several GPUs in one tile).
+if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')" -ge 4 ]; then
+    for g in 3 4; do
+        for n in "$g" 1000003; do
+            expect_gpu "radix_sort --gpus $g -n $n --pairs --input few" 0 "$rs" --gpus "$g" -n "$n" --pairs --input few -i 1
+        done
+        expect_gpu "radix_sort --gpus $g -n 3000017 --bits 20" 0 "$rs" --gpus "$g" -n 3000017 --bits 20 -i 1
+    done
+else
+    skip "radix_sort --gpus 3 and 4" "fewer than 4 GPUs"
+fi
+
+# One process a GPU, as mpirun, srun or torchrun start them: m2's, m3's and m4's results
+# the same as one process driving both (their lines: the hashes; m4 stores through CUDA
+# IPC there); a rank that dies ends the other (exit 3).
 if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')" -ge 2 ]; then
     run "$rs" --gpus 2 -n 1000003 --pairs --input few -i 1
-    one_process=$(grep -E "^m[23]-(sample|merge): " "$tmp/out")
+    one_process=$(grep -E "^m[234]-(sample|merge|scatter): " "$tmp/out")
     rm -f "$tmp/nccl_id"
     RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 "$rs" --gpus 2 -n 1000003 --pairs --input few -i 1 --watchdog 60 \
         --nccl-id-file "$tmp/nccl_id" >"$tmp/rank1" 2>&1 &
@@ -41,8 +68,8 @@ if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')" -ge 2 ]; then
     run env RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 "$rs" --gpus 2 -n 1000003 --pairs --input few -i 1 \
         --watchdog 60 --nccl-id-file "$tmp/nccl_id"
     wait "$rank1"; rank1_rc=$?
-    if [ "$rc" -eq 0 ] && [ "$rank1_rc" -eq 0 ] && [ -n "$one_process" ] &&
-        [ "$(grep -E "^m[23]-(sample|merge): " "$tmp/out")" = "$one_process" ] && ! grep -q "m2-sample" "$tmp/rank1"; then
+    if [ "$rc" -eq 0 ] && [ "$rank1_rc" -eq 0 ] && [[ $one_process == *m4-scatter* ]] &&
+        [ "$(grep -E "^m[234]-(sample|merge|scatter): " "$tmp/out")" = "$one_process" ] && ! grep -q "m2-sample" "$tmp/rank1"; then
         pass "radix_sort --gpus 2, one process a GPU: the one-process result"
     else
         echo "    ranks exited $rc and $rank1_rc; one process: '$one_process'" >>"$tmp/out"

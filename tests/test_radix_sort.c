@@ -191,8 +191,95 @@ static int cpu_sort_across(const uint32_t *input, size_t n, int gpus, int bits)
     return ok;
 }
 
+// Pass p's digit of a sort of `bits` bits (common/sort.cu's passes).
+static unsigned pass_digit(uint32_t key, int p, int bits)
+{
+    const int width = bits - 8 * p < 8 ? bits - 8 * p : 8;
+    return (key >> (8 * p)) & ((1u << width) - 1);
+}
+
+// One scatter as cl_sort_spread_pass runs it on every GPU, over places [lo, hi) of the
+// whole sequence (each rank's places in order: parts end to end), by pass p's digit:
+// each rank's counts, their starts, the keys stored in place order into to_k/to_v.
+static void cpu_scatter(const uint32_t *from_k, const uint32_t *from_v, uint32_t *to_k,
+                        uint32_t *to_v, uint64_t lo, uint64_t hi, const uint64_t *first, int gpus,
+                        int p, int bits, uint64_t *counts)
+{
+    memset(counts, 0, (size_t)gpus * 256 * sizeof *counts);
+    for (int g = 0; g < gpus; g++)
+        for (uint64_t i = first[g] > lo ? first[g] : lo; i < first[g + 1] && i < hi; i++)
+            counts[g * 256 + pass_digit(from_k[i], p, bits)]++;
+    for (int g = 0; g < gpus; g++) {
+        unsigned long long starts[256];
+        radix_scatter_starts(counts, gpus, g, lo, starts);
+        for (uint64_t i = first[g] > lo ? first[g] : lo; i < first[g + 1] && i < hi; i++) {
+            const uint64_t at = starts[pass_digit(from_k[i], p, bits)]++;
+            to_k[at] = from_k[i];
+            to_v[at] = from_v[i];
+        }
+    }
+}
+
+// m4 done on the CPU with the plans the GPUs get (radix_scatter_starts, radix_runs_cut,
+// radix_segments): the top digit's scatter, the runs a boundary cuts refined by the next
+// digits, each rank's segments sorted by the lower digits; the parts end to end must be
+// the gold's stable sort of the whole input, each rank holding its share's count.
+static int cpu_scatter_sort(const uint32_t *input, size_t n, int gpus, int bits)
+{
+    const int passes = (bits + 7) / 8, top = passes - 1;
+    uint64_t first[17], counts[16 * 256], top_counts[16 * 256], runs[2 * 16], next[2 * 16 * 16];
+    for (int g = 0; g <= gpus; g++)
+        first[g] = g < gpus ? radix_share_of(n, gpus, g).first : n;
+    uint32_t *in_k = malloc(n * 4 + 4), *in_v = malloc(n * 4 + 4), *box_k = malloc(n * 4 + 4),
+             *box_v = malloc(n * 4 + 4), *other_k = malloc(n * 4 + 4), *other_v = malloc(n * 4 + 4),
+             *sk = malloc(n * 4 + 4), *sv = malloc(n * 4 + 4);
+    for (size_t i = 0; i < n; i++) {
+        in_k[i] = input[i];
+        in_v[i] = (uint32_t)i;
+    }
+    cpu_scatter(in_k, in_v, box_k, box_v, 0, n, first, gpus, top, bits, top_counts);
+    int nruns = radix_runs_cut(top_counts, gpus, 0, first, runs), ok = nruns < gpus;
+    for (int p = top - 1; p >= 0 && ok; p--) {
+        int nnext = 0;
+        for (int k = 0; k < nruns; k++) {
+            const uint64_t lo = runs[2 * k], hi = runs[2 * k + 1];
+            cpu_scatter(box_k, box_v, other_k, other_v, lo, hi, first, gpus, p, bits, counts);
+            memcpy(box_k + lo, other_k + lo, (hi - lo) * 4);
+            memcpy(box_v + lo, other_v + lo, (hi - lo) * 4);
+            nnext += radix_runs_cut(counts, gpus, lo, first, next + 2 * nnext);
+        }
+        ok = nnext < gpus;
+        nruns = nnext;
+        memcpy(runs, next, 2 * (size_t)nnext * sizeof *runs);
+    }
+    for (int g = 0; g < gpus && ok; g++) {
+        cl_sort_segments seg;
+        radix_segments(top_counts, gpus, first, g, &seg);
+        const size_t count = first[g + 1] - first[g];
+        ok = seg.first[256] == count && seg.first_tile[256] <= CL_SORT_FINISH_TILES(count);
+        for (int d = 0; d < 256 && ok && top > 0; d++) {
+            const size_t at = first[g] + seg.first[d], len = seg.first[d + 1] - seg.first[d];
+            ok = seg.first[d] <= seg.first[d + 1] && seg.first_tile[d + 1] - seg.first_tile[d] ==
+                                                         (len + CL_SORT_TILE - 1) / CL_SORT_TILE;
+            radix_gold(box_k + at, box_v + at, len, 8 * top, sk, sv);
+        }
+    }
+    radix_gold(in_k, in_v, n, bits, sk, sv); // the want: the whole input's stable sort
+    ok = ok && memcmp(box_k, in_k, n * 4) == 0 && memcmp(box_v, in_v, n * 4) == 0;
+    free(in_k);
+    free(in_v);
+    free(box_k);
+    free(box_v);
+    free(other_k);
+    free(other_v);
+    free(sk);
+    free(sv);
+    return ok;
+}
+
 // Uniform keys, few values, all equal, sorted and reversed, low bits only, on 1 to 7
-// ranks, down to one key a rank: every cut exact and stable.
+// ranks, down to one key a rank: every cut exact and stable (m2, m3), and m4's scatters
+// (the same inputs, and keys that all share their top digit: a run across every GPU).
 static void test_cuts_give_the_stable_sort(void)
 {
     enum { N = 5003 };
@@ -212,8 +299,17 @@ static void test_cuts_give_the_stable_sort(void)
             EXPECT(cpu_sort_across(input, N, gpus, 3));
             EXPECT(cpu_sort_across(input, (size_t)gpus, gpus, 32));
             EXPECT(cpu_sort_across(input, 2 * (size_t)gpus + 1, gpus, 17));
+            EXPECT(cpu_scatter_sort(input, N, gpus, 32));
+            EXPECT(cpu_scatter_sort(input, N, gpus, 3));
+            EXPECT(cpu_scatter_sort(input, N, gpus, 9));
+            EXPECT(cpu_scatter_sort(input, (size_t)gpus, gpus, 32));
+            EXPECT(cpu_scatter_sort(input, 2 * (size_t)gpus + 1, gpus, 17));
         }
     }
+    for (int i = 0; i < N; i++)
+        input[i] = 0x42000000u | (next_random(&state) & 0xFFFFFF);
+    for (int gpus = 1; gpus <= 7; gpus++)
+        EXPECT(cpu_scatter_sort(input, N, gpus, 32));
     free(input);
 }
 
@@ -299,6 +395,20 @@ static void test_input_keys(void)
         in_few = in_few && found;
     }
     EXPECT(in_few);
+    // sorted past 2^32 keys (a sort across GPUs): floor(i 2^32 / n) exactly, ascending,
+    // where i << 32 itself would overflow 64 bits
+    const size_t big = (size_t)3 << 33;
+    const size_t at[] = {0, 1, 3, (size_t)1 << 32, big / 3 + 1, big / 2, big - 2, big - 1};
+    bool exact = true, ascending = true;
+    for (int j = 0; j < 8; j++) {
+        const unsigned __int128 want = ((unsigned __int128)at[j] << 32) / big;
+        const uint32_t k = radix_input_key(RADIX_INPUT_SORTED, at[j], big, 0, few);
+        exact = exact && k == (uint32_t)want;
+        ascending = ascending &&
+                    (j == 0 || k >= radix_input_key(RADIX_INPUT_SORTED, at[j - 1], big, 0, few));
+    }
+    EXPECT(exact && ascending);
+    EXPECT(radix_input_key(RADIX_INPUT_SORTED, big - 1, big, 0, few) == 0xFFFFFFFFu);
 }
 
 int main(void)
