@@ -760,24 +760,39 @@ __global__ void __launch_bounds__(SORT_THREADS)
 
 // The digits of every pass below the segments' digit, counted per segment: a block a
 // tile of the segments' tiling (so a tile lies in one segment), into
-// counts[pass][segment][digit].
+// counts[pass][segment][digit]; two copies of the block's counts (even and odd warps)
+// and four keys in flight a thread, as count_all_digits.
 __global__ void __launch_bounds__(SORT_THREADS)
     count_segment_digits(const uint32_t *keys, segments tiles, int passes, unsigned bits,
                          unsigned *counts)
 {
-    __shared__ unsigned block_counts[MAX_PASSES - 1][RADIX];
-    for (int j = threadIdx.x; j < (MAX_PASSES - 1) * RADIX; j += SORT_THREADS)
-        block_counts[j / RADIX][j % RADIX] = 0;
+    __shared__ unsigned block_counts[2][MAX_PASSES - 1][RADIX];
+    for (int j = threadIdx.x; j < 2 * (MAX_PASSES - 1) * RADIX; j += SORT_THREADS)
+        block_counts[j / ((MAX_PASSES - 1) * RADIX)][j / RADIX % (MAX_PASSES - 1)][j % RADIX] = 0;
     const tile_span span = tiles.span(blockIdx.x);
+    unsigned masks[MAX_PASSES - 1];
+#pragma unroll
+    for (int p = 0; p < MAX_PASSES - 1; p++)
+        masks[p] = p < passes ? pass_mask(p, bits) : 0;
     __syncthreads();
-    for (size_t i = span.first + threadIdx.x; i < span.end; i += SORT_THREADS) {
-        const uint32_t key = keys[i];
-        for (int p = 0; p < passes; p++)
-            atomicAdd(&block_counts[p][digit_of(key, pass_shift(p), pass_mask(p, bits))], 1u);
+    unsigned(*mine)[RADIX] = block_counts[(threadIdx.x >> 5) & 1];
+    for (size_t i = span.first + threadIdx.x; i < span.end; i += 4 * SORT_THREADS) {
+        uint32_t key[4];
+#pragma unroll
+        for (int u = 0; u < 4; u++)
+            key[u] = i + u * SORT_THREADS < span.end ? keys[i + u * SORT_THREADS] : 0;
+#pragma unroll
+        for (int u = 0; u < 4; u++)
+            if (i + u * SORT_THREADS < span.end)
+#pragma unroll
+                for (int p = 0; p < MAX_PASSES - 1; p++)
+                    if (p < passes)
+                        atomicAdd(&mine[p][digit_of(key[u], pass_shift(p), masks[p])], 1u);
     }
     __syncthreads();
     for (int j = threadIdx.x; j < passes * RADIX; j += SORT_THREADS) {
-        const unsigned c = block_counts[j / RADIX][j % RADIX];
+        const unsigned c =
+            block_counts[0][j / RADIX][j % RADIX] + block_counts[1][j / RADIX][j % RADIX];
         if (c)
             atomicAdd(&counts[((size_t)(j / RADIX) * RADIX + span.row) * RADIX + j % RADIX], c);
     }

@@ -220,7 +220,8 @@ static uint32_t *other(const sort_team *t, share_gpu *s, bool values)
 // of GPUs (NVLink or PCIe, where the hardware allows it). One process a GPU: each rank's
 // CUDA IPC handles of its buffers, gathered through the team's sum (each rank fills its
 // own slots), opened by the others: GPUs of one host. Where any pair cannot reach the
-// other, no rank runs m4 (all learn it from a sum).
+// other, no rank runs m4 (all learn it from a sum). (Peer access is enabled when the
+// team opens.)
 static void scatter_open(sort_team *t)
 {
     const bool pairs = t->opt->pairs;
@@ -243,7 +244,6 @@ static void scatter_open(sort_team *t)
                                                           t->local[m].gpu->device));
                 unreachable += !can;
             }
-        cl_team_enable_peers(&t->team, t->team.plan.nlocal);
     }
     enum { WORDS = sizeof(cudaIpcMemHandle_t) / sizeof(unsigned long long) };
     const size_t words = (size_t)t->gpus * kinds * WORDS;
@@ -524,14 +524,15 @@ static void merge_received(sort_team *t)
 
 typedef enum { STAGE_LOCAL_SORT, STAGE_CUTS, STAGE_EXCHANGE, STAGE_LAST, STAGE_COUNT } stage;
 
-// With `stage_ms`: every GPU idle and every process here, the time since *t0 is stage st's.
+// With `stage_ms` (zeroed before a run): every GPU idle and every process here, the time
+// since *t0 added to stage st's.
 static void stage_done(sort_team *t, double *stage_ms, stage st, double *t0)
 {
     if (!stage_ms)
         return;
     cl_team_barrier(&t->team);
     const double now = cl_wall_ms();
-    stage_ms[st] = now - *t0;
+    stage_ms[st] += now - *t0;
     *t0 = now;
 }
 
@@ -610,8 +611,8 @@ static void team_scatter(sort_team *t, bool first, uint64_t lo, uint64_t hi, int
 // its places put its keys on the right side (radix_runs_cut; at the last digit the keys
 // of a run are equal, and input order is their stable order). Then each GPU sorts what
 // it holds, each run of a top digit on its own, by the lower digits. With `stage_ms`:
-// the first counts and their gathering (under "cuts"), the scatters ("exchange"), the
-// sort after them ("sort / merge").
+// the counts and their gathering with the refining scatters (under "cuts"), the first
+// scatter ("exchange"), the sort after them ("sort / merge").
 static void scatter_stages(sort_team *t, double *stage_ms)
 {
     const int top = (t->opt->bits + 7) / 8 - 1;
@@ -622,6 +623,7 @@ static void scatter_stages(sort_team *t, double *stage_ms)
     team_counts(t, true, 0, t->opt->n, top, t->top_counts);
     stage_done(t, stage_ms, STAGE_CUTS, &t0);
     team_scatter(t, true, 0, t->opt->n, top, t->top_counts, &t->inboxes);
+    stage_done(t, stage_ms, STAGE_EXCHANGE, &t0);
     int nruns = radix_runs_cut(t->top_counts, t->gpus, 0, t->first, runs);
     for (int p = top - 1; p >= 0 && nruns > 0; p--) {
         int nnext = 0;
@@ -641,7 +643,7 @@ static void scatter_stages(sort_team *t, double *stage_ms)
         nruns = nnext;
         memcpy(runs, next, 2 * (size_t)nnext * sizeof *runs);
     }
-    stage_done(t, stage_ms, STAGE_EXCHANGE, &t0);
+    stage_done(t, stage_ms, STAGE_CUTS, &t0);
     for (int l = 0; l < t->team.plan.nlocal; l++) {
         share_gpu *s = &t->local[l];
         cl_sort_segments segments;
@@ -821,9 +823,10 @@ static void print_stages(double stage_ms[SPREAD_COUNT][STAGE_COUNT])
                                          CL_NUM(ms[1]), CL_NUM(ms[2]), CL_NUM(ms[3])});
     }
     if (header)
-        cl_note("cuts: m2 and m3 search them on the sorted shares; m4 all-gathers its counts "
-                "of the top digit. m4's exchange is its pass of that digit, storing each key on "
-                "its GPU; then it sorts each GPU's keys by the lower digits");
+        cl_note("cuts: m2 and m3 search them on the sorted shares; m4 gathers its counts of "
+                "the top digit and refines the runs a boundary between GPUs cuts. m4's exchange "
+                "is its pass of the top digit, storing each key on its GPU; then it sorts each "
+                "GPU's keys by the lower digits");
 }
 
 // One GPU sorting n keys (the whole input, or share 0's count for the weak baseline):
@@ -881,6 +884,8 @@ int radix_run_gpus(const radix_gpus_options *opt, cl_launch launch)
     ok = one_gpu(&report, "1 GPU, a share", widest.count, device0, &report.one_share_ms) && ok;
 
     sort_team t = team_open(opt, &plan, n);
+    // m4's peer stores (one process): access enabled before NCCL's, which then finds it so
+    cl_team_enable_peers(&t.team, plan.nlocal);
     cl_team_nccl_open(&t.team, opt->id_file);
     make_input(&t);
     report.input_multiset = team_digest(&t, false).multiset;
