@@ -129,10 +129,30 @@ static void cpu_bounds(void *ctx, const uint32_t *probes, int nprobes, uint64_t 
         }
 }
 
+// radix_merge as its kernels run it: block starts by the merge path, then each of a
+// block's threads its own `items` outputs from its start within the block's pieces.
+static void cpu_merge(const uint32_t *keys, const uint32_t *values, uint32_t *out, uint32_t *outv,
+                      size_t at, size_t na, size_t nb, uint32_t mask, size_t items, size_t threads)
+{
+    const size_t n = na + nb, block_items = items * threads;
+    const uint32_t *a = keys + at, *b = a + na, *av = values + at, *bv = av + na;
+    for (size_t d0 = 0; d0 < n; d0 += block_items) {
+        const size_t d1 = d0 + block_items < n ? d0 + block_items : n;
+        const size_t i0 = merge_split(a, na, b, nb, d0, mask), j0 = d0 - i0;
+        const size_t i1 = merge_split(a, na, b, nb, d1, mask), j1 = d1 - i1;
+        for (size_t mine = 0; d0 + mine < d1; mine += items) {
+            const size_t count = d1 - d0 - mine < items ? d1 - d0 - mine : items;
+            const size_t i = i0 + merge_split(a + i0, i1 - i0, b + j0, j1 - j0, mine, mask);
+            merge_run(a, av, na, b, bv, nb, i, d0 + mine - i, count, mask, out + at + d0 + mine,
+                      outv + at + d0 + mine);
+        }
+    }
+}
+
 // The whole sort of --gpus done on the CPU: shares sorted, cut, dealt out, each rank's
-// runs sorted again; the ranks' results laid end to end must be the gold's stable sort
-// of the whole input, key and value (the global index) alike, each rank holding its
-// share's count; at most `bits` + 1 rounds of bounds.
+// runs sorted again (m2) and merged (m3); the ranks' results laid end to end must be the
+// gold's stable sort of the whole input, key and value (the global index) alike, each
+// rank holding its share's count; at most `bits` + 1 rounds of bounds.
 static int cpu_sort_across(const uint32_t *input, size_t n, int gpus, int bits)
 {
     const uint32_t mask = bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1;
@@ -153,7 +173,8 @@ static int cpu_sort_across(const uint32_t *input, size_t n, int gpus, int bits)
     cpu_team team = {gpus, mask, keys, count, 0};
     uint64_t cuts[16 * 17];
     radix_find_cuts(n, gpus, bits, cpu_bounds, &team, cuts);
-    uint32_t *got_keys = malloc(n * 4 + 4), *got_values = malloc(n * 4 + 4);
+    uint32_t *got_keys = malloc(n * 4 + 4), *got_values = malloc(n * 4 + 4),
+             *m3_keys = malloc(n * 4 + 4), *m3_values = malloc(n * 4 + 4);
     int ok = team.calls <= bits + 1;
     size_t at = 0;
     for (int d = 0; d < gpus; d++) {
@@ -167,8 +188,38 @@ static int cpu_sort_across(const uint32_t *input, size_t n, int gpus, int bits)
             }
         }
         ok = ok && at - start == radix_share_of(n, gpus, d).count;
-        if (ok)
-            radix_gold(got_keys + start, got_values + start, at - start, bits, sk, sv);
+        if (!ok)
+            continue;
+        // m3: the runs merged by radix_merge_plan's rounds (radix_merge as its kernels run
+        // it), between the received runs and a second buffer, as merge_received does
+        size_t run[16];
+        radix_merge_step steps[32];
+        for (int r = 0; r < gpus; r++)
+            run[r] = cuts[r * (gpus + 1) + d + 1] - cuts[r * (gpus + 1) + d];
+        const int nsteps = radix_merge_plan(run, gpus, steps);
+        uint32_t *in_k = m3_keys + start, *in_v = m3_values + start, *out_k = sk, *out_v = sv;
+        memcpy(in_k, got_keys + start, (at - start) * 4);
+        memcpy(in_v, got_values + start, (at - start) * 4);
+        ok = nsteps < 2 * gpus;
+        for (int k = 0; k < nsteps && ok; k++) {
+            if (k > 0 && steps[k].round != steps[k - 1].round) {
+                uint32_t *swap_k = in_k, *swap_v = in_v;
+                in_k = out_k, in_v = out_v, out_k = swap_k, out_v = swap_v;
+            }
+            ok = steps[k].at + steps[k].na + steps[k].nb <= at - start;
+            if (ok && steps[k].nb > 0)
+                cpu_merge(in_k, in_v, out_k, out_v, steps[k].at, steps[k].na, steps[k].nb, mask, 8,
+                          256);
+            else if (ok) {
+                memcpy(out_k + steps[k].at, in_k + steps[k].at, steps[k].na * 4);
+                memcpy(out_v + steps[k].at, in_v + steps[k].at, steps[k].na * 4);
+            }
+        }
+        if (nsteps > 0 && out_k != m3_keys + start) { // the last round's output, in place
+            memcpy(m3_keys + start, out_k, (at - start) * 4);
+            memcpy(m3_values + start, out_v, (at - start) * 4);
+        }
+        radix_gold(got_keys + start, got_values + start, at - start, bits, sk, sv);
     }
     uint32_t *want_keys = malloc(n * 4 + 4), *want_values = malloc(n * 4 + 4);
     for (size_t i = 0; i < n; i++) {
@@ -177,7 +228,8 @@ static int cpu_sort_across(const uint32_t *input, size_t n, int gpus, int bits)
     }
     radix_gold(want_keys, want_values, n, bits, sk, sv);
     ok = ok && at == n && memcmp(got_keys, want_keys, n * 4) == 0 &&
-         memcmp(got_values, want_values, n * 4) == 0;
+         memcmp(got_values, want_values, n * 4) == 0 && memcmp(m3_keys, want_keys, n * 4) == 0 &&
+         memcmp(m3_values, want_values, n * 4) == 0;
     for (int r = 0; r < gpus; r++) {
         free(keys[r]);
         free(values[r]);
@@ -186,6 +238,8 @@ static int cpu_sort_across(const uint32_t *input, size_t n, int gpus, int bits)
     free(sv);
     free(got_keys);
     free(got_values);
+    free(m3_keys);
+    free(m3_values);
     free(want_keys);
     free(want_values);
     return ok;
@@ -278,8 +332,9 @@ static int cpu_scatter_sort(const uint32_t *input, size_t n, int gpus, int bits)
 }
 
 // Uniform keys, few values, all equal, sorted and reversed, low bits only, on 1 to 7
-// ranks, down to one key a rank: every cut exact and stable (m2, m3), and m4's scatters
-// (the same inputs, and keys that all share their top digit: a run across every GPU).
+// ranks, down to one key a rank: every cut exact and stable, the received runs sorted
+// (m2) and merged by m3's rounds, and m4's scatters (the same inputs, and keys that all
+// share their top digit: a run across every GPU).
 static void test_cuts_give_the_stable_sort(void)
 {
     enum { N = 5003 };
@@ -321,7 +376,7 @@ static int merge_matches_gold(const uint32_t *input, size_t na, size_t nb, int b
                               size_t threads)
 {
     const uint32_t mask = bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1;
-    const size_t n = na + nb, block_items = items * threads;
+    const size_t n = na + nb;
     uint32_t *keys = malloc(n * 4 + 4), *values = malloc(n * 4 + 4), *sk = malloc(n * 4 + 4),
              *sv = malloc(n * 4 + 4), *out = malloc(n * 4 + 4), *outv = malloc(n * 4 + 4);
     for (size_t i = 0; i < n; i++) {
@@ -330,18 +385,7 @@ static int merge_matches_gold(const uint32_t *input, size_t na, size_t nb, int b
     }
     radix_gold(keys, values, na, bits, sk, sv);
     radix_gold(keys + na, values + na, nb, bits, sk, sv);
-    const uint32_t *a = keys, *b = keys + na, *av = values, *bv = values + na;
-    for (size_t d0 = 0; d0 < n; d0 += block_items) {
-        const size_t d1 = d0 + block_items < n ? d0 + block_items : n;
-        const size_t i0 = merge_split(a, na, b, nb, d0, mask), j0 = d0 - i0;
-        const size_t i1 = merge_split(a, na, b, nb, d1, mask), j1 = d1 - i1;
-        for (size_t mine = 0; d0 + mine < d1; mine += items) {
-            const size_t count = d1 - d0 - mine < items ? d1 - d0 - mine : items;
-            const size_t i = i0 + merge_split(a + i0, i1 - i0, b + j0, j1 - j0, mine, mask);
-            merge_run(a, av, na, b, bv, nb, i, d0 + mine - i, count, mask, out + d0 + mine,
-                      outv + d0 + mine);
-        }
-    }
+    cpu_merge(keys, values, out, outv, 0, na, nb, mask, items, threads);
     radix_gold(keys, values, n, bits, sk, sv); // stable: a's keys before b's equal ones
     const int same = memcmp(out, keys, n * 4) == 0 && memcmp(outv, values, n * 4) == 0;
     free(keys);
