@@ -95,8 +95,8 @@ void cl_sort_spread_finish(uint32_t *keys_out, uint32_t *values_out, size_t coun
                            const cl_sort_segments *segments, cl_sort_workspace *ws,
                            cudaStream_t stream);
 // Where the first scatter must store a part's keys (values: values != 0) for the finish
-// to end in `out`: out itself, or the workspace's alternate buffer (the other of the two,
-// free until the finish, may take the refining scatters: cl_sort_spread_other).
+// to end in `out`: out itself, or the workspace's alternate buffer. The other of the two
+// is free until the finish (radix_sort's m4 scatters the refined runs into it).
 uint32_t *cl_sort_spread_inbox(cl_sort_workspace *ws, uint32_t *out, int values, int bits);
 
 #ifdef __cplusplus
