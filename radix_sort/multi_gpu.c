@@ -492,32 +492,23 @@ static void merge_received(sort_team *t)
         radix_merge_step steps[2 * CL_TEAM_MAX_GPUS];
         for (int from = 0; from < t->gpus; from++)
             run[from] = cut_at(t, from, r + 1) - cut_at(t, from, r);
-        const int nsteps = radix_merge_plan(run, t->gpus, steps);
-        uint32_t *in_keys = s->keys, *in_values = s->values, *out_keys = s->sorted_keys,
-                 *out_values = s->sorted_values;
+        int result;
+        const int nsteps = radix_merge_plan(run, t->gpus, steps, &result);
+        uint32_t *keys[2] = {s->keys, s->sorted_keys},
+                 *values[2] = {pairs ? s->values : NULL, pairs ? s->sorted_values : NULL};
         CL_CUDA_CHECK(cudaSetDevice(s->gpu->device));
-        // Each round reads what the one before wrote; after the last, `in` is the result.
-        for (int k = 0; k <= nsteps; k++) {
-            if (k == nsteps || (k > 0 && steps[k].round != steps[k - 1].round)) {
-                if (nsteps == 0)
-                    break; // one run: it is the result
-                uint32_t *swap_keys = in_keys, *swap_values = in_values;
-                in_keys = out_keys, in_values = out_values;
-                out_keys = swap_keys, out_values = swap_values;
-            }
-            if (k == nsteps)
-                break;
+        for (int k = 0; k < nsteps; k++) {
             const radix_merge_step *st = &steps[k];
+            const int from = st->from, to = 1 - from;
             if (st->nb > 0)
-                radix_merge(in_keys, pairs ? in_values : NULL, out_keys, pairs ? out_values : NULL,
-                            st->at, st->na, st->nb, t->mask, s->merge_splits, s->gpu->compute);
+                radix_merge(keys[from], values[from], keys[to], values[to], st->at, st->na, st->nb,
+                            t->mask, s->merge_splits, s->gpu->compute);
             else
-                copy_range(s, out_keys + st->at, pairs ? out_values + st->at : NULL,
-                           in_keys + st->at, pairs ? in_values + st->at : NULL, st->na);
+                copy_range(s, keys[to] + st->at, pairs ? values[to] + st->at : NULL,
+                           keys[from] + st->at, pairs ? values[from] + st->at : NULL, st->na);
         }
-        if (in_keys != s->sorted_keys)
-            copy_range(s, s->sorted_keys, pairs ? s->sorted_values : NULL, in_keys,
-                       pairs ? in_values : NULL, s->share.count);
+        if (result != 1) // the merge ended in the input buffer
+            copy_range(s, s->sorted_keys, values[1], keys[result], values[result], s->share.count);
     }
 }
 

@@ -45,16 +45,17 @@ typedef void (*radix_bounds_fn)(void *ctx, const uint32_t *probes, int nprobes, 
 void radix_find_cuts(size_t n, int gpus, int bits, radix_bounds_fn bounds, void *ctx,
                      uint64_t *cuts);
 
-// m3's merge of `runs` sorted runs laid end to end (run[k] keys each, in rank order):
-// pairwise rounds, the left run first among equal keys (stable), each round from one of
-// two buffers into the other. A step merges the runs of na and nb keys at `at` (nb = 0:
-// the odd run out, copied across) in round `round`; returns how many steps (at most
-// 2 runs), in order. The result lies in the buffer the last round wrote.
+// m3's merge of `runs` sorted runs laid end to end (run[k] keys each, in rank order) in
+// buffer 0, with a second buffer, 1: pairwise rounds, the left run first among equal
+// keys (stable), each round reading the buffer the one before wrote. A step merges the
+// runs of na and nb keys at `at` of buffer `from` into the other buffer (nb = 0: the odd
+// run out, copied across); returns how many steps (at most 2 runs), in order, and in
+// *result the buffer that holds the whole merge at the end (0 when there is one run).
 typedef struct {
     size_t at, na, nb;
-    int round;
+    int from;
 } radix_merge_step;
-int radix_merge_plan(const size_t *run, int runs, radix_merge_step *steps);
+int radix_merge_plan(const size_t *run, int runs, radix_merge_step *steps, int *result);
 
 // m4's plans (common/sort.h's spread sort). A scatter over places [lo, hi) of the whole
 // sequence, whose keys the GPUs hold in rank order (each its places of the range, in

@@ -92,17 +92,18 @@ void radix_find_cuts(size_t n, int gpus, int bits, radix_bounds_fn bounds, void 
 
 // --- m3 -------------------------------------------------------------------------------
 
-int radix_merge_plan(const size_t *run, int runs, radix_merge_step *steps)
+int radix_merge_plan(const size_t *run, int runs, radix_merge_step *steps, int *result)
 {
     size_t len[CL_TEAM_MAX_GPUS];
     int nsteps = 0;
     memcpy(len, run, (size_t)runs * sizeof *len);
-    for (int round = 0; runs > 1; round++) {
+    *result = 0;
+    for (; runs > 1; *result = 1 - *result) {
         size_t at = 0;
         int merged = 0;
         for (int q = 0; q < runs; q += 2) {
             const size_t second = q + 1 < runs ? len[q + 1] : 0, total = len[q] + second;
-            steps[nsteps++] = (radix_merge_step){at, len[q], second, round};
+            steps[nsteps++] = (radix_merge_step){at, len[q], second, *result};
             len[merged++] = total; // after len[q] is read: merged <= q
             at += total;
         }

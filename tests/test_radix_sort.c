@@ -196,28 +196,27 @@ static int cpu_sort_across(const uint32_t *input, size_t n, int gpus, int bits)
         radix_merge_step steps[32];
         for (int r = 0; r < gpus; r++)
             run[r] = cuts[r * (gpus + 1) + d + 1] - cuts[r * (gpus + 1) + d];
-        const int nsteps = radix_merge_plan(run, gpus, steps);
-        uint32_t *in_k = m3_keys + start, *in_v = m3_values + start, *out_k = sk, *out_v = sv;
-        memcpy(in_k, got_keys + start, (at - start) * 4);
-        memcpy(in_v, got_values + start, (at - start) * 4);
+        int result;
+        const int nsteps = radix_merge_plan(run, gpus, steps, &result);
+        uint32_t *buf_k[2] = {m3_keys + start, sk}, *buf_v[2] = {m3_values + start, sv};
+        memcpy(buf_k[0], got_keys + start, (at - start) * 4);
+        memcpy(buf_v[0], got_values + start, (at - start) * 4);
         ok = nsteps < 2 * gpus;
         for (int k = 0; k < nsteps && ok; k++) {
-            if (k > 0 && steps[k].round != steps[k - 1].round) {
-                uint32_t *swap_k = in_k, *swap_v = in_v;
-                in_k = out_k, in_v = out_v, out_k = swap_k, out_v = swap_v;
-            }
-            ok = steps[k].at + steps[k].na + steps[k].nb <= at - start;
-            if (ok && steps[k].nb > 0)
-                cpu_merge(in_k, in_v, out_k, out_v, steps[k].at, steps[k].na, steps[k].nb, mask, 8,
-                          256);
+            const radix_merge_step *st = &steps[k];
+            const int from = st->from, to = 1 - from;
+            ok = st->at + st->na + st->nb <= at - start;
+            if (ok && st->nb > 0)
+                cpu_merge(buf_k[from], buf_v[from], buf_k[to], buf_v[to], st->at, st->na, st->nb,
+                          mask, 8, 256);
             else if (ok) {
-                memcpy(out_k + steps[k].at, in_k + steps[k].at, steps[k].na * 4);
-                memcpy(out_v + steps[k].at, in_v + steps[k].at, steps[k].na * 4);
+                memcpy(buf_k[to] + st->at, buf_k[from] + st->at, st->na * 4);
+                memcpy(buf_v[to] + st->at, buf_v[from] + st->at, st->na * 4);
             }
         }
-        if (nsteps > 0 && out_k != m3_keys + start) { // the last round's output, in place
-            memcpy(m3_keys + start, out_k, (at - start) * 4);
-            memcpy(m3_values + start, out_v, (at - start) * 4);
+        if (result == 1) { // into the rank's result (m3_keys) from the other buffer
+            memcpy(m3_keys + start, sk, (at - start) * 4);
+            memcpy(m3_values + start, sv, (at - start) * 4);
         }
         radix_gold(got_keys + start, got_values + start, at - start, bits, sk, sv);
     }
