@@ -512,7 +512,7 @@ static void merge_received(sort_team *t)
     }
 }
 
-// --- m4: the last radix pass stores every key on its GPU ------------------------------
+// --- m4: one radix sort across the GPUs, its top digit's pass the exchange -----------------
 
 typedef enum { STAGE_LOCAL_SORT, STAGE_CUTS, STAGE_EXCHANGE, STAGE_LAST, STAGE_COUNT } stage;
 
