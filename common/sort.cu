@@ -31,7 +31,8 @@ struct cl_sort_workspace {
     unsigned *digit_starts;      // [4][256]: exclusive sums of the counts
     cl_scan_workspace *lookback; // a status word per (tile, digit)
     // a spread sort's: where a pass stores each digit's keys, the segments of its tail,
-    // their digit counts ([3][256][256], zero between sorts) and starts
+    // their digit counts ([3][256][256], zero between sorts) and starts; made at the
+    // first spread call (spread_state)
     unsigned long long *spread_starts;
     cl_sort_segments *segments;
     unsigned *segment_counts, *segment_starts;
@@ -74,43 +75,83 @@ __device__ __forceinline__ void let_next_grid_launch()
 #endif
 }
 
-// One read of the keys counts the digits of every pass: block histograms in shared
-// memory (two copies, even and odd warps, to halve the collisions of the atomics),
-// four keys in flight a thread, then one atomicAdd a bin a block.
+// Pass p of `bits`: the digit's shift and mask.
+__host__ __device__ static int pass_shift(int p) { return 8 * p; }
+__host__ __device__ static unsigned pass_mask(int p, int bits)
+{
+    const int width = bits - 8 * p < 8 ? bits - 8 * p : 8;
+    return (1u << width) - 1;
+}
+
+// Block level: the digits of up to PASSES passes counted over a block's keys, the piece
+// the sort's three histograms share (every pass over the whole input, one pass, the
+// lower passes of a segment). Two copies of the counts in shared memory (even and odd
+// warps: half the collisions of the atomics), four keys in flight a thread, then one
+// atomicAdd a bin a block.
+template <int PASSES> struct block_digit_counts {
+    unsigned copies[2][PASSES][RADIX];
+
+    // Before add, and a __syncthreads between.
+    __device__ void clear()
+    {
+        for (int j = threadIdx.x; j < 2 * PASSES * RADIX; j += SORT_THREADS)
+            copies[j / (PASSES * RADIX)][j / RADIX % PASSES][j % RADIX] = 0;
+    }
+
+    // Passes first .. first + passes - 1 of `bits` counted over keys[i] for i = from,
+    // from + step, ... below end.
+    __device__ void add(const uint32_t *keys, size_t from, size_t end, size_t step, int first,
+                        int passes, int bits)
+    {
+        int shifts[PASSES];
+        unsigned masks[PASSES];
+#pragma unroll
+        for (int p = 0; p < PASSES; p++) {
+            shifts[p] = p < passes ? pass_shift(first + p) : 0;
+            masks[p] = p < passes ? pass_mask(first + p, bits) : 0;
+        }
+        unsigned(*mine)[RADIX] = copies[(threadIdx.x >> 5) & 1];
+        for (size_t i = from; i < end; i += 4 * step) {
+            uint32_t key[4];
+#pragma unroll
+            for (int u = 0; u < 4; u++)
+                key[u] = i + u * step < end ? keys[i + u * step] : 0;
+#pragma unroll
+            for (int u = 0; u < 4; u++)
+                if (i + u * step < end)
+#pragma unroll
+                    for (int p = 0; p < PASSES; p++)
+                        if (p < passes)
+                            atomicAdd(&mine[p][digit_of(key[u], shifts[p], masks[p])], 1u);
+        }
+    }
+
+    // After add and a __syncthreads: the block's count of pass p's digit d added to
+    // out[p * pass_stride + d].
+    __device__ void flush(unsigned *out, size_t pass_stride, int passes) const
+    {
+        for (int j = threadIdx.x; j < passes * RADIX; j += SORT_THREADS) {
+            const unsigned c = copies[0][j / RADIX][j % RADIX] + copies[1][j / RADIX][j % RADIX];
+            if (c)
+                atomicAdd(&out[(size_t)(j / RADIX) * pass_stride + j % RADIX], c);
+        }
+    }
+};
+
+// One read of the keys counts the digits of every pass (a grid-stride loop),
+// into counts[pass][digit].
 __global__ void __launch_bounds__(SORT_THREADS)
     count_all_digits(const uint32_t *keys, size_t n, int bits, unsigned *counts)
 {
-    __shared__ unsigned block_counts[2][MAX_PASSES * RADIX];
+    __shared__ block_digit_counts<MAX_PASSES> block;
     let_next_grid_launch();
     const int passes = (bits + 7) / 8;
-    unsigned masks[MAX_PASSES];
-#pragma unroll
-    for (int p = 0; p < MAX_PASSES; p++)
-        masks[p] = p < passes ? (bits - 8 * p < 8 ? (1u << (bits - 8 * p)) - 1 : 0xFFu) : 0;
-    for (int j = threadIdx.x; j < 2 * MAX_PASSES * RADIX; j += SORT_THREADS)
-        block_counts[j / (MAX_PASSES * RADIX)][j % (MAX_PASSES * RADIX)] = 0;
+    block.clear();
     __syncthreads();
-    unsigned *mine = block_counts[(threadIdx.x >> 5) & 1];
     const size_t stride = (size_t)gridDim.x * SORT_THREADS;
-    for (size_t i = (size_t)blockIdx.x * SORT_THREADS + threadIdx.x; i < n; i += 4 * stride) {
-        uint32_t key[4];
-#pragma unroll
-        for (int u = 0; u < 4; u++)
-            key[u] = i + u * stride < n ? keys[i + u * stride] : 0;
-#pragma unroll
-        for (int u = 0; u < 4; u++)
-            if (i + u * stride < n)
-#pragma unroll
-                for (int p = 0; p < MAX_PASSES; p++)
-                    if (p < passes)
-                        atomicAdd(&mine[p * RADIX + digit_of(key[u], 8 * p, masks[p])], 1u);
-    }
+    block.add(keys, (size_t)blockIdx.x * SORT_THREADS + threadIdx.x, n, stride, 0, passes, bits);
     __syncthreads();
-    for (int j = threadIdx.x; j < passes * RADIX; j += SORT_THREADS) {
-        const unsigned c = block_counts[0][j] + block_counts[1][j];
-        if (c)
-            atomicAdd(&counts[j], c);
-    }
+    block.flush(counts, RADIX, passes);
 }
 
 // Each pass's counts become exclusive sums: where each digit's keys start. The counts
@@ -352,8 +393,9 @@ struct to_buffer {
 // once (run_part) and a key moves on from there only where the run crosses into the
 // next part. Napkin (2 H200s, 2^29 keys a GPU): the pass alone takes ~2.8 ms; half its
 // stores, 1 GB, cross NVLink, 2.8 ms at the ~380 GB/s a direction of peer copies. It
-// measured 4.9 ms: ~220 GB/s, as a tile's 256 runs are ~32 keys, 128-byte pieces at
-// unaligned places, which the link carries at about half its rate.
+// measured 4.9 ms: ~220 GB/s of keys, as a tile's 256 runs are ~32 keys, 128-byte
+// pieces at unaligned places. ncu counts 1.9x the keys on the wire (1.3x as user data:
+// partly filled sectors; the rest packet headers of the small writes) at ~400 GB/s.
 struct to_parts {
     cl_sort_spread to;
     const unsigned long long
@@ -652,14 +694,6 @@ static void count_digits(const uint32_t *keys, size_t n, int bits, unsigned tile
            bits, ws->digit_counts);
 }
 
-// Pass p of `bits`: the digit's shift and mask.
-__host__ __device__ static int pass_shift(int p) { return 8 * p; }
-__host__ __device__ static unsigned pass_mask(int p, int bits)
-{
-    const int width = bits - 8 * p < 8 ? bits - 8 * p : 8;
-    return (1u << width) - 1;
-}
-
 // One v5 pass (a programmatic dependent launch) over `tiles` (a launch of `grid` of
 // them), stored by `out`.
 template <class Out, class Tiles>
@@ -736,78 +770,38 @@ extern "C" void cl_radix_sort_u32_v4(const uint32_t *keys_in, const uint32_t *va
 // come from the host. Napkin (2 H200s, 2^30 keys): the four passes of a share (~12 ms)
 // with the scatter's ~2 ms more for the link; measured 15.5 ms (radix_sort's README).
 
-// The 256 counts of one pass's digit over keys[0..n): block histograms in shared memory
-// (two copies, even and odd warps), four keys in flight a thread, one atomicAdd a bin a
-// block into `counts` (zeroed before the launch). Napkin: reads 4 bytes a key, 2^29
-// keys in ~0.5 ms at an H200's 4.1 TB/s; radix_sort's m4 measured 0.6 ms with the
-// gathering of the counts.
+// The 256 counts of one pass's digit over keys[0..n) (block_digit_counts over a
+// grid-stride loop) into `counts` (zeroed before the launch). Napkin: reads 4 bytes a
+// key, 2^29 keys in ~0.5 ms at an H200's 4.1 TB/s; radix_sort's m4 measured 0.6 ms with
+// the gathering of the counts.
 __global__ void __launch_bounds__(SORT_THREADS)
-    count_pass_digits(const uint32_t *keys, size_t n, int shift, unsigned mask, unsigned *counts)
+    count_pass_digits(const uint32_t *keys, size_t n, int pass, int bits, unsigned *counts)
 {
-    __shared__ unsigned block_counts[2][RADIX];
-    for (int j = threadIdx.x; j < 2 * RADIX; j += SORT_THREADS)
-        block_counts[j / RADIX][j % RADIX] = 0;
+    __shared__ block_digit_counts<1> block;
+    block.clear();
     __syncthreads();
-    unsigned *mine = block_counts[(threadIdx.x >> 5) & 1];
     const size_t stride = (size_t)gridDim.x * SORT_THREADS;
-    for (size_t i = (size_t)blockIdx.x * SORT_THREADS + threadIdx.x; i < n; i += 4 * stride) {
-        uint32_t key[4];
-#pragma unroll
-        for (int u = 0; u < 4; u++)
-            key[u] = i + u * stride < n ? keys[i + u * stride] : 0;
-#pragma unroll
-        for (int u = 0; u < 4; u++)
-            if (i + u * stride < n)
-                atomicAdd(&mine[digit_of(key[u], shift, mask)], 1u);
-    }
+    block.add(keys, (size_t)blockIdx.x * SORT_THREADS + threadIdx.x, n, stride, pass, 1, bits);
     __syncthreads();
-    for (int j = threadIdx.x; j < RADIX; j += SORT_THREADS) {
-        const unsigned c = block_counts[0][j] + block_counts[1][j];
-        if (c)
-            atomicAdd(&counts[j], c);
-    }
+    block.flush(counts, RADIX, 1);
 }
 
 // The digits of every pass below the segments' digit, counted per segment: a block a
 // tile of the segments' tiling (so a tile lies in one segment), into
-// counts[pass][segment][digit]; two copies of the block's counts (even and odd warps)
-// and four keys in flight a thread, as count_all_digits. Napkin: one read of the keys,
-// ~0.5 ms for 2^29 on an H200; with one key in flight and one copy it took ~0.5 ms more
-// (radix_sort's m4: its sort by segments 10.13 -> 9.67 ms).
+// counts[pass][segment][digit] (block_digit_counts over the tile). Napkin: one read of
+// the keys, ~0.5 ms for 2^29 on an H200; with one key in flight and one copy it took
+// ~0.5 ms more (radix_sort's m4: its sort by segments 10.13 -> 9.67 ms).
 __global__ void __launch_bounds__(SORT_THREADS)
-    count_segment_digits(const uint32_t *keys, segments tiles, int passes, unsigned bits,
+    count_segment_digits(const uint32_t *keys, segments tiles, int passes, int bits,
                          unsigned *counts)
 {
-    __shared__ unsigned block_counts[2][MAX_PASSES - 1][RADIX];
-    for (int j = threadIdx.x; j < 2 * (MAX_PASSES - 1) * RADIX; j += SORT_THREADS)
-        block_counts[j / ((MAX_PASSES - 1) * RADIX)][j / RADIX % (MAX_PASSES - 1)][j % RADIX] = 0;
+    __shared__ block_digit_counts<MAX_PASSES - 1> block;
+    block.clear();
     const tile_span span = tiles.span(blockIdx.x);
-    unsigned masks[MAX_PASSES - 1];
-#pragma unroll
-    for (int p = 0; p < MAX_PASSES - 1; p++)
-        masks[p] = p < passes ? pass_mask(p, bits) : 0;
     __syncthreads();
-    unsigned(*mine)[RADIX] = block_counts[(threadIdx.x >> 5) & 1];
-    for (size_t i = span.first + threadIdx.x; i < span.end; i += 4 * SORT_THREADS) {
-        uint32_t key[4];
-#pragma unroll
-        for (int u = 0; u < 4; u++)
-            key[u] = i + u * SORT_THREADS < span.end ? keys[i + u * SORT_THREADS] : 0;
-#pragma unroll
-        for (int u = 0; u < 4; u++)
-            if (i + u * SORT_THREADS < span.end)
-#pragma unroll
-                for (int p = 0; p < MAX_PASSES - 1; p++)
-                    if (p < passes)
-                        atomicAdd(&mine[p][digit_of(key[u], pass_shift(p), masks[p])], 1u);
-    }
+    block.add(keys, span.first + threadIdx.x, span.end, SORT_THREADS, 0, passes, bits);
     __syncthreads();
-    for (int j = threadIdx.x; j < passes * RADIX; j += SORT_THREADS) {
-        const unsigned c =
-            block_counts[0][j / RADIX][j % RADIX] + block_counts[1][j / RADIX][j % RADIX];
-        if (c)
-            atomicAdd(&counts[((size_t)(j / RADIX) * RADIX + span.row) * RADIX + j % RADIX], c);
-    }
+    block.flush(counts + (size_t)span.row * RADIX, (size_t)RADIX * RADIX, passes);
 }
 
 // Block (pass, segment): where each digit's keys of the segment start, from the
@@ -833,7 +827,7 @@ extern "C" void cl_sort_count_pass(const uint32_t *keys, size_t n, int bits, int
         return;
     const size_t tiles = (n + V5_TILE - 1) / V5_TILE;
     launch(false, count_pass_digits, (unsigned)(tiles < 1024 ? tiles : 1024), SORT_THREADS, 0,
-           stream, keys, n, pass_shift(pass), pass_mask(pass, bits), counts);
+           stream, keys, n, pass, bits, counts);
 }
 
 extern "C" uint32_t *cl_sort_spread_inbox(cl_sort_workspace *ws, uint32_t *out, int values,
@@ -841,6 +835,23 @@ extern "C" uint32_t *cl_sort_spread_inbox(cl_sort_workspace *ws, uint32_t *out, 
 {
     // The tail alternates between the inbox and the other buffer, ending in `out`.
     return (bits + 7) / 8 % 2 == 1 ? out : values ? ws->values : ws->keys;
+}
+
+// A spread sort's tail: a count and a start for each (pass, segment, digit).
+#define SEGMENT_DIGITS ((MAX_PASSES - 1) * RADIX * RADIX)
+
+// A spread sort's state, made at the workspace's first spread call (a sort's warm-up
+// run, outside timing), so the one-GPU sorts never hold it (1.5 MB and a memset).
+static void spread_state(cl_sort_workspace *ws, cudaStream_t stream)
+{
+    if (ws->segment_counts)
+        return;
+    CL_CUDA_CHECK(cudaMalloc((void **)&ws->spread_starts, RADIX * sizeof(unsigned long long)));
+    CL_CUDA_CHECK(cudaMalloc((void **)&ws->segments, sizeof(cl_sort_segments)));
+    CL_CUDA_CHECK(cudaMalloc((void **)&ws->segment_starts, SEGMENT_DIGITS * sizeof(unsigned)));
+    CL_CUDA_CHECK(cudaMalloc((void **)&ws->segment_counts, SEGMENT_DIGITS * sizeof(unsigned)));
+    CL_CUDA_CHECK(
+        cudaMemsetAsync(ws->segment_counts, 0, SEGMENT_DIGITS * sizeof(unsigned), stream));
 }
 
 extern "C" void cl_sort_spread_pass(const uint32_t *keys, const uint32_t *values, size_t n,
@@ -859,6 +870,7 @@ extern "C" void cl_sort_spread_pass(const uint32_t *keys, const uint32_t *values
     const unsigned tiles = sort_tiles(n, pairs, true, ws);
     if (n == 0)
         return;
+    spread_state(ws, stream);
     CL_CUDA_CHECK(cudaMemcpyAsync(ws->spread_starts, starts, RADIX * sizeof *starts,
                                   cudaMemcpyHostToDevice, stream));
     v5_pass(keys, values, to_parts{*to, ws->spread_starts}, one_run{n}, tiles, pass, bits, ws,
@@ -878,6 +890,7 @@ extern "C" void cl_sort_spread_finish(uint32_t *keys_out, uint32_t *values_out, 
         segments->first_tile[RADIX] > CL_SORT_FINISH_TILES(count))
         cl_die(CL_EXIT_CUDA, "spread sort: segments of %u keys in %u tiles for a part of %zu",
                segments->first[RADIX], segments->first_tile[RADIX], count);
+    spread_state(ws, stream);
     CL_CUDA_CHECK(
         cudaMemcpyAsync(ws->segments, segments, sizeof *segments, cudaMemcpyHostToDevice, stream));
     const unsigned grid = segments->first_tile[RADIX];
@@ -885,7 +898,7 @@ extern "C" void cl_sort_spread_finish(uint32_t *keys_out, uint32_t *values_out, 
     uint32_t *keys = cl_sort_spread_inbox(ws, keys_out, 0, bits),
              *values = pairs ? cl_sort_spread_inbox(ws, values_out, 1, bits) : NULL;
     launch(false, count_segment_digits, grid, SORT_THREADS, 0, stream, (const uint32_t *)keys,
-           tiles, passes, (unsigned)bits, ws->segment_counts);
+           tiles, passes, bits, ws->segment_counts);
     launch(true, segment_digit_starts, (unsigned)passes * RADIX, RADIX, 0, stream,
            ws->segment_counts, (const cl_sort_segments *)ws->segments, ws->segment_starts);
     uint32_t *other_keys = keys == keys_out ? ws->keys : keys_out,
@@ -903,9 +916,6 @@ extern "C" void cl_sort_spread_finish(uint32_t *keys_out, uint32_t *values_out, 
 }
 
 // --- the workspace -----------------------------------------------------------------------------
-
-// A spread sort's tail: a count and a start for each (pass, segment, digit).
-#define SEGMENT_DIGITS ((MAX_PASSES - 1) * RADIX * RADIX)
 
 // v4's pairs tiles, the smallest, make the most.
 static_assert(V5_TILE >= v4_shape<true>::tile,
@@ -939,11 +949,6 @@ extern "C" cl_sort_workspace *cl_sort_workspace_create(size_t n_max, int pairs)
     CL_CUDA_CHECK(cudaMalloc((void **)&ws->digit_counts, digit_bytes));
     CL_CUDA_CHECK(cudaMemset(ws->digit_counts, 0, digit_bytes));
     CL_CUDA_CHECK(cudaMalloc((void **)&ws->digit_starts, digit_bytes));
-    CL_CUDA_CHECK(cudaMalloc((void **)&ws->spread_starts, RADIX * sizeof(unsigned long long)));
-    CL_CUDA_CHECK(cudaMalloc((void **)&ws->segments, sizeof(cl_sort_segments)));
-    CL_CUDA_CHECK(cudaMalloc((void **)&ws->segment_counts, SEGMENT_DIGITS * sizeof(unsigned)));
-    CL_CUDA_CHECK(cudaMemset(ws->segment_counts, 0, SEGMENT_DIGITS * sizeof(unsigned)));
-    CL_CUDA_CHECK(cudaMalloc((void **)&ws->segment_starts, SEGMENT_DIGITS * sizeof(unsigned)));
     int device, shared_optin;
     CL_CUDA_CHECK(cudaGetDevice(&device));
     CL_CUDA_CHECK(

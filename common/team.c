@@ -3,6 +3,7 @@
 // every fatal exit runs first.
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -303,6 +304,20 @@ void cl_team_sum(cl_team *team, const unsigned long long *mine, unsigned long lo
 #else
     (void)team;
 #endif
+}
+
+void cl_team_gather(cl_team *team, unsigned long long *slots, int per_rank)
+{
+    if (!team->plan.multi_process)
+        return;
+    const size_t words = (size_t)team->plan.gpus * per_rank,
+                 first = (size_t)team->plan.first_rank * per_rank,
+                 own = (size_t)team->plan.nlocal * per_rank;
+    unsigned long long *mine = cl_host_alloc(words * sizeof *mine, "a gather");
+    memset(mine, 0, words * sizeof *mine);
+    memcpy(mine + first, slots + first, own * sizeof *mine);
+    cl_team_sum(team, mine, slots, (int)words);
+    free(mine);
 }
 
 void cl_team_barrier(cl_team *team)

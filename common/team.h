@@ -146,9 +146,12 @@ void cl_team_close(cl_team *team);
 // NCCL's asynchronous errors and the watchdog likewise.
 void cl_team_wait(cl_team *team);
 // Sums n counters across the processes of the team into `sums` (one process: a copy).
-// An all-reduce over NCCL (CL_TEAM_SUM_CHUNK at a time), so also a barrier. A gather is
-// a sum too: each rank writes its own slots of a zeroed array, the sum fills the rest.
+// An all-reduce over NCCL (CL_TEAM_SUM_CHUNK at a time), so also a barrier.
 void cl_team_sum(cl_team *team, const unsigned long long *mine, unsigned long long *sums, int n);
+// Every rank's `per_rank` counters on every rank: this process's ranks have written
+// theirs at slots[rank * per_rank ..], the others' are filled in (a sum over a zeroed
+// copy of this process's slots, so also a barrier; one process: nothing to fill).
+void cl_team_gather(cl_team *team, unsigned long long *slots, int per_rank);
 // Every GPU idle, every process here.
 void cl_team_barrier(cl_team *team);
 // Median wall time of `reps` (1..64) runs of run(ctx), each after prepare(ctx) and

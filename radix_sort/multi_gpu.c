@@ -248,30 +248,31 @@ static void scatter_open(sort_team *t)
             }
     }
     enum { WORDS = sizeof(cudaIpcMemHandle_t) / sizeof(unsigned long long) };
-    const size_t words = (size_t)t->gpus * kinds * WORDS;
-    unsigned long long *mine = cl_host_alloc(words * sizeof *mine, "IPC handles"),
-                       *handles = cl_host_alloc(words * sizeof *handles, "IPC handles");
-    memset(mine, 0, words * sizeof *mine);
+    const int per_rank = kinds * WORDS; // a rank's handles of its buffers, as counters
+    unsigned long long *handles =
+        t->team.plan.multi_process
+            ? cl_host_alloc((size_t)t->gpus * per_rank * sizeof *handles, "IPC handles")
+            : NULL;
     for (int l = 0; l < t->team.plan.nlocal; l++) {
         share_gpu *s = &t->local[l];
         const int r = s->gpu->rank;
         for (int k = 0; k < kinds; k++) {
             uint32_t *buffer = k % 2 ? other(t, s, k >= 2) : inbox(t, s, k >= 2);
             *(k >= 2 ? &targets[k % 2]->values[r] : &targets[k % 2]->keys[r]) = buffer;
-            if (t->team.plan.multi_process) {
+            if (handles) {
                 CL_CUDA_CHECK(cudaSetDevice(s->gpu->device));
                 CL_CUDA_CHECK(cudaIpcGetMemHandle(
-                    (cudaIpcMemHandle_t *)(mine + ((size_t)r * kinds + k) * WORDS), buffer));
+                    (cudaIpcMemHandle_t *)(handles + (size_t)r * per_rank + k * WORDS), buffer));
             }
         }
     }
-    if (t->team.plan.multi_process) {
-        cl_team_sum(&t->team, mine, handles, (int)words);
+    if (handles) {
+        cl_team_gather(&t->team, handles, per_rank);
         CL_CUDA_CHECK(cudaSetDevice(t->local[0].gpu->device));
         for (int r = 0; r < t->gpus; r++)
             for (int k = 0; k < kinds && r != t->local[0].gpu->rank; k++) {
                 cudaIpcMemHandle_t h;
-                memcpy(&h, handles + ((size_t)r * kinds + k) * WORDS, sizeof h);
+                memcpy(&h, handles + (size_t)r * per_rank + k * WORDS, sizeof h);
                 uint32_t **at = k >= 2 ? &targets[k % 2]->values[r] : &targets[k % 2]->keys[r];
                 if (cudaIpcOpenMemHandle((void **)at, h, cudaIpcMemLazyEnablePeerAccess) !=
                     cudaSuccess) {
@@ -282,9 +283,8 @@ static void scatter_open(sort_team *t)
                 }
                 t->opened[t->nopened++] = *at;
             }
+        free(handles);
     }
-    free(mine);
-    free(handles);
     cl_team_sum(&t->team, &unreachable, &all, 1);
     t->scatter_fits = all == 0;
 }
@@ -396,29 +396,27 @@ static void sort_gathered(void *ctx)
 static void team_bounds(void *ctx, const uint32_t *probes, int nprobes, uint64_t *lt, uint64_t *le)
 {
     sort_team *t = ctx;
-    const size_t words = (size_t)t->gpus * nprobes;
-    unsigned long long *mine = cl_host_alloc(2 * words * sizeof *mine, "bounds"),
-                       *all = cl_host_alloc(2 * words * sizeof *all, "bounds");
-    memset(mine, 0, 2 * words * sizeof *mine);
+    // a rank's slots: its nprobes counts below each probe, then its counts up to each
+    unsigned long long *all = cl_host_alloc((size_t)t->gpus * 2 * nprobes * sizeof *all, "bounds");
     for (int l = 0; l < t->team.plan.nlocal; l++) {
         share_gpu *s = &t->local[l];
-        const int r = s->gpu->rank;
+        unsigned long long *mine = all + (size_t)s->gpu->rank * 2 * nprobes;
         CL_CUDA_CHECK(cudaSetDevice(s->gpu->device));
         radix_bounds(s->sorted_keys, s->share.count, t->mask, probes, nprobes, s->counts,
                      s->counts + CL_TEAM_MAX_GPUS, s->gpu->compute);
-        CL_CUDA_CHECK(cudaMemcpyAsync(mine + (size_t)r * nprobes, s->counts, nprobes * sizeof *mine,
+        CL_CUDA_CHECK(cudaMemcpyAsync(mine, s->counts, nprobes * sizeof *mine,
                                       cudaMemcpyDeviceToHost, s->gpu->compute));
-        CL_CUDA_CHECK(cudaMemcpyAsync(mine + words + (size_t)r * nprobes,
-                                      s->counts + CL_TEAM_MAX_GPUS, nprobes * sizeof *mine,
-                                      cudaMemcpyDeviceToHost, s->gpu->compute));
+        CL_CUDA_CHECK(cudaMemcpyAsync(mine + nprobes, s->counts + CL_TEAM_MAX_GPUS,
+                                      nprobes * sizeof *mine, cudaMemcpyDeviceToHost,
+                                      s->gpu->compute));
     }
     cl_team_wait(&t->team);
-    cl_team_sum(&t->team, mine, all, (int)(2 * words));
-    for (size_t i = 0; i < words; i++) {
-        lt[i] = all[i];
-        le[i] = all[words + i];
-    }
-    free(mine);
+    cl_team_gather(&t->team, all, 2 * nprobes);
+    for (int r = 0; r < t->gpus; r++)
+        for (int i = 0; i < nprobes; i++) {
+            lt[(size_t)r * nprobes + i] = all[((size_t)r * 2) * nprobes + i];
+            le[(size_t)r * nprobes + i] = all[((size_t)r * 2 + 1) * nprobes + i];
+        }
     free(all);
 }
 
@@ -547,10 +545,6 @@ static const uint32_t *scatter_source(const sort_team *t, share_gpu *s, bool fir
 // counts[g * 256 + d] on every rank (the team's sum: each rank fills its own slots).
 static void team_counts(sort_team *t, bool first, uint64_t lo, uint64_t hi, int p, uint64_t *counts)
 {
-    const size_t words = (size_t)t->gpus * 256;
-    unsigned long long *mine = cl_host_alloc(words * sizeof *mine, "counts"),
-                       *all = cl_host_alloc(words * sizeof *all, "counts");
-    memset(mine, 0, words * sizeof *mine);
     for (int l = 0; l < t->team.plan.nlocal; l++) {
         share_gpu *s = &t->local[l];
         size_t at, len;
@@ -560,18 +554,18 @@ static void team_counts(sort_team *t, bool first, uint64_t lo, uint64_t hi, int 
                            s->digit_counts, s->gpu->compute);
     }
     cl_team_wait(&t->team);
+    unsigned long long *all = cl_host_alloc((size_t)t->gpus * 256 * sizeof *all, "counts");
     for (int l = 0; l < t->team.plan.nlocal; l++) {
         share_gpu *s = &t->local[l];
         unsigned c[256];
         CL_CUDA_CHECK(cudaSetDevice(s->gpu->device));
         CL_CUDA_CHECK(cudaMemcpy(c, s->digit_counts, sizeof c, cudaMemcpyDeviceToHost));
         for (int d = 0; d < 256; d++)
-            mine[(size_t)s->gpu->rank * 256 + d] = c[d];
+            all[(size_t)s->gpu->rank * 256 + d] = c[d];
     }
-    cl_team_sum(&t->team, mine, all, (int)words);
-    for (size_t i = 0; i < words; i++)
+    cl_team_gather(&t->team, all, 256);
+    for (size_t i = 0; i < (size_t)t->gpus * 256; i++)
         counts[i] = all[i];
-    free(mine);
     free(all);
 }
 
@@ -891,12 +885,6 @@ int radix_run_gpus(const radix_gpus_options *opt, cl_launch launch)
             continue;
         if (m == SPREAD_GATHER && !t.gather_fits) {
             cl_note("%s: GPU 0 cannot hold the whole sort beside its share: no row",
-                    radix_spread_names[m]);
-            continue;
-        }
-        if (m == SPREAD_MERGE && gpus > 2) { // README.md, "Across GPUs"
-            cl_note("%s: no row with more than 2 GPUs until its mended merge rounds are run on "
-                    "3 and 4 GPUs (they gave wrong results there; mended and checked on the CPU)",
                     radix_spread_names[m]);
             continue;
         }
