@@ -62,38 +62,45 @@ __device__ inline float2 flip_imag(float2 a, unsigned sign)
 // -i a: a quarter turn clockwise, no multiply.
 __device__ inline float2 mul_minus_i(float2 a) { return make_float2(a.y, -a.x); }
 
-// cos and sin of 2 pi m / P for the odd radices (m is a constant once unrolled).
+// cos and sin of 2 pi m / P for the odd radices (m is a constant once unrolled), computed
+// by the compiler: Taylor series in double at |angle| <= pi, rounded once to float (the
+// same floats as the C library's cos and sin for P = 3 .. 13).
+__host__ __device__ constexpr double series_cos(double x)
+{
+    double term = 1.0, sum = 1.0;
+    for (int i = 1; i < 40; i++) {
+        term *= -x * x / ((2.0 * i - 1.0) * (2.0 * i));
+        sum += term;
+    }
+    return sum;
+}
+__host__ __device__ constexpr double series_sin(double x)
+{
+    double term = x, sum = x;
+    for (int i = 1; i < 40; i++) {
+        term *= -x * x / ((2.0 * i) * (2.0 * i + 1.0));
+        sum += term;
+    }
+    return sum;
+}
+template <int P> struct odd_roots {
+    float c[P], s[P];
+    __host__ __device__ constexpr odd_roots() : c(), s()
+    {
+        for (int m = 0; m < P; m++) {
+            const double x = 2.0 * 3.14159265358979323846 * (2 * m <= P ? m : m - P) / P;
+            c[m] = (float)series_cos(x);
+            s[m] = (float)series_sin(x);
+        }
+    }
+};
 template <int P> __device__ inline float2 odd_root(int m)
 {
-    constexpr float c3[3] = {1.0f, -0.5f, -0.5f};
-    constexpr float s3[3] = {0.0f, 8.660254038e-01f, -8.660254038e-01f};
-    constexpr float c5[5] = {1.0f, 3.090169944e-01f, -8.090169944e-01f, -8.090169944e-01f,
-                             3.090169944e-01f};
-    constexpr float s5[5] = {0.0f, 9.510565163e-01f, 5.877852523e-01f, -5.877852523e-01f,
-                             -9.510565163e-01f};
-    constexpr float c7[7] = {1.0f,
-                             6.234898019e-01f,
-                             -2.225209340e-01f,
-                             -9.009688679e-01f,
-                             -9.009688679e-01f,
-                             -2.225209340e-01f,
-                             6.234898019e-01f};
-    constexpr float s7[7] = {0.0f,
-                             7.818314825e-01f,
-                             9.749279122e-01f,
-                             4.338837391e-01f,
-                             -4.338837391e-01f,
-                             -9.749279122e-01f,
-                             -7.818314825e-01f};
-    if constexpr (P == 3)
-        return make_float2(c3[m], s3[m]);
-    else if constexpr (P == 5)
-        return make_float2(c5[m], s5[m]);
-    else
-        return make_float2(c7[m], s7[m]);
+    constexpr odd_roots<P> roots;
+    return make_float2(roots.c[m], roots.s[m]);
 }
 
-// An odd prime P: with a_j = v_j + v_{P-j}, b_j = v_j - v_{P-j} (j = 1 .. (P-1)/2),
+// An odd P (a prime, or 9): with a_j = v_j + v_{P-j}, b_j = v_j - v_{P-j} (j = 1 .. (P-1)/2),
 // y_k = v_0 + sum_j cos(2 pi jk/P) a_j - i sum_j sin(2 pi jk/P) b_j and y_{P-k} the same
 // with + i: (P-1)^2 / 2 real multiplies instead of (P-1)^2 complex ones.
 template <int P> __device__ inline void dft_odd(float2 *v)
@@ -165,6 +172,8 @@ template <> __device__ inline void dft<8>(float2 *v)
 template <> __device__ inline void dft<3>(float2 *v) { dft_odd<3>(v); }
 template <> __device__ inline void dft<5>(float2 *v) { dft_odd<5>(v); }
 template <> __device__ inline void dft<7>(float2 *v) { dft_odd<7>(v); }
+template <> __device__ inline void dft<9>(float2 *v) { dft_odd<9>(v); }
+template <> __device__ inline void dft<13>(float2 *v) { dft_odd<13>(v); }
 
 // q = i / d and r = i mod d for 0 <= i < 2^24, d > 0, from a float reciprocal and one
 // correction (a 32-bit division is ~20 instructions; this is 6).
@@ -848,6 +857,7 @@ static bool block_shape(pass_desc &d)
 static void launch_fixed_pass(const pass_desc &d, const float2 *in, float2 *out,
                               cudaStream_t stream);
 static bool use_fixed_kernel(planner &pl, pass_desc &d);
+static bool has_fixed_kernel(int m);
 static bool use_fused_bluestein(planner &pl, long long m);
 static void run_bluestein_fused(const fft_plan *p, const fft_args *a, cudaStream_t stream);
 
@@ -863,13 +873,13 @@ static bool plan_pass(planner &pl, pass_desc &d, int n, int m, int ns, size_t ba
     d.columns = (unsigned)(batch * d.stride);
     d.contiguous = m == n;
     unsigned char radix[MAX_STAGES];
-    d.stages = radices(m, true, radix);
-    if (d.stages < 0 || d.stages > MAX_PASS_STAGES)
+    d.stages = radices(m, true, radix); // -1 for a factor above 7: only a v6 kernel does it
+    if (d.stages > MAX_PASS_STAGES)
         return false;
     for (int s = 0; s < d.stages; s++)
         d.radix_code |= (unsigned long long)radix[s] << (4 * s);
     if (!(fixed && use_fixed_kernel(pl, d))) {
-        if (!block_shape(d))
+        if (d.stages < 0 || !block_shape(d))
             return false;
         const int C = d.columns_per_block;
         d.pitch = m + m / 16 + 1;
@@ -993,12 +1003,14 @@ enum { PASS_MAX_M = 2048, FIXED_PASS_MAX_M = 4096 };
 // smallest product so far, largest primes first); false when one passes max_m.
 static bool split_passes(int n, int count, int max_m, int *m)
 {
-    int primes[32], np = 0;
-    for (int p = 7, rest = n; p >= 2; p--)
+    int primes[32], np = 0, rest = n;
+    for (int p = 7; p >= 2; p--)
         while (p != 4 && p != 6 && rest % p == 0) {
             primes[np++] = p;
             rest /= p;
         }
+    if (rest != 1) // a prime factor above 7 (4095's 13): only a whole pass does it
+        return false;
     for (int i = 0; i < count; i++)
         m[i] = 1;
     for (int i = 0; i < np; i++) {
@@ -1194,10 +1206,12 @@ static bool plan_any_length(planner &pl, int n, size_t batch, bool in_place, boo
 {
     if (!pl.dry)
         allow_pass_shared_memory();
-    if (fft_is_smooth(n)) {
+    const bool compiled = fixed && has_fixed_kernel(n); // v6: 4095 too
+    if (fft_is_smooth(n) || compiled) {
         if (plan_multipass(pl, n, batch, in_place, fixed))
             return true;
-        return skip(why, len, "n = %d: no split in passes fits", n);
+        if (fft_is_smooth(n))
+            return skip(why, len, "n = %d: no split in passes fits", n);
     }
     if (plan_bluestein(pl, n, batch, self, fixed))
         return true;
@@ -1476,12 +1490,114 @@ __global__ void __launch_bounds__(fixed_shape<M, STRIDED>::BOUND_THREADS,
     }
 }
 
+// v6 for lengths with mixed radices (56 = 8 x 7, 4095 = 13 x 9 x 7 x 5: the 13 a radix,
+// where v5 needs Bluestein): a stage for each radix of the length's chain, each compiled.
+// Where fixed_stages keeps "register k holds point t + k TPC" across stages (every radix
+// divides the points a thread holds), here stage s of radix R has its own share of the
+// M / R butterflies: butterfly j = t + b T (b < ceil(M / (R T)); T threads a column) loads
+// its points j + q M / R (from global memory at the first stage, from shared memory after),
+// twiddles them by w_{NS R}^{q (j mod NS)} (NS: the earlier radices' product), transforms
+// them and stores them at their Stockham positions (j - j mod NS) R + j mod NS + q NS,
+// which at the last stage (NS = M / R) are j + q M / R in global memory, in order.
+// Napkin math (4095, 2^26 points): 16 bytes a point, 0.36 ms at the H100's copy rate, a
+// budget of ~156 instructions a point; the four stages' DFTs take ~16 + 12 + 9 + 7 flops a
+// point, their twiddles ~15, the three trips through shared memory 6 accesses: DRAM-bound
+// if idle lanes (radix 9's 455 butterflies on 315 threads fill 72% of them) leave room.
+template <int... R> struct radix_chain {
+};
+
+// A length's chain and threads a column: the largest radix's stage one butterfly a thread.
+template <int M> struct mixed_length;
+template <> struct mixed_length<56> {
+    using chain = radix_chain<8, 7>;
+    static constexpr int T = 8;
+};
+template <> struct mixed_length<4095> {
+    using chain = radix_chain<13, 9, 7, 5>;
+    static constexpr int T = 315;
+};
+
+template <int M> struct mixed_shape {
+    static constexpr int T = mixed_length<M>::T;
+    static constexpr int C = T >= 256 ? 1 : 256 / T; // whole transforms a block
+    static constexpr int THREADS = C * T, BOUND_THREADS = (THREADS + 31) / 32 * 32;
+    static constexpr int MIN_BLOCKS = cmin(3, FFT_SM_THREADS / BOUND_THREADS);
+    static constexpr int SLOTS = C * M + C * M / 16; // one slot in 16 skipped, as fixed_slot
+};
+
+template <int M, int T, int NS, int R, int... REST, class Load, class Store>
+__device__ __forceinline__ void mixed_stages(radix_chain<R, REST...>, float2 *sm, int c, int t,
+                                             const float2 *roots, Load load, Store store)
+{
+    constexpr int COUNT = M / R, BF = (COUNT + T - 1) / T;
+    const auto slot = [&](int p) { return c * M + p + ((c * M + p) >> 4); };
+    float2 u[BF][R];
+#pragma unroll
+    for (int b = 0; b < BF; b++) {
+        const int j = t + b * T;
+        if (COUNT % T == 0 || j < COUNT) {
+#pragma unroll
+            for (int q = 0; q < R; q++)
+                u[b][q] = NS == 1 ? load(j + q * COUNT) : sm[slot(j + q * COUNT)];
+            if constexpr (NS > 1)
+                twiddle_from_roots<R>(u[b], roots, j % NS * (M / (NS * R)));
+            dft<R>(u[b]);
+        }
+    }
+    if constexpr (sizeof...(REST) > 0) {
+        if constexpr (NS > 1)
+            __syncthreads(); // this stage's reads of shared memory are done
+#pragma unroll
+        for (int b = 0; b < BF; b++) {
+            const int j = t + b * T, jm = j % NS;
+            if (COUNT % T == 0 || j < COUNT)
+#pragma unroll
+                for (int q = 0; q < R; q++)
+                    sm[slot((j - jm) * R + jm + q * NS)] = u[b][q];
+        }
+        __syncthreads();
+        mixed_stages<M, T, NS * R>(radix_chain<REST...>{}, sm, c, t, roots, load, store);
+    } else {
+#pragma unroll
+        for (int b = 0; b < BF; b++) {
+            const int j = t + b * T;
+            if (COUNT % T == 0 || j < COUNT)
+#pragma unroll
+                for (int q = 0; q < R; q++)
+                    store(j + q * COUNT, u[b][q]);
+        }
+    }
+}
+
+// One pass of whole M-point transforms, C a block (d.columns of them).
+template <int M>
+__global__ void __launch_bounds__(mixed_shape<M>::BOUND_THREADS, mixed_shape<M>::MIN_BLOCKS)
+    mixed_pass_kernel(const float2 *in, float2 *out, const pass_desc d)
+{
+    using S = mixed_shape<M>;
+    extern __shared__ float2 sm[];
+    const int c = (int)threadIdx.x / S::T, t = (int)threadIdx.x % S::T;
+    const unsigned b = blockIdx.x * (unsigned)S::C + c;
+    const bool valid = b < d.columns;
+    const unsigned sign_in = d.conj_in ? 0x80000000u : 0u, sign_out = d.conj_out ? 0x80000000u : 0u;
+    const float2 *src = in + (size_t)b * M;
+    float2 *dst = out + (size_t)b * M;
+    mixed_stages<M, S::T, 1>(
+        typename mixed_length<M>::chain{}, sm, c, t, d.roots,
+        [&](int p) { return valid ? flip_imag(src[p], sign_in) : make_float2(0.0f, 0.0f); },
+        [&](int p, float2 a) {
+            if (valid)
+                dst[p] = flip_imag(a, sign_out);
+        });
+}
+
 // v6's kernel for a pass, where one is compiled: whole transforms of 1 .. 8192 points,
 // columns of 16 .. 2048.
 struct fixed_kernel {
     void (*launch)(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream);
     const void *kernel;
     int smem_bytes, columns_per_block;
+    const char *chain; // a mixed-radix kernel's radices ("13 9 7 5"); NULL for the others
 };
 
 template <int M, bool STRIDED>
@@ -1497,7 +1613,33 @@ template <int M, bool STRIDED> static fixed_kernel fixed_kernel_of()
 {
     using S = fixed_shape<M, STRIDED>;
     return {launch_fixed<M, STRIDED>, (const void *)fixed_pass_kernel<M, STRIDED>,
-            M > S::EPT ? (int)(S::SLOTS * sizeof(float2)) : 0, S::C};
+            M > S::EPT ? (int)(S::SLOTS * sizeof(float2)) : 0, S::C, NULL};
+}
+
+template <int M>
+static void launch_mixed(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream)
+{
+    using S = mixed_shape<M>;
+    const unsigned blocks = (d.columns + S::C - 1) / S::C;
+    mixed_pass_kernel<M><<<blocks, S::THREADS, d.smem_bytes, stream>>>(in, out, d);
+    CL_LAUNCH_CHECK();
+}
+
+template <int... R> static const char *chain_text(radix_chain<R...>)
+{
+    static char text[64];
+    const int radix[] = {R...};
+    size_t used = 0;
+    for (size_t s = 0; s < sizeof radix / sizeof radix[0]; s++)
+        used += snprintf(text + used, sizeof text - used, "%s%d", s ? " " : "", radix[s]);
+    return text;
+}
+
+template <int M> static fixed_kernel mixed_kernel_of()
+{
+    using S = mixed_shape<M>;
+    return {launch_mixed<M>, (const void *)mixed_pass_kernel<M>, (int)(S::SLOTS * sizeof(float2)),
+            S::C, chain_text(typename mixed_length<M>::chain{})};
 }
 
 static fixed_kernel find_fixed_kernel(int m, bool strided)
@@ -1520,6 +1662,8 @@ static fixed_kernel find_fixed_kernel(int m, bool strided)
         case 4096: return fixed_kernel_of<4096, false>();
         case 8192: return fixed_kernel_of<8192, false>();
         case 1000: return fixed_kernel_of<1000, false>();
+        case 56: return mixed_kernel_of<56>();
+        case 4095: return mixed_kernel_of<4095>();
         }
     else
         switch (m) {
@@ -1535,8 +1679,11 @@ static fixed_kernel find_fixed_kernel(int m, bool strided)
         case 1000: return fixed_kernel_of<1000, true>();
         }
     // clang-format on
-    return {NULL, NULL, 0, 0};
+    return {NULL, NULL, 0, 0, NULL};
 }
+
+// A whole transform of m points by a v6 kernel (4095, whose 13 no v5 stage does).
+static bool has_fixed_kernel(int m) { return find_fixed_kernel(m, false).launch != NULL; }
 
 // Switches a planned pass to v6's kernel for its length, where there is one.
 static bool use_fixed_kernel(planner &pl, pass_desc &d)
@@ -1685,8 +1832,9 @@ static bool plan_v6(planner &pl, int n, size_t batch, bool in_place, char *why, 
     if (p->npasses == 1 && d.fixed) {
         char radix[96];
         const int e = fixed_points_a_thread(d.m);
-        size_t used = 0;
-        for (int ns = 1; ns < d.m; ns *= d.m / ns < e ? d.m / ns : e)
+        const char *chain = find_fixed_kernel(d.m, false).chain;
+        size_t used = chain ? (size_t)snprintf(radix, sizeof radix, "%s", chain) : 0;
+        for (int ns = 1; !chain && ns < d.m; ns *= d.m / ns < e ? d.m / ns : e)
             used += snprintf(radix + used, sizeof radix - used, "%s%d", ns > 1 ? " " : "",
                              d.m / ns < e ? d.m / ns : e);
         snprintf(p->description, sizeof p->description, "1 pass (radix %s), %d transform%s a block",
