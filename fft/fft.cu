@@ -17,7 +17,9 @@
 //   v6-fixed      v5 with each pass compiled for its length (powers of two up to 8192
 //                 whole, 4096 a column pass; 1000 both): radix 16 (10), 16 (10) points a
 //                 thread, every index a constant; 2^24 in 2 passes (4096 x 4096), where
-//                 v5 takes 3; Bluestein up to n = 4096 in one kernel.
+//                 v5 takes 3; chains of mixed radices (56 = 8 x 7, 4095 = 13 x 9 x 7 x 5
+//                 whole; 1080 and 1944 column passes); Bluestein up to n = 4096 in one
+//                 kernel.
 //
 // Every version but v1 computes the forward transform only: the inverse is
 // conj(forward(conj(x))), the conjugates fused into the first load and the last store.
@@ -1359,10 +1361,14 @@ template <int M, bool STRIDED> struct fixed_shape {
 // Column c's point p in shared memory: whole transforms one after another (c M + p),
 // columns interleaved (p C + c), then a slot skipped every 16: a stage's stores go R
 // points apart, and 16 lanes storing 16 x R apart would share one bank without it.
+template <int M, int C, bool STRIDED> __device__ __forceinline__ int padded_slot(int c, int p)
+{
+    const int i = STRIDED ? p * C + c : c * M + p;
+    return i + (i >> 4);
+}
 template <int M, bool STRIDED> __device__ __forceinline__ int fixed_slot(int c, int p)
 {
-    const int i = STRIDED ? p * fixed_shape<M, STRIDED>::C + c : c * M + p;
-    return i + (i >> 4);
+    return padded_slot<M, fixed_shape<M, STRIDED>::C, STRIDED>(c, p);
 }
 
 // u[q] *= w_L^{q e} for q < R from the table of L-th roots: q = 1, 2, 3 and the multiples
@@ -1422,6 +1428,28 @@ __device__ __forceinline__ void fixed_stages(float2 (&v)[fixed_shape<M, STRIDED>
     }
 }
 
+// A v6 thread's column and place in it: C columns a block of T threads each, whole
+// transforms one after another (STRIDED false) or columns interleaved, neighbours in
+// neighbouring lanes (true: column j of transform b, d.stride of them a transform).
+template <bool STRIDED, int C, int T>
+__device__ __forceinline__ pass_thread column_thread(const pass_desc &d)
+{
+    pass_thread th;
+    th.c = STRIDED ? (int)threadIdx.x % C : (int)threadIdx.x / T;
+    th.t = STRIDED ? (int)threadIdx.x / C : (int)threadIdx.x % T;
+    const unsigned g = blockIdx.x * (unsigned)C + th.c;
+    th.valid = g < d.columns;
+    th.b = g;
+    th.j = 0;
+    th.jm = 0;
+    if (STRIDED) {
+        th.b = g / (unsigned)d.stride;
+        th.j = (int)(g - th.b * (unsigned)d.stride);
+        th.jm = th.j % d.ns;
+    }
+    return th;
+}
+
 // One pass of M-point transforms (see pass_kernel for the pass's arithmetic): STRIDED
 // false, whole transforms (d.m == d.n); true, columns d.stride apart, twiddled between
 // passes when d.ns > 1.
@@ -1432,17 +1460,10 @@ __global__ void __launch_bounds__(fixed_shape<M, STRIDED>::BOUND_THREADS,
 {
     using S = fixed_shape<M, STRIDED>;
     extern __shared__ float2 sm[];
-    const int c = STRIDED ? (int)threadIdx.x % S::C : (int)threadIdx.x / S::TPC;
-    const int t = STRIDED ? (int)threadIdx.x / S::C : (int)threadIdx.x % S::TPC;
-    const unsigned g = blockIdx.x * (unsigned)S::C + c;
-    const bool valid = g < d.columns;
-    unsigned b = g;
-    int j = 0, jm = 0;
-    if (STRIDED) {
-        b = g / (unsigned)d.stride;
-        j = (int)(g - b * (unsigned)d.stride);
-        jm = j % d.ns;
-    }
+    const pass_thread th = column_thread<STRIDED, S::C, S::TPC>(d);
+    const int c = th.c, t = th.t, j = th.j, jm = th.jm;
+    const unsigned b = th.b;
+    const bool valid = th.valid;
     // The inverse's conjugates: as sign masks in whole transforms (H100, 4096 inverse 0.426
     // -> 0.361 ms), as conj_if's select in column passes, where the masks cost registers
     // at the 64 a thread they run at (2^20 1.040 -> 1.084 ms).
@@ -1506,7 +1527,9 @@ __global__ void __launch_bounds__(fixed_shape<M, STRIDED>::BOUND_THREADS,
 template <int... R> struct radix_chain {
 };
 
-// A length's chain and threads a column: the largest radix's stage one butterfly a thread.
+// A length's chain and threads a column (the largest radix's stage one butterfly a
+// thread). Whole transforms: 56 and 4095; columns of a longer transform: 1080 and 1944,
+// the passes of 2099520 = 1080 x 1944, Bluestein's length for 2^20 + 1.
 template <int M> struct mixed_length;
 template <> struct mixed_length<56> {
     using chain = radix_chain<8, 7>;
@@ -1516,21 +1539,34 @@ template <> struct mixed_length<4095> {
     using chain = radix_chain<13, 9, 7, 5>;
     static constexpr int T = 315;
 };
+template <> struct mixed_length<1080> {
+    using chain = radix_chain<8, 9, 5, 3>;
+    static constexpr int T = 135;
+};
+template <> struct mixed_length<1944> {
+    using chain = radix_chain<8, 9, 9, 3>;
+    static constexpr int T = 243;
+};
 
-template <int M> struct mixed_shape {
+// Whole transforms: 256 threads a block at least; columns: 4 a block (32-byte runs),
+// as fixed_shape's 4096. Blocks an SM: as many as leave ~56 registers a thread, 1 to 3.
+template <int M, bool STRIDED> struct mixed_shape {
     static constexpr int T = mixed_length<M>::T;
-    static constexpr int C = T >= 256 ? 1 : 256 / T; // whole transforms a block
+    static constexpr int C = STRIDED ? 4 : T >= 256 ? 1 : 256 / T;
     static constexpr int THREADS = C * T, BOUND_THREADS = (THREADS + 31) / 32 * 32;
-    static constexpr int MIN_BLOCKS = cmin(3, FFT_SM_THREADS / BOUND_THREADS);
+    static constexpr int MIN_BLOCKS =
+        cmin(cmin(3, FFT_SM_THREADS / BOUND_THREADS),
+             65536 / (56 * BOUND_THREADS) > 1 ? 65536 / (56 * BOUND_THREADS) : 1);
     static constexpr int SLOTS = C * M + C * M / 16; // one slot in 16 skipped, as fixed_slot
 };
 
-template <int M, int T, int NS, int R, int... REST, class Load, class Store>
+template <int M, bool STRIDED, int NS, int R, int... REST, class Load, class Store>
 __device__ __forceinline__ void mixed_stages(radix_chain<R, REST...>, float2 *sm, int c, int t,
                                              const float2 *roots, Load load, Store store)
 {
-    constexpr int COUNT = M / R, BF = (COUNT + T - 1) / T;
-    const auto slot = [&](int p) { return c * M + p + ((c * M + p) >> 4); };
+    using S = mixed_shape<M, STRIDED>;
+    constexpr int T = S::T, COUNT = M / R, BF = (COUNT + T - 1) / T;
+    const auto slot = [&](int p) { return padded_slot<M, S::C, STRIDED>(c, p); };
     float2 u[BF][R];
 #pragma unroll
     for (int b = 0; b < BF; b++) {
@@ -1556,7 +1592,7 @@ __device__ __forceinline__ void mixed_stages(radix_chain<R, REST...>, float2 *sm
                     sm[slot((j - jm) * R + jm + q * NS)] = u[b][q];
         }
         __syncthreads();
-        mixed_stages<M, T, NS * R>(radix_chain<REST...>{}, sm, c, t, roots, load, store);
+        mixed_stages<M, STRIDED, NS * R>(radix_chain<REST...>{}, sm, c, t, roots, load, store);
     } else {
 #pragma unroll
         for (int b = 0; b < BF; b++) {
@@ -1569,25 +1605,33 @@ __device__ __forceinline__ void mixed_stages(radix_chain<R, REST...>, float2 *sm
     }
 }
 
-// One pass of whole M-point transforms, C a block (d.columns of them).
-template <int M>
-__global__ void __launch_bounds__(mixed_shape<M>::BOUND_THREADS, mixed_shape<M>::MIN_BLOCKS)
+// One pass of M-point transforms (see fixed_pass_kernel: the same loads, twiddles and
+// stores; the first of several passes stores straight, its 4 columns a block writing
+// 32-byte runs).
+template <int M, bool STRIDED>
+__global__ void __launch_bounds__(mixed_shape<M, STRIDED>::BOUND_THREADS,
+                                  mixed_shape<M, STRIDED>::MIN_BLOCKS)
     mixed_pass_kernel(const float2 *in, float2 *out, const pass_desc d)
 {
-    using S = mixed_shape<M>;
+    using S = mixed_shape<M, STRIDED>;
     extern __shared__ float2 sm[];
-    const int c = (int)threadIdx.x / S::T, t = (int)threadIdx.x % S::T;
-    const unsigned b = blockIdx.x * (unsigned)S::C + c;
-    const bool valid = b < d.columns;
+    const pass_thread th = column_thread<STRIDED, S::C, S::T>(d);
+    const int c = th.c, t = th.t, j = th.j, jm = th.jm;
+    const unsigned b = th.b;
+    const bool valid = th.valid;
     const unsigned sign_in = d.conj_in ? 0x80000000u : 0u, sign_out = d.conj_out ? 0x80000000u : 0u;
-    const float2 *src = in + (size_t)b * M;
-    float2 *dst = out + (size_t)b * M;
-    mixed_stages<M, S::T, 1>(
+    const float2 *src = in + (size_t)b * d.n + j;
+    float2 *dst = out + (size_t)b * d.n + (size_t)(j - jm) * M + jm;
+    const int step = STRIDED ? d.stride : 1, out_step = STRIDED ? d.ns : 1;
+    mixed_stages<M, STRIDED, 1>(
         typename mixed_length<M>::chain{}, sm, c, t, d.roots,
-        [&](int p) { return valid ? flip_imag(src[p], sign_in) : make_float2(0.0f, 0.0f); },
+        [&](int p) {
+            float2 a = valid ? flip_imag(src[p * step], sign_in) : make_float2(0.0f, 0.0f);
+            return STRIDED && d.ns > 1 ? cmul(a, pass_twiddle(d, p * jm)) : a;
+        },
         [&](int p, float2 a) {
             if (valid)
-                dst[p] = flip_imag(a, sign_out);
+                dst[p * out_step] = flip_imag(a, sign_out);
         });
 }
 
@@ -1616,12 +1660,12 @@ template <int M, bool STRIDED> static fixed_kernel fixed_kernel_of()
             M > S::EPT ? (int)(S::SLOTS * sizeof(float2)) : 0, S::C, NULL};
 }
 
-template <int M>
+template <int M, bool STRIDED>
 static void launch_mixed(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream)
 {
-    using S = mixed_shape<M>;
+    using S = mixed_shape<M, STRIDED>;
     const unsigned blocks = (d.columns + S::C - 1) / S::C;
-    mixed_pass_kernel<M><<<blocks, S::THREADS, d.smem_bytes, stream>>>(in, out, d);
+    mixed_pass_kernel<M, STRIDED><<<blocks, S::THREADS, d.smem_bytes, stream>>>(in, out, d);
     CL_LAUNCH_CHECK();
 }
 
@@ -1635,11 +1679,11 @@ template <int... R> static const char *chain_text(radix_chain<R...>)
     return text;
 }
 
-template <int M> static fixed_kernel mixed_kernel_of()
+template <int M, bool STRIDED> static fixed_kernel mixed_kernel_of()
 {
-    using S = mixed_shape<M>;
-    return {launch_mixed<M>, (const void *)mixed_pass_kernel<M>, (int)(S::SLOTS * sizeof(float2)),
-            S::C, chain_text(typename mixed_length<M>::chain{})};
+    using S = mixed_shape<M, STRIDED>;
+    return {launch_mixed<M, STRIDED>, (const void *)mixed_pass_kernel<M, STRIDED>,
+            (int)(S::SLOTS * sizeof(float2)), S::C, chain_text(typename mixed_length<M>::chain{})};
 }
 
 static fixed_kernel find_fixed_kernel(int m, bool strided)
@@ -1662,8 +1706,8 @@ static fixed_kernel find_fixed_kernel(int m, bool strided)
         case 4096: return fixed_kernel_of<4096, false>();
         case 8192: return fixed_kernel_of<8192, false>();
         case 1000: return fixed_kernel_of<1000, false>();
-        case 56: return mixed_kernel_of<56>();
-        case 4095: return mixed_kernel_of<4095>();
+        case 56: return mixed_kernel_of<56, false>();
+        case 4095: return mixed_kernel_of<4095, false>();
         }
     else
         switch (m) {
@@ -1677,6 +1721,8 @@ static fixed_kernel find_fixed_kernel(int m, bool strided)
         case 2048: return fixed_kernel_of<2048, true>();
         case 4096: return fixed_kernel_of<4096, true>();
         case 1000: return fixed_kernel_of<1000, true>();
+        case 1080: return mixed_kernel_of<1080, true>();
+        case 1944: return mixed_kernel_of<1944, true>();
         }
     // clang-format on
     return {NULL, NULL, 0, 0, NULL};
