@@ -19,7 +19,7 @@
 //                 thread, every index a constant; 2^24 in 2 passes (4096 x 4096), where
 //                 v5 takes 3; chains of mixed radices (56 = 8 x 7, 4095 = 13 x 9 x 7 x 5
 //                 whole; 1080 and 1944 column passes); Bluestein up to n = 4096 in one
-//                 kernel.
+//                 kernel, and past it with its products in mixed passes (2^20 + 1).
 //
 // Every version but v1 computes the forward transform only: the inverse is
 // conj(forward(conj(x))), the conjugates fused into the first load and the last store.
@@ -223,7 +223,16 @@ struct pass_desc {
     const float2 *twiddle_hi, *twiddle_lo; // w_{ns m}^e = hi[e >> shift] lo[e & mask]
     int twiddle_shift;
     bool conj_in, conj_out;
+    // Bluestein's products fused into the passes of its inner transforms (v6's column
+    // passes of mixed radices; 0 otherwise): the first pass loads x_i c_i for the
+    // transform's points i < pad_n (x: pad_n points a transform), zeros past them; the
+    // last pass stores conj(y_i S_i / m) (the spectrum's product, before the second
+    // transform) or conj(y_i) c_i for i < pad_n (the last product, pad_n points a transform).
+    unsigned char fuse_in, fuse_out; // FUSE_*
+    int pad_n;
+    const float2 *chirp, *spectrum;
 };
+enum { FUSE_NONE, FUSE_CHIRP, FUSE_SPECTRUM };
 
 struct fft_plan {
     void (*run)(const fft_plan *plan, const fft_args *args, cudaStream_t stream);
@@ -860,6 +869,7 @@ static void launch_fixed_pass(const pass_desc &d, const float2 *in, float2 *out,
                               cudaStream_t stream);
 static bool use_fixed_kernel(planner &pl, pass_desc &d);
 static bool has_fixed_kernel(int m);
+static bool fusable_passes(const fft_plan *inner);
 static bool use_fused_bluestein(planner &pl, long long m);
 static void run_bluestein_fused(const fft_plan *p, const fft_args *a, cudaStream_t stream);
 
@@ -1127,6 +1137,31 @@ static void run_bluestein(const fft_plan *p, const fft_args *a, cudaStream_t str
     CL_LAUNCH_CHECK();
 }
 
+// v6 past m = 8192, where every pass of the inner transforms is a mixed-radix column
+// pass: the three products ride on the passes (pass_desc's fuse_in, fuse_out): the first
+// transform's first pass loads x c and its last pass stores the spectrum's product,
+// conjugated; the second transform's last pass stores conj(y) c, n points a transform.
+// Two sweeps of the passes and nothing else: 2^20 + 1 on 1080 x 1944 moves 4 x 16 bytes
+// a padded point where the unfused form adds the three products' ~4.5 more.
+static void run_bluestein_passes(const fft_plan *p, const fft_args *a, cudaStream_t stream)
+{
+    const fft_plan *inner = p->inner;
+    const void *src = a->in;
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < inner->npasses; i++) {
+            pass_desc d = inner->pass[i];
+            const bool first = round == 0 && i == 0, last = i == inner->npasses - 1;
+            d.fuse_in = first ? FUSE_CHIRP : FUSE_NONE;
+            d.fuse_out = !last ? FUSE_NONE : round == 0 ? FUSE_SPECTRUM : FUSE_CHIRP;
+            d.pad_n = a->n;
+            d.chirp = p->chirp;
+            d.spectrum = p->spectrum;
+            void *dst = round == 1 && last ? a->out : src == p->work1 ? p->work2 : p->work1;
+            launch_pass(d, src, dst, first && a->inverse, round == 1 && last && a->inverse, stream);
+            src = dst;
+        }
+}
+
 static fft_plan *make_plan(bool (*build)(planner &, int, size_t, bool, char *, size_t), int n,
                            size_t batch, bool in_place, bool dry, size_t *bytes, char *why,
                            size_t len);
@@ -1191,6 +1226,14 @@ static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
         snprintf(p->description, sizeof p->description,
                  "Bluestein in one kernel: 2 transforms of %lld and 3 products", p->m);
         p->run = run_bluestein_fused;
+        return true;
+    }
+    if (fixed && !pl.dry && fusable_passes(p->inner)) {
+        p->passes = 2 * p->inner->passes;
+        snprintf(p->description, sizeof p->description,
+                 "Bluestein: 2 transforms of %lld (%.80s), the 3 products in their passes", p->m,
+                 p->inner->description);
+        p->run = run_bluestein_passes;
         return true;
     }
     p->passes = 2 * (p->inner ? p->inner->passes : 1) + 3;
@@ -1607,7 +1650,9 @@ __device__ __forceinline__ void mixed_stages(radix_chain<R, REST...>, float2 *sm
 
 // One pass of M-point transforms (see fixed_pass_kernel: the same loads, twiddles and
 // stores; the first of several passes stores straight, its 4 columns a block writing
-// 32-byte runs).
+// 32-byte runs). A pass over columns may carry Bluestein's products (pass_desc's fuse_in
+// and fuse_out): point i of its transform is j + p stride on the way in, (j - jm) M + jm
+// + p ns on the way out.
 template <int M, bool STRIDED>
 __global__ void __launch_bounds__(mixed_shape<M, STRIDED>::BOUND_THREADS,
                                   mixed_shape<M, STRIDED>::MIN_BLOCKS)
@@ -1623,14 +1668,32 @@ __global__ void __launch_bounds__(mixed_shape<M, STRIDED>::BOUND_THREADS,
     const float2 *src = in + (size_t)b * d.n + j;
     float2 *dst = out + (size_t)b * d.n + (size_t)(j - jm) * M + jm;
     const int step = STRIDED ? d.stride : 1, out_step = STRIDED ? d.ns : 1;
+    const float2 zero = make_float2(0.0f, 0.0f);
     mixed_stages<M, STRIDED, 1>(
         typename mixed_length<M>::chain{}, sm, c, t, d.roots,
         [&](int p) {
-            float2 a = valid ? flip_imag(src[p * step], sign_in) : make_float2(0.0f, 0.0f);
+            if (STRIDED && d.fuse_in == FUSE_CHIRP) { // x_i c_i (ns = 1: no twiddle)
+                const int i = j + p * step;
+                return valid && i < d.pad_n ? cmul(flip_imag(in[(size_t)b * d.pad_n + i], sign_in),
+                                                   __ldg(&d.chirp[i]))
+                                            : zero;
+            }
+            const float2 a = valid ? flip_imag(src[p * step], sign_in) : zero;
             return STRIDED && d.ns > 1 ? cmul(a, pass_twiddle(d, p * jm)) : a;
         },
         [&](int p, float2 a) {
-            if (valid)
+            const int i = (j - jm) * M + jm + p * out_step;
+            if (!valid)
+                return;
+            if (STRIDED && d.fuse_out == FUSE_SPECTRUM) {
+                const float2 y = cmul(a, __ldg(&d.spectrum[i]));
+                const float scale = 1.0f / (float)d.n;
+                dst[p * out_step] = make_float2(y.x * scale, -y.y * scale);
+            } else if (STRIDED && d.fuse_out == FUSE_CHIRP) {
+                if (i < d.pad_n)
+                    out[(size_t)b * d.pad_n + i] =
+                        flip_imag(cmul(make_float2(a.x, -a.y), __ldg(&d.chirp[i])), sign_out);
+            } else
                 dst[p * out_step] = flip_imag(a, sign_out);
         });
 }
@@ -1730,6 +1793,18 @@ static fixed_kernel find_fixed_kernel(int m, bool strided)
 
 // A whole transform of m points by a v6 kernel (4095, whose 13 no v5 stage does).
 static bool has_fixed_kernel(int m) { return find_fixed_kernel(m, false).launch != NULL; }
+
+// Bluestein's products can ride on these inner transforms' passes (run_bluestein_passes):
+// two or more column passes, each a mixed-radix kernel.
+static bool fusable_passes(const fft_plan *inner)
+{
+    if (inner->run != run_passes || inner->npasses < 2)
+        return false;
+    for (int i = 0; i < inner->npasses; i++)
+        if (!inner->pass[i].fixed || !find_fixed_kernel(inner->pass[i].m, true).chain)
+            return false;
+    return true;
+}
 
 // Switches a planned pass to v6's kernel for its length, where there is one.
 static bool use_fixed_kernel(planner &pl, pass_desc &d)

@@ -34,7 +34,7 @@ for n in 1 2 3 5 7 11 16 31 32 56 61 64 97 128 251 256 509 512 1000 1009 2003 20
         batch_gpu "fft -k all -n $n --batch $b" 0 -k all -n "$n" --batch "$b" -i 2
     done
 done
-for n in 8 56 1000 1009; do
+for n in 8 56 1000 1009 4095; do
     batch_gpu "fft -k all -n $n --inverse" 0 -k all -n "$n" --batch 5 --inverse -i 2
     batch_gpu "fft -k all -n $n --in-place" 0 -k all -n "$n" --batch 5 --in-place -i 2
     batch_gpu "fft -k all -n $n --input impulse" 0 -k all -n "$n" --batch 3 --input impulse -i 2
