@@ -1567,6 +1567,8 @@ __global__ void __launch_bounds__(fixed_shape<M, STRIDED>::BOUND_THREADS,
 // budget of ~156 instructions a point; the four stages' DFTs take ~16 + 12 + 9 + 7 flops a
 // point, their twiddles ~15, the three trips through shared memory 6 accesses: DRAM-bound
 // if idle lanes (radix 9's 455 butterflies on 315 threads fill 72% of them) leave room.
+// Measured: 0.404 ms, 89% of copy (ncu: 232 M warp instructions, ~110 a point; 63
+// registers, 3 blocks of 320 an SM); 56: 100% of copy on the H100, 98% on the H200.
 template <int... R> struct radix_chain {
 };
 
