@@ -2068,7 +2068,8 @@ extern "C" const fft_version fft_versions[] = {
      v5_plan,
      v5_plan_bytes},
     {{"v6-fixed",
-      "v5 with each pass compiled for its length (powers of two): radix 16, no index math"},
+      "v5 with each pass compiled for its length (powers of two, 1000, mixed-radix chains "
+      "such as 13 9 7 5): no index math"},
      v6_plan,
      v6_plan_bytes},
     {{"yours", fft_yours_idea}, yours_plan, yours_plan_bytes},
