@@ -220,10 +220,9 @@ static uint32_t *other(const sort_team *t, share_gpu *s, bool values)
 // m4's targets: every rank's inbox and other buffer as pointers this process's GPUs
 // store to. One process: the buffers themselves, with peer access between every pair
 // of GPUs (NVLink or PCIe, where the hardware allows it). One process a GPU: each rank's
-// CUDA IPC handles of its buffers, gathered through the team's sum (each rank fills its
-// own slots), opened by the others: GPUs of one host. Where any pair cannot reach the
-// other, no rank runs m4 (all learn it from a sum). (Peer access is enabled when the
-// team opens.)
+// CUDA IPC handles of its buffers, gathered (cl_team_gather), opened by the others: GPUs of one
+// host. Where any pair cannot reach the other, no rank runs m4 (all learn it from a sum). (Peer
+// access is enabled when the team opens.)
 static void scatter_open(sort_team *t)
 {
     const bool pairs = t->opt->pairs;
@@ -392,7 +391,7 @@ static void sort_gathered(void *ctx)
 // --- m2: sort, cut, exchange, sort ------------------------------------------------------------
 
 // The cut search's question to the team (radix_bounds_fn): every local GPU counts on its
-// sorted share, each into its own slots of zeroed arrays; the team's sum fills the rest.
+// sorted share into its rank's slots; cl_team_gather fills the other ranks'.
 static void team_bounds(void *ctx, const uint32_t *probes, int nprobes, uint64_t *lt, uint64_t *le)
 {
     sort_team *t = ctx;
@@ -542,7 +541,7 @@ static const uint32_t *scatter_source(const sort_team *t, share_gpu *s, bool fir
 }
 
 // Every rank's 256 counts of pass p's digit over its places [lo, hi), gathered into
-// counts[g * 256 + d] on every rank (the team's sum: each rank fills its own slots).
+// counts[g * 256 + d] on every rank (cl_team_gather).
 static void team_counts(sort_team *t, bool first, uint64_t lo, uint64_t hi, int p, uint64_t *counts)
 {
     for (int l = 0; l < t->team.plan.nlocal; l++) {
