@@ -220,9 +220,9 @@ static uint32_t *other(const sort_team *t, share_gpu *s, bool values)
 // m4's targets: every rank's inbox and other buffer as pointers this process's GPUs
 // store to. One process: the buffers themselves, with peer access between every pair
 // of GPUs (NVLink or PCIe, where the hardware allows it). One process a GPU: each rank's
-// CUDA IPC handles of its buffers, gathered (cl_team_gather), opened by the others: GPUs of one
-// host. Where any pair cannot reach the other, no rank runs m4 (all learn it from a sum). (Peer
-// access is enabled when the team opens.)
+// CUDA IPC handles of its buffers, gathered (cl_team_gather), opened by the others:
+// GPUs of one host. Where any pair cannot reach the other, no rank runs m4 (all learn
+// it from a sum). (Peer access is enabled when the team opens.)
 static void scatter_open(sort_team *t)
 {
     const bool pairs = t->opt->pairs;
