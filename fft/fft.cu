@@ -232,7 +232,9 @@ struct pass_desc {
     int pad_n;
     const float2 *chirp, *spectrum;
 };
-enum { FUSE_NONE, FUSE_CHIRP, FUSE_SPECTRUM };
+// FUSE_CHIRP: a product with the chirp c; FUSE_FILTER: with S, the spectrum of the
+// convolution's filter (the wrapped conj(c)).
+enum { FUSE_NONE, FUSE_CHIRP, FUSE_FILTER };
 
 struct fft_plan {
     void (*run)(const fft_plan *plan, const fft_args *args, cudaStream_t stream);
@@ -1152,7 +1154,7 @@ static void run_bluestein_passes(const fft_plan *p, const fft_args *a, cudaStrea
             pass_desc d = inner->pass[i];
             const bool first = round == 0 && i == 0, last = i == inner->npasses - 1;
             d.fuse_in = first ? FUSE_CHIRP : FUSE_NONE;
-            d.fuse_out = !last ? FUSE_NONE : round == 0 ? FUSE_SPECTRUM : FUSE_CHIRP;
+            d.fuse_out = !last ? FUSE_NONE : round == 0 ? FUSE_FILTER : FUSE_CHIRP;
             d.pad_n = a->n;
             d.chirp = p->chirp;
             d.spectrum = p->spectrum;
@@ -1687,7 +1689,7 @@ __global__ void __launch_bounds__(mixed_shape<M, STRIDED>::BOUND_THREADS,
             const int i = (j - jm) * M + jm + p * out_step;
             if (!valid)
                 return;
-            if (STRIDED && d.fuse_out == FUSE_SPECTRUM) {
+            if (STRIDED && d.fuse_out == FUSE_FILTER) {
                 const float2 y = cmul(a, __ldg(&d.spectrum[i]));
                 const float scale = 1.0f / (float)d.n;
                 dst[p * out_step] = make_float2(y.x * scale, -y.y * scale);
