@@ -264,16 +264,20 @@ __global__ void __launch_bounds__(32 * V5_BY)
 // Ghost zone: a tile loads TILE_X x TILE_Y columns for (TILE_X - 2T) x (TILE_Y - 2T)
 // outputs, and each level is computed on the whole tile; a chunk of Z planes takes
 // Z + 2T steps. laplace_temporal_work() counts the stencil evaluations of a pass
-// against the useful ones, at 512^3: T = 2 (68 x 36 tile) 1.23, T = 4 (72 x 56) 1.43,
-// T = 8 (48 x 48) 2.34, so 18%, 30% and 57% of the work is redundant.
+// against the useful ones, at 512^3: T = 2 (68 x 60 tile) 1.34, T = 4 (72 x 56) 1.43,
+// T = 8 (48 x 48) 2.34, so 25%, 30% and 57% of the work is redundant.
 // Napkin (T = 4, 512^3): a pass reads ~1.3 grids and writes 1 (1.23 GB, 0.41 ms at
 // the copy rate) for 4 iterations, so memory allows ~350% of copy an iteration; but
-// an evaluation is ~20 instructions (2-3 shared loads, a store, 6 flops, a select,
-// register moves): 1.43 x 4 x 134M evaluations x 20 / 32 lanes = 0.48 G warp
-// instructions (ncu: 0.55 G), ~0.6 ms at the H100's issue rate (132 SMs x 4 x 1.755
-// GHz = 0.93 G a ms): issue-bound (ncu: issue active 84%, DRAM 41%), 229% of copy. Values outside
-// the grid are 0 and never reach an in-grid value (an interior point's neighbours are in the grid);
-// boundary points keep their values at every level.
+// an evaluation is ~10 instructions of work (2.5 shared loads, a store, 6 flops, a
+// select) and ~10 of upkeep (register moves, predicates, addresses): a step of the
+// 72 x 56 tile is 332 instructions a thread for 16 evaluations, 0.50 G warp
+// instructions a pass (ncu), ~0.53 ms at the issue rate (132 SMs x 4 x 1.755 GHz =
+// 0.93 G a ms): issue-bound (ncu, H200: issue active 87%, DRAM 31%). The global
+// addresses were 64-bit products a row (366 instructions a step): one pointer that
+// moves a plane a step and 32-bit row offsets took 512^3 from 1.266 to 1.120 ms for
+// 8 iterations (H200). Values outside the grid are 0 and never reach an in-grid value
+// (an interior point's neighbours are in the grid); boundary points keep their values
+// at every level.
 template <int T, int TILE_X, int ROWS, int RY> struct temporal_tile {
     static constexpr int tile_x = TILE_X, tile_y = ROWS * RY, out_x = TILE_X - 2 * T,
                          out_y = tile_y - 2 * T, threads = TILE_X * ROWS;
@@ -321,18 +325,24 @@ __global__ void __launch_bounds__(TILE_X *ROWS)
         written |= (col_out && col_inner && j > 0 && j < g.ny - 1 && y >= T && y < tile::tile_y - T)
                    << r;
     }
-    const long long column = i + (long long)j0 * (long long)nx; // row 0's point of plane 0
+    // Row r of a plane is r * nx floats past row 0: a 32-bit offset, so a row's address
+    // is one wide multiply-add on a 64-bit pointer that moves a plane a step (64-bit
+    // products for every row cost ~40 instructions a step). `from`: row 0 of the plane
+    // loaded next; `to`: row 0 of the plane written at step s, q + s - T.
+    const long long kstep = (long long)kstride, column = i + (long long)j0 * (long long)nx;
+    const float *from = in + column + q * kstep;
+    float *to = out + column + (q - T) * kstep;
     // level t's values at the planes below and at the centre of level t + 1's stencil
     float below[T][RY] = {}, centre[T][RY] = {}, next[RY] = {};
     const int steps = k1 - k0 + 2 * T;
     auto load_plane = [&](int k, float *v) {
+        const bool plane_in = k >= 0 && k < g.nz;
 #pragma unroll
         for (int r = 0; r < RY; r++)
-            v[r] = (loaded >> r & 1) && k >= 0 && k < g.nz
-                       ? __ldg(in + column + r * (long long)nx + k * (long long)kstride)
-                       : 0.0f;
+            v[r] = plane_in && (loaded >> r & 1) ? __ldg(from + r * g.nx) : 0.0f;
     };
     load_plane(q, next);
+    from += kstep;
     __syncthreads();
     // My point's slot in level t's plane of buffer b: point (tx, ty RY) of the tile.
     float *const mine = smem + 1 + S + ty * RY * S + tx;
@@ -344,6 +354,7 @@ __global__ void __launch_bounds__(TILE_X *ROWS)
         for (int r = 0; r < RY; r++)
             up[r] = next[r];
         load_plane(q + s + 1, next);
+        from += kstep;
 #pragma unroll
         for (int t = 0; t < T; t++) {
             // up = level t at plane q + s - t: to shared memory for the next step, and
@@ -375,7 +386,8 @@ __global__ void __launch_bounds__(TILE_X *ROWS)
 #pragma unroll
             for (int r = 0; r < RY; r++)
                 if (written >> r & 1)
-                    out[column + r * (long long)nx + p * (long long)kstride] = up[r];
+                    to[r * g.nx] = up[r];
+        to += kstep;
         __syncthreads();
     }
 }
@@ -583,9 +595,10 @@ extern "C" void laplace_checksum_planes(const float *slab, grid_shape g, int k_f
 }
 
 // The tile of each T (README.md: the sweep that chose them). Output tiles 64 wide, so
-// 512 and 1024 points split without a ragged tile.
+// 512 and 1024 points split without a ragged tile. T = 2 takes 15 rows of threads (60
+// of points): with 9, ptxas gives it 70 registers and one block an SM fits.
 template <int T> struct tile_of;
-template <> struct tile_of<2> : temporal_tile<2, 68, 9, 4> {
+template <> struct tile_of<2> : temporal_tile<2, 68, 15, 4> {
 };
 template <> struct tile_of<4> : temporal_tile<4, 72, 14, 4> {
 };
