@@ -169,62 +169,77 @@ template <int VEC> __device__ __forceinline__ void store_floats(float *p, const 
 // v5: v3's z-march with the bytes in flight it lacked. A warp is one row: each lane
 // holds VEC = 4 neighbouring x points (one 16-byte load a plane, a warp 512 bytes), the
 // x neighbours across lanes come by shuffles (only lanes 0 and 31 load one float past
-// the warp's ends), the y neighbours are the rows above and below (in L1 from the
-// neighbouring warps of the block), the z neighbours in registers. Every load is issued
-// steps before its use: the plane V5_AHEAD up and the next plane's y and x neighbours,
-// so a thread has 16 B x V5_AHEAD from DRAM in flight while it computes (v3 waited a
-// full memory latency each plane). Blocks march a chunk of planes (launch_v5 picks it
-// so the grid fills the GPU several times over), re-reading 2 planes a chunk.
-// Napkin: 8 bytes a point; 512^3 = 1.07 GB at ~3 TB/s is 0.36 ms an iteration; the
-// DRAM bytes in flight needed to cover ~0.7 us at 3 TB/s are ~2 MB, 16 KB an SM: at
-// 72 registers 7 blocks of 128 threads fit an SM, 896 x 16 B x 2 planes ahead = 28 KB.
-// ncu: latency-bound (long-scoreboard stalls) at that occupancy (README.md has the
-// rates). NX % 4 != 0 runs VEC = 1 (a float a lane, the same scheme).
-enum { V5_BY = 4, V5_AHEAD = 2 };
+// the warp's ends), the z neighbours in registers, and the y neighbours from shared
+// memory: each plane, the block's 4 warps put their rows there, warps 0 and 3 also the
+// rows just above and below the block (loaded for it), and after one barrier each warp
+// reads the rows beside its own (two buffers, alternating by plane, so one barrier a
+// plane is enough). The loads are issued a step before their use: the plane two up and
+// the next plane's x edges and halo rows. Blocks march a chunk of planes (launch_v5
+// picks it so the grid fills the GPU several times over), re-reading 2 planes a chunk.
+// Napkin: 8 bytes a point; 512^3 = 1.07 GB at ~3 TB/s is 0.36 ms an iteration. What
+// the caches carry: each row is read as its own and as the y neighbour of two rows;
+// taken from L1 by __ldg, as an earlier v5 did, only 21% hit (the H200, ncu) and L2
+// served ~3 reads a point at 89% of its throughput, the bound there (81% of copy);
+// from shared memory, L2 serves 1.5 (a block's 4 rows and 2 halo rows). More planes in
+// flight cost more than they hide (README.md): 1 ahead, 56 registers, 9 blocks of 128
+// threads an SM. NX % 4 != 0 runs VEC = 1 (a float a lane, the same scheme).
+enum { V5_BY = 4, V5_AHEAD = 1 };
 template <int VEC>
 __global__ void __launch_bounds__(32 * V5_BY)
     jacobi_zmarch_vec(const float *__restrict__ in, float *__restrict__ out, grid_shape g,
                       int zchunk)
 {
-    const int lane = threadIdx.x, i0 = (blockIdx.x * 32 + lane) * VEC;
-    const int j = blockIdx.y * V5_BY + threadIdx.y;
+    // The centre plane's rows j0 - 1 .. j0 + V5_BY, two buffers alternating by plane.
+    __shared__ floats<VEC> rows[2][V5_BY + 2][32];
+    const int lane = threadIdx.x, w = threadIdx.y, i0 = (blockIdx.x * 32 + lane) * VEC;
+    const int j0 = blockIdx.y * V5_BY, j = j0 + w;
     const int k_begin = 1 + blockIdx.z * zchunk, k_end = min(k_begin + zchunk, g.nz - 1);
-    if (j <= 0 || j >= g.ny - 1 || k_begin >= k_end) // a warp is one row: uniform
+    if (k_begin >= k_end) // uniform over the block
         return;
-    const bool active = i0 < g.nx;
+    const bool in_x = i0 < g.nx, has_row = in_x && j < g.ny;
+    const bool computes = has_row && j > 0 && j < g.ny - 1;
+    // Warp 0 also carries the row above the block, the last warp the row below it.
+    const int halo_j = w == 0 ? j0 - 1 : j0 + V5_BY;
+    const bool has_halo = in_x && halo_j >= 0 && halo_j < g.ny;
+    const int halo_slot = w == 0 ? 0 : V5_BY + 1;
     const size_t nx = g.nx, kstride = nx * g.ny;
-    const float *at = in + (active ? i0 + j * nx + (k_begin - 1) * kstride : 0);
-    float *to = out + (active ? i0 + j * nx + k_begin * kstride : 0);
+    const float *at = in + (has_row ? i0 + j * nx + (k_begin - 1) * kstride : 0);
+    const float *halo_at = in + (has_halo ? i0 + halo_j * nx + k_begin * kstride : 0);
+    float *to = out + (has_row ? i0 + j * nx + k_begin * kstride : 0);
     const bool left_edge = lane == 0 && i0 > 0, right_edge = lane == 31 && i0 + VEC < g.nx;
 
-    // The column's planes k - 1, k, k + 1 and the ones ahead; the y and x neighbours of
-    // plane k. `at` points at plane k - 1 of the column.
-    floats<VEC> below{}, centre{}, above{}, ahead[V5_AHEAD] = {}, y_minus{}, y_plus{};
+    floats<VEC> below{}, centre{}, above{}, ahead[V5_AHEAD] = {}, halo{};
     float x_left = 0.0f, x_right = 0.0f;
-    if (active) {
+    if (has_row) {
         below = load_floats<VEC>(at);
         centre = load_floats<VEC>(at + kstride);
         above = load_floats<VEC>(at + 2 * kstride);
         for (int d = 0; d < V5_AHEAD; d++)
             if (k_begin + 2 + d < g.nz)
                 ahead[d] = load_floats<VEC>(at + (3 + d) * kstride);
-        y_minus = load_floats<VEC>(at + kstride - nx);
-        y_plus = load_floats<VEC>(at + kstride + nx);
         x_left = left_edge ? __ldg(at + kstride - 1) : 0.0f;
         x_right = right_edge ? __ldg(at + kstride + VEC) : 0.0f;
     }
-    for (int k = k_begin; k < k_end; k++, at += kstride, to += kstride) {
-        // Next plane's neighbours and the plane V5_AHEAD + 2 up, issued now.
-        floats<VEC> next_y_minus{}, next_y_plus{}, next_ahead{};
+    if (has_halo)
+        halo = load_floats<VEC>(halo_at);
+    for (int k = k_begin; k < k_end; k++, at += kstride, halo_at += kstride, to += kstride) {
+        floats<VEC> next_halo{}, next_ahead{};
         float next_left = 0.0f, next_right = 0.0f;
-        if (active && k + 1 < k_end) {
-            next_y_minus = load_floats<VEC>(at + 2 * kstride - nx);
-            next_y_plus = load_floats<VEC>(at + 2 * kstride + nx);
-            next_left = left_edge ? __ldg(at + 2 * kstride - 1) : 0.0f;
-            next_right = right_edge ? __ldg(at + 2 * kstride + VEC) : 0.0f;
-            if (k + 2 + V5_AHEAD < g.nz)
-                next_ahead = load_floats<VEC>(at + (3 + V5_AHEAD) * kstride);
+        if (k + 1 < k_end) {
+            if (has_row) {
+                next_left = left_edge ? __ldg(at + 2 * kstride - 1) : 0.0f;
+                next_right = right_edge ? __ldg(at + 2 * kstride + VEC) : 0.0f;
+                if (k + 2 + V5_AHEAD < g.nz)
+                    next_ahead = load_floats<VEC>(at + (3 + V5_AHEAD) * kstride);
+            }
+            if (has_halo)
+                next_halo = load_floats<VEC>(halo_at + kstride);
         }
+        rows[k & 1][w + 1][lane] = centre;
+        if (w == 0 || w == V5_BY - 1) // zeros past the grid
+            rows[k & 1][halo_slot][lane] = halo;
+        __syncthreads();
+        const floats<VEC> y_minus = rows[k & 1][w][lane], y_plus = rows[k & 1][w + 2][lane];
         const float from_left = __shfl_up_sync(0xffffffffu, centre.v[VEC - 1], 1);
         const float from_right = __shfl_down_sync(0xffffffffu, centre.v[0], 1);
         floats<VEC> result;
@@ -237,7 +252,7 @@ __global__ void __launch_bounds__(32 * V5_BY)
                               ? jacobi(xm, xp, y_minus.v[e], y_plus.v[e], below.v[e], above.v[e])
                               : centre.v[e];
         }
-        if (active)
+        if (computes)
             store_floats<VEC>(to, result);
         below = centre;
         centre = above;
@@ -246,7 +261,7 @@ __global__ void __launch_bounds__(32 * V5_BY)
         for (int d = 0; d + 1 < V5_AHEAD; d++)
             ahead[d] = ahead[d + 1];
         ahead[V5_AHEAD - 1] = next_ahead;
-        y_minus = next_y_minus, y_plus = next_y_plus;
+        halo = next_halo;
         x_left = next_left, x_right = next_right;
     }
 }
