@@ -1377,6 +1377,9 @@ __host__ __device__ constexpr int fixed_points_a_thread(int m)
 #endif
 __host__ __device__ constexpr int cmin(int a, int b) { return a < b ? a : b; }
 
+// Whether a length's shared-memory slots skip one in 16 (see padded_slot).
+template <int M> __host__ __device__ constexpr bool padded_slots() { return M != 1000; }
+
 // A length's shape: points a thread, threads a column, columns a block (whole transforms:
 // 256 threads a block at least; columns of a longer transform: 16 neighbours, 128-byte
 // runs, 8 from M = 1024 on), shared memory (one slot in 16 of padding, see fixed_slot).
@@ -1400,16 +1403,19 @@ template <int M, bool STRIDED> struct fixed_shape {
                                            : THREADS >= 512      ? 2
                                                                  : 3,
                                            FFT_SM_THREADS / BOUND_THREADS);
-    static constexpr int SLOTS = C * M + C * M / 16;
+    static constexpr int SLOTS = C * M + (padded_slots<M>() ? C * M / 16 : 0);
 };
 
 // Column c's point p in shared memory: whole transforms one after another (c M + p),
-// columns interleaved (p C + c), then a slot skipped every 16: a stage's stores go R
-// points apart, and 16 lanes storing 16 x R apart would share one bank without it.
+// columns interleaved (p C + c), then a slot skipped every 16: a power-of-two stage's
+// stores go R points apart, and 16 lanes storing 16 x R apart would share one bank
+// without it. 1000's radix-10 stages store 10 and 100 points apart, where the skipped
+// slots add conflicts instead (counted for 8-byte accesses, a half-warp a wavefront:
+// 4.5 wavefronts a warp access with them, 3.0 without; columns of 1000, 2.7 and 2.5).
 template <int M, int C, bool STRIDED> __device__ __forceinline__ int padded_slot(int c, int p)
 {
     const int i = STRIDED ? p * C + c : c * M + p;
-    return i + (i >> 4);
+    return padded_slots<M>() ? i + (i >> 4) : i;
 }
 template <int M, bool STRIDED> __device__ __forceinline__ int fixed_slot(int c, int p)
 {
