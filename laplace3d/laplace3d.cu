@@ -710,7 +710,7 @@ extern "C" const laplace_version laplace_versions[] = {
     {{"v4-temporal", "two iterations a pass: shared-memory planes, 2-point halo"},
      launch_v4,
      BLOCK_FIXED},
-    {{"v5-zmarch-vec", "z-marching, 16 bytes a lane, x neighbours by shuffles, loads ahead"},
+    {{"v5-zmarch-vec", "z-marching, 16 bytes a lane, x neighbours by shuffles, y from shared rows"},
      launch_v5,
      BLOCK_FIXED},
     {{"v6-temporal-t",
