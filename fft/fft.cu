@@ -1378,7 +1378,10 @@ __host__ __device__ constexpr int fixed_points_a_thread(int m)
 __host__ __device__ constexpr int cmin(int a, int b) { return a < b ? a : b; }
 
 // Whether a length's shared-memory slots skip one in 16 (see padded_slot).
-template <int M> __host__ __device__ constexpr bool padded_slots() { return M != 1000; }
+template <int M> __host__ __device__ constexpr bool padded_slots()
+{
+    return M != 1000 && M != 4095;
+}
 
 // A length's shape: points a thread, threads a column, columns a block (whole transforms:
 // 256 threads a block at least; columns of a longer transform: 16 neighbours, 128-byte
@@ -1409,9 +1412,10 @@ template <int M, bool STRIDED> struct fixed_shape {
 // Column c's point p in shared memory: whole transforms one after another (c M + p),
 // columns interleaved (p C + c), then a slot skipped every 16: a power-of-two stage's
 // stores go R points apart, and 16 lanes storing 16 x R apart would share one bank
-// without it. 1000's radix-10 stages store 10 and 100 points apart, where the skipped
-// slots add conflicts instead (counted for 8-byte accesses, a half-warp a wavefront:
-// 4.5 wavefronts a warp access with them, 3.0 without; columns of 1000, 2.7 and 2.5).
+// without it. 1000's radix-10 stages store 10 and 100 points apart, and 4095's odd
+// radices odd strides, where the skipped slots add conflicts instead (counted for
+// 8-byte accesses, a half-warp a wavefront: 1000 4.5 wavefronts a warp access with
+// them, 3.0 without; columns of 1000 2.7 and 2.5; 4095 3.7 and 2.3).
 template <int M, int C, bool STRIDED> __device__ __forceinline__ int padded_slot(int c, int p)
 {
     const int i = STRIDED ? p * C + c : c * M + p;
@@ -1610,7 +1614,7 @@ template <int M, bool STRIDED> struct mixed_shape {
     static constexpr int MIN_BLOCKS =
         cmin(cmin(3, FFT_SM_THREADS / BOUND_THREADS),
              65536 / (56 * BOUND_THREADS) > 1 ? 65536 / (56 * BOUND_THREADS) : 1);
-    static constexpr int SLOTS = C * M + C * M / 16; // one slot in 16 skipped, as fixed_slot
+    static constexpr int SLOTS = C * M + (padded_slots<M>() ? C * M / 16 : 0); // as fixed_shape
 };
 
 template <int M, bool STRIDED, int NS, int R, int... REST, class Load, class Store>
