@@ -199,8 +199,9 @@ __global__ void __launch_bounds__(32 * V5_BY)
     const bool in_x = i0 < g.nx, has_row = in_x && j < g.ny;
     const bool computes = has_row && j > 0 && j < g.ny - 1;
     // Warp 0 also carries the row above the block, the last warp the row below it.
+    const bool carries_halo = w == 0 || w == V5_BY - 1;
     const int halo_j = w == 0 ? j0 - 1 : j0 + V5_BY;
-    const bool has_halo = in_x && halo_j >= 0 && halo_j < g.ny;
+    const bool has_halo = carries_halo && in_x && halo_j >= 0 && halo_j < g.ny;
     const int halo_slot = w == 0 ? 0 : V5_BY + 1;
     const size_t nx = g.nx, kstride = nx * g.ny;
     const float *at = in + (has_row ? i0 + j * nx + (k_begin - 1) * kstride : 0);
@@ -236,7 +237,7 @@ __global__ void __launch_bounds__(32 * V5_BY)
                 next_halo = load_floats<VEC>(halo_at + kstride);
         }
         rows[k & 1][w + 1][lane] = centre;
-        if (w == 0 || w == V5_BY - 1) // zeros past the grid
+        if (carries_halo) // zeros past the grid
             rows[k & 1][halo_slot][lane] = halo;
         __syncthreads();
         const floats<VEC> y_minus = rows[k & 1][w][lane], y_plus = rows[k & 1][w + 2][lane];
