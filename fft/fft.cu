@@ -1407,6 +1407,11 @@ template <int M, bool STRIDED> struct fixed_shape {
                                                                  : 3,
                                            FFT_SM_THREADS / BOUND_THREADS);
     static constexpr int SLOTS = C * M + (padded_slots<M>() ? C * M / 16 : 0);
+    // The first of several passes writes column g's outputs to g M + p: straight from
+    // registers the warp's runs are 256 / C bytes, staged through shared memory when that
+    // is at most a 32-byte sector (2^27 = 512^3, C = 16: 4.49 ms straight, 3.30 staged on
+    // the H100; 2^20 = 1024^2, C = 8: 0.917 -> 0.893 ms on the H200).
+    static constexpr bool STAGED = STRIDED && C >= 8;
 };
 
 // Column c's point p in shared memory: whole transforms one after another (c M + p),
@@ -1424,6 +1429,30 @@ template <int M, int C, bool STRIDED> __device__ __forceinline__ int padded_slot
 template <int M, bool STRIDED> __device__ __forceinline__ int fixed_slot(int c, int p)
 {
     return padded_slot<M, fixed_shape<M, STRIDED>::C, STRIDED>(c, p);
+}
+
+// fixed_slot(i / M, i % M) for i = tid + k THREADS (tid < THREADS), the staged store's
+// k-th point, as a part of tid's plus a constant of k's (ptxas computes each slot in
+// full otherwise, ~6 instructions a point). Columns interleaved (p C + c) and padded
+// (i + i / 16), C >= 8 columns of a power of two, C M / THREADS points a thread:
+// THREADS >= M: column c = tid / M + k u (u = THREADS / M <= 16 columns a sweep),
+//   point p = tid % M; p C is a multiple of 16 (C >= 16) and no multiple of 16 lies
+//   inside (k u, k u + u), so the padding is p C / 16 + k u / 16.
+// THREADS = M / 2 (C = 8): c = k / 2, p = tid + (k % 2) THREADS; (tid C) % 16 + c <= 15,
+//   so the padding is tid C / 16 + (k % 2) THREADS C / 16.
+template <int M, int C, int THREADS> __device__ __forceinline__ int staged_slot(unsigned tid, int k)
+{
+    static_assert(padded_slots<M>() && C * M % THREADS == 0, "a staged pass's shape");
+    if constexpr (THREADS >= M) {
+        constexpr int u = THREADS / M;
+        static_assert(C % 16 == 0 && u <= 16 && 16 % u == 0, "columns a sweep");
+        const int p = tid % M, base = p * C + tid / M + (p * C >> 4);
+        return base + k * u + (k * u >> 4);
+    } else {
+        static_assert(C == 8 && 2 * THREADS == M, "two sweeps a column");
+        const int base = tid * C + (tid * C >> 4);
+        return base + (k % 2) * (THREADS * C + THREADS * C / 16) + k / 2;
+    }
 }
 
 // u[q] *= w_L^{q e} for q < R from the table of L-th roots: q = 1, 2, 3 and the multiples
@@ -1506,14 +1535,19 @@ __device__ __forceinline__ pass_thread column_thread(const pass_desc &d)
 }
 
 // One pass of M-point transforms (see pass_kernel for the pass's arithmetic): STRIDED
-// false, whole transforms (d.m == d.n); true, columns d.stride apart, twiddled between
-// passes when d.ns > 1.
-template <int M, bool STRIDED>
+// false, whole transforms (d.m == d.n); true, columns d.stride apart: the first pass
+// (d.ns == 1, TWIDDLED false) or a later one (TWIDDLED: its loads twiddled between
+// passes). The two are compiled apart: with d.ns > 1 a run-time test, the first pass
+// issued the twiddles' loads and products predicated off, and the later ones the
+// staged store's code (H100, 2^20: 215 M and 191 M warp instructions a pass, cuFFT's
+// 154 M and 125 M).
+template <int M, bool STRIDED, bool TWIDDLED>
 __global__ void __launch_bounds__(fixed_shape<M, STRIDED>::BOUND_THREADS,
                                   fixed_shape<M, STRIDED>::MIN_BLOCKS)
     fixed_pass_kernel(const float2 *in, float2 *out, const pass_desc d)
 {
     using S = fixed_shape<M, STRIDED>;
+    static_assert(STRIDED || !TWIDDLED, "a whole transform has no twiddles between passes");
     extern __shared__ float2 sm[];
     const pass_thread th = column_thread<STRIDED, S::C, S::TPC>(d);
     const int c = th.c, t = th.t, j = th.j, jm = th.jm;
@@ -1529,28 +1563,39 @@ __global__ void __launch_bounds__(fixed_shape<M, STRIDED>::BOUND_THREADS,
     const auto conj_stored = [&](float2 a) {
         return STRIDED ? conj_if(a, d.conj_out) : flip_imag(a, sign_out);
     };
-    // Offsets within a transform fit in an int (n <= 2^27).
-    const float2 *src = in + (size_t)b * d.n + j;
-    const int step = STRIDED ? d.stride : 1;
     float2 v[S::EPT];
+    if constexpr (STRIDED) {
+        // Points t + k TPC, k < EPT, d.stride apart: one pointer that moves TPC strides a
+        // point (a point's own 64-bit address from an int product, under the valid test,
+        // took ~7 instructions; this takes 2), the twiddle's exponent likewise. A thread
+        // past the last column reads in[0] EPT times (its values never leave its column).
+        const size_t jump = valid ? (size_t)S::TPC * d.stride : 0;
+        const float2 *src = valid ? in + (size_t)b * d.n + j + (size_t)t * d.stride : in;
+        const int e_jump = S::TPC * jm;
+        int e = t * jm;
 #pragma unroll
-    for (int k = 0; k < S::EPT; k++) {
-        const int p = t + k * S::TPC;
-        float2 a = valid ? conj_loaded(src[p * step]) : make_float2(0.0f, 0.0f);
-        if (STRIDED && d.ns > 1)
-            a = cmul(a, pass_twiddle(d, p * jm));
-        v[k] = a;
+        for (int k = 0; k < S::EPT; k++, src += jump, e += e_jump) {
+            float2 a = conj_loaded(*src);
+            if constexpr (TWIDDLED)
+                a = cmul(a, pass_twiddle(d, e));
+            v[k] = a;
+        }
+    } else {
+        const float2 *src = in + (size_t)b * d.n + t;
+#pragma unroll
+        for (int k = 0; k < S::EPT; k++)
+            v[k] = valid ? conj_loaded(src[k * S::TPC]) : make_float2(0.0f, 0.0f);
     }
     if constexpr (M > 1)
         fixed_stages<M, STRIDED, 1>(v, sm, c, t, d.roots);
-    if (!d.staged_store) {
+    if constexpr (!S::STAGED || TWIDDLED) {
         // Output p of column j goes to b n + (j - jm) M + jm + p ns (whole transforms: b M + p).
-        float2 *dst = out + (size_t)b * d.n + (size_t)(j - jm) * M + jm;
-        const int out_step = STRIDED ? d.ns : 1;
+        const size_t out_step = STRIDED ? d.ns : 1, out_jump = S::TPC * out_step;
+        float2 *dst = out + (size_t)b * d.n + (size_t)(j - jm) * M + jm + t * out_step;
+        if (valid)
 #pragma unroll
-        for (int k = 0; k < S::EPT; k++)
-            if (valid)
-                dst[(t + k * S::TPC) * out_step] = conj_stored(v[k]);
+            for (int k = 0; k < S::EPT; k++, dst += out_jump)
+                *dst = conj_stored(v[k]);
     } else {
         // The first of several passes: column g's outputs are the M points at g M, the
         // block's C columns one run of C M points, staged so it leaves in order.
@@ -1560,9 +1605,17 @@ __global__ void __launch_bounds__(fixed_shape<M, STRIDED>::BOUND_THREADS,
             sm[fixed_slot<M, STRIDED>(c, t + k * S::TPC)] = v[k];
         __syncthreads();
         const unsigned first = blockIdx.x * (unsigned)S::C;
-        const int count = (int)min((unsigned)S::C, d.columns - first) * M;
-        for (int i = threadIdx.x; i < count; i += S::THREADS)
-            out[(size_t)first * M + i] = conj_stored(sm[fixed_slot<M, STRIDED>(i / M, i % M)]);
+        float2 *run = out + (size_t)first * M;
+        if (first + S::C <= d.columns) { // a whole block: C M / THREADS = EPT points a thread
+#pragma unroll
+            for (int k = 0; k < S::EPT; k++)
+                run[threadIdx.x + k * S::THREADS] =
+                    conj_stored(sm[staged_slot<M, S::C, S::THREADS>(threadIdx.x, k)]);
+        } else {
+            const int count = (int)(d.columns - first) * M;
+            for (int i = threadIdx.x; i < count; i += S::THREADS)
+                run[i] = conj_stored(sm[fixed_slot<M, STRIDED>(i / M, i % M)]);
+        }
     }
 }
 
@@ -1716,8 +1769,10 @@ __global__ void __launch_bounds__(mixed_shape<M, STRIDED>::BOUND_THREADS,
 // columns of 16 .. 2048.
 struct fixed_kernel {
     void (*launch)(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream);
-    const void *kernel;
+    const void *kernel;   // whole transforms, or the first pass over columns
+    const void *twiddled; // the later passes over columns (NULL: the same kernel)
     int smem_bytes, columns_per_block;
+    bool staged_first; // the first pass's output goes out through shared memory
     const char *chain; // a mixed-radix kernel's radices ("13 9 7 5"); NULL for the others
 };
 
@@ -1726,15 +1781,25 @@ static void launch_fixed(const pass_desc &d, const float2 *in, float2 *out, cuda
 {
     using S = fixed_shape<M, STRIDED>;
     const unsigned blocks = (d.columns + S::C - 1) / S::C;
-    fixed_pass_kernel<M, STRIDED><<<blocks, S::THREADS, d.smem_bytes, stream>>>(in, out, d);
+    if (STRIDED && d.ns > 1)
+        fixed_pass_kernel<M, STRIDED, STRIDED>
+            <<<blocks, S::THREADS, d.smem_bytes, stream>>>(in, out, d);
+    else
+        fixed_pass_kernel<M, STRIDED, false>
+            <<<blocks, S::THREADS, d.smem_bytes, stream>>>(in, out, d);
     CL_LAUNCH_CHECK();
 }
 
 template <int M, bool STRIDED> static fixed_kernel fixed_kernel_of()
 {
     using S = fixed_shape<M, STRIDED>;
-    return {launch_fixed<M, STRIDED>, (const void *)fixed_pass_kernel<M, STRIDED>,
-            M > S::EPT ? (int)(S::SLOTS * sizeof(float2)) : 0, S::C, NULL};
+    return {launch_fixed<M, STRIDED>,
+            (const void *)fixed_pass_kernel<M, STRIDED, false>,
+            STRIDED ? (const void *)fixed_pass_kernel<M, STRIDED, STRIDED> : NULL,
+            M > S::EPT ? (int)(S::SLOTS * sizeof(float2)) : 0,
+            S::C,
+            S::STAGED,
+            NULL};
 }
 
 template <int M, bool STRIDED>
@@ -1759,8 +1824,13 @@ template <int... R> static const char *chain_text(radix_chain<R...>)
 template <int M, bool STRIDED> static fixed_kernel mixed_kernel_of()
 {
     using S = mixed_shape<M, STRIDED>;
-    return {launch_mixed<M, STRIDED>, (const void *)mixed_pass_kernel<M, STRIDED>,
-            (int)(S::SLOTS * sizeof(float2)), S::C, chain_text(typename mixed_length<M>::chain{})};
+    return {launch_mixed<M, STRIDED>,
+            (const void *)mixed_pass_kernel<M, STRIDED>,
+            NULL,
+            (int)(S::SLOTS * sizeof(float2)),
+            S::C,
+            false,
+            chain_text(typename mixed_length<M>::chain{})};
 }
 
 static fixed_kernel find_fixed_kernel(int m, bool strided)
@@ -1802,7 +1872,7 @@ static fixed_kernel find_fixed_kernel(int m, bool strided)
         case 1944: return mixed_kernel_of<1944, true>();
         }
     // clang-format on
-    return {NULL, NULL, 0, 0, NULL};
+    return {NULL, NULL, NULL, 0, 0, false, NULL};
 }
 
 // A whole transform of m points by a v6 kernel (4095, whose 13 no v5 stage does).
@@ -1827,14 +1897,11 @@ static bool use_fixed_kernel(planner &pl, pass_desc &d)
     if (!k.launch || (size_t)k.smem_bytes > cl_device_current()->shared_optin_bytes)
         return false;
     if (!pl.dry && k.smem_bytes > 48 * 1024)
-        CL_CUDA_CHECK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        CL_CUDA_CHECK(cudaFuncSetAttribute(d.ns > 1 && k.twiddled ? k.twiddled : k.kernel,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            k.smem_bytes));
     d.fixed = true;
-    // The first of several passes writes column g's outputs to g m + p: straight from
-    // registers the warp's runs are 256 / C bytes, staged through shared memory when that
-    // is at most a 32-byte sector (2^27 = 512^3, C = 16: 4.49 ms straight, 3.30 staged on
-    // the H100; 2^20 = 1024^2, C = 8: 0.917 -> 0.893 ms on the H200).
-    d.staged_store = !d.contiguous && d.ns == 1 && k.columns_per_block >= 8;
+    d.staged_store = !d.contiguous && d.ns == 1 && k.staged_first; // fixed_shape::STAGED
     d.smem_bytes = k.smem_bytes;
     d.columns_per_block = k.columns_per_block; // for the plan's description
     return true;
