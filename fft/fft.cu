@@ -906,9 +906,16 @@ static bool plan_pass(planner &pl, pass_desc &d, int n, int m, int ns, size_t ba
     if (!d.fixed || d.smem_bytes > 0) // a fixed pass without shared memory is one stage
         d.roots = pl.upload(roots_table(m, m, 1));
     if (ns > 1) {
+        // The twiddles between passes, w_len^e = hi[e >> shift] lo[e & mask]: two tables
+        // of ~sqrt(len) entries, lo at most 1024 (8 KB). A warp's lo indices are scattered
+        // (e = p jm, its lanes neighbouring columns jm) and stay in L1 at that size; its hi
+        // indices differ by about 16 p / 1024 entries, a few sectors from L2 however long
+        // the table. With lo at sqrt(len) (2^27's last pass: 16384 entries, 128 KB) it
+        // missed L1 (17% hits, ncu) and that pass took 1.19 ms against 0.86 for the one
+        // before it; H200, 2^27 2.573 -> 2.080 ms, 2^24 1.041 -> 0.968.
         const long long len = (long long)ns * m;
         int shift = 0;
-        while ((1LL << (2 * shift)) < len)
+        while ((1LL << (2 * shift)) < len && shift < 10)
             shift++;
         d.twiddle_shift = shift;
         d.twiddle_lo = pl.upload(roots_table(len, 1LL << shift, 1));
@@ -1398,13 +1405,16 @@ template <int M, bool STRIDED> struct fixed_shape {
     static constexpr int THREADS = C * TPC;
     // Registers: at most 85 a thread (3 blocks of 256 an SM), 64 for blocks of 512; 1000
     // whole, 5 blocks of 200 (56 registers; H200 0.324 -> 0.309 ms against 4 columns a
-    // block at 48). The launch bound in whole warps (1000: 13 and 7 warps) and within the
-    // threads an SM holds, or ptxas ignores it.
+    // block at 48); 2048 and 4096 whole, 4 blocks of 256 at 64 registers, no spills (H200
+    // 4096 0.280 -> 0.273 ms, 2048 0.263 -> 0.260: the H200's bandwidth an SM wants more
+    // warps in flight). The launch bound in whole warps (1000: 13 and 7 warps) and within
+    // the threads an SM holds, or ptxas ignores it.
     static constexpr int BOUND_THREADS = (THREADS + 31) / 32 * 32;
-    static constexpr int MIN_BLOCKS = cmin(M == 1000 && !STRIDED ? 5
-                                           : THREADS >= 1024     ? 1
-                                           : THREADS >= 512      ? 2
-                                                                 : 3,
+    static constexpr int MIN_BLOCKS = cmin(M == 1000 && !STRIDED                  ? 5
+                                           : (M == 2048 || M == 4096) && !STRIDED ? 4
+                                           : THREADS >= 1024                      ? 1
+                                           : THREADS >= 512                       ? 2
+                                                                                  : 3,
                                            FFT_SM_THREADS / BOUND_THREADS);
     static constexpr int SLOTS = C * M + (padded_slots<M>() ? C * M / 16 : 0);
     // The first of several passes writes column g's outputs to g M + p: straight from
