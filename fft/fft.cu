@@ -1292,7 +1292,9 @@ static bool plan_v5(planner &pl, int n, size_t batch, bool in_place, char *why, 
 // rate, i.e. 0.82 points an SM a clock: a budget of 128 / 0.82 = 156 instructions a point
 // against ~73 measured (154 M warp instructions). DRAM-bound: 98-100% of copy from 64 to
 // 4096. A pass over columns reads runs of C neighbours (C = 16, 8 from 1024 on, 4 at 4096:
-// 128, 64, 32 bytes): 2^20 takes 2 passes at ~70% of copy each, where cuFFT's reach ~90%.
+// 128, 64, 32 bytes): 2^20 takes 2 passes at 87% of copy each on the H100 (cuFFT 91%),
+// latency-bound at 2 blocks of 512 an SM, so their time goes with their instructions
+// (ncu: 132 M and 166 M warp instructions, cuFFT's 154 M and 125 M).
 
 // a w_16^e for a constant e: the multiples of pi/2 and pi/4 without general products.
 __device__ __forceinline__ float2 rotate16(float2 a, int e)
@@ -1933,12 +1935,12 @@ static void launch_fixed_pass(const pass_desc &d, const float2 *in, float2 *out,
 // one-pass transform's ~70 instructions an output for 1009 on 2048 (budget ~156 at the
 // H100's copy rate): issue-bound, 1009 x 66510 takes 1.08 ms on the H100, 3x the copy
 // floor (v5's five sweeps 8.85 ms, cuFFT 1.16).
-// Blocks an SM: one fewer than the one-pass kernel's, for the registers the chirp and
-// spectrum reads take (H100, 1009 on 2048: 3 blocks of 256 at 80 registers spill ~450
-// bytes a thread, 2.09 ms; 2 blocks at 128, 1.08 ms).
+// Blocks an SM: 2 of 256 threads (128 registers), 1 of 512, for the registers the chirp
+// and spectrum reads take (H100, 1009 on 2048: 3 blocks of 256 at 80 registers spill
+// ~450 bytes a thread, 2.09 ms; 2 blocks at 128, 1.08 ms).
 template <int M> constexpr int fused_min_blocks()
 {
-    return fixed_shape<M, false>::MIN_BLOCKS > 1 ? fixed_shape<M, false>::MIN_BLOCKS - 1 : 1;
+    return fixed_shape<M, false>::THREADS >= 512 ? 1 : 2;
 }
 
 template <int M>
