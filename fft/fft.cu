@@ -1433,7 +1433,8 @@ template <int M, bool STRIDED> struct fixed_shape {
 // radices odd strides, where the skipped slots add conflicts instead (counted for
 // 8-byte accesses, a half-warp a wavefront: 1000 4.5 wavefronts a warp access with
 // them, 3.0 without; columns of 1000 2.7 and 2.5; 4095 3.7 and 2.3).
-template <int M, int C, bool STRIDED> __device__ __forceinline__ int padded_slot(int c, int p)
+template <int M, int C, bool STRIDED>
+__host__ __device__ __forceinline__ constexpr int padded_slot(int c, int p)
 {
     const int i = STRIDED ? p * C + c : c * M + p;
     return padded_slots<M>() ? i + (i >> 4) : i;
@@ -1452,7 +1453,8 @@ template <int M, bool STRIDED> __device__ __forceinline__ int fixed_slot(int c, 
 //   inside (k u, k u + u), so the padding is p C / 16 + k u / 16.
 // THREADS = M / 2 (C = 8): c = k / 2, p = tid + (k % 2) THREADS; (tid C) % 16 + c <= 15,
 //   so the padding is tid C / 16 + (k % 2) THREADS C / 16.
-template <int M, int C, int THREADS> __device__ __forceinline__ int staged_slot(unsigned tid, int k)
+template <int M, int C, int THREADS>
+__host__ __device__ __forceinline__ constexpr int staged_slot(unsigned tid, int k)
 {
     static_assert(padded_slots<M>() && C * M % THREADS == 0, "a staged pass's shape");
     if constexpr (THREADS >= M) {
@@ -1465,6 +1467,17 @@ template <int M, int C, int THREADS> __device__ __forceinline__ int staged_slot(
         const int base = tid * C + (tid * C >> 4);
         return base + (k % 2) * (THREADS * C + THREADS * C / 16) + k / 2;
     }
+}
+// The identity above, checked by the compiler for every thread and point of a shape.
+template <int M, int C, int THREADS> __host__ __device__ constexpr bool staged_slots_hold()
+{
+    for (unsigned tid = 0; tid < THREADS; tid++)
+        for (int k = 0; k < C * M / THREADS; k++) {
+            const unsigned i = tid + k * THREADS;
+            if (staged_slot<M, C, THREADS>(tid, k) != padded_slot<M, C, true>(i / M, i % M))
+                return false;
+        }
+    return true;
 }
 
 // u[q] *= w_L^{q e} for q < R from the table of L-th roots: q = 1, 2, 3 and the multiples
@@ -1618,6 +1631,7 @@ __global__ void __launch_bounds__(fixed_shape<M, STRIDED>::BOUND_THREADS,
         __syncthreads();
         const unsigned first = blockIdx.x * (unsigned)S::C;
         float2 *run = out + (size_t)first * M;
+        static_assert(staged_slots_hold<M, S::C, S::THREADS>(), "staged_slot");
         if (first + S::C <= d.columns) { // a whole block: C M / THREADS = EPT points a thread
 #pragma unroll
             for (int k = 0; k < S::EPT; k++)
