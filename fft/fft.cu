@@ -1807,7 +1807,7 @@ static void launch_fixed(const pass_desc &d, const float2 *in, float2 *out, cuda
 {
     using S = fixed_shape<M, STRIDED>;
     const unsigned blocks = (d.columns + S::C - 1) / S::C;
-    if (STRIDED && d.ns > 1)
+    if (STRIDED && d.ns > 1) // TWIDDLED = STRIDED: false in a whole transform's (dead) branch
         fixed_pass_kernel<M, STRIDED, STRIDED>
             <<<blocks, S::THREADS, d.smem_bytes, stream>>>(in, out, d);
     else
