@@ -216,7 +216,8 @@ struct pass_desc {
     unsigned long long radix_code; // stage s's radix in bits 4s .. 4s + 3
     int pitch;                     // contiguous layout: a column's stride in shared memory (padded)
     bool contiguous;               // m == n: a column is a whole transform
-    bool staged_store; // the first of several passes: its output goes out through shared memory
+    bool staged_store; // v5's first of several passes: its output goes out through shared
+                       // memory (v6's kernels know it when compiled: fixed_shape::STAGED)
     bool fixed;        // v6: run by the kernel compiled for m (fixed_pass_kernel)
     int smem_bytes;
     const float2 *roots;                   // w_m^t = e^{-2 pi i t / m}, t < m
@@ -1798,7 +1799,6 @@ struct fixed_kernel {
     const void *kernel;   // whole transforms, or the first pass over columns
     const void *twiddled; // the later passes over columns (NULL: the same kernel)
     int smem_bytes, columns_per_block;
-    bool staged_first; // the first pass's output goes out through shared memory
     const char *chain; // a mixed-radix kernel's radices ("13 9 7 5"); NULL for the others
 };
 
@@ -1824,7 +1824,6 @@ template <int M, bool STRIDED> static fixed_kernel fixed_kernel_of()
             STRIDED ? (const void *)fixed_pass_kernel<M, STRIDED, STRIDED> : NULL,
             M > S::EPT ? (int)(S::SLOTS * sizeof(float2)) : 0,
             S::C,
-            S::STAGED,
             NULL};
 }
 
@@ -1855,7 +1854,6 @@ template <int M, bool STRIDED> static fixed_kernel mixed_kernel_of()
             NULL,
             (int)(S::SLOTS * sizeof(float2)),
             S::C,
-            false,
             chain_text(typename mixed_length<M>::chain{})};
 }
 
@@ -1898,7 +1896,7 @@ static fixed_kernel find_fixed_kernel(int m, bool strided)
         case 1944: return mixed_kernel_of<1944, true>();
         }
     // clang-format on
-    return {NULL, NULL, NULL, 0, 0, false, NULL};
+    return {NULL, NULL, NULL, 0, 0, NULL};
 }
 
 // A whole transform of m points by a v6 kernel (4095, whose 13 no v5 stage does).
@@ -1927,7 +1925,6 @@ static bool use_fixed_kernel(planner &pl, pass_desc &d)
                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            k.smem_bytes));
     d.fixed = true;
-    d.staged_store = !d.contiguous && d.ns == 1 && k.staged_first; // fixed_shape::STAGED
     d.smem_bytes = k.smem_bytes;
     d.columns_per_block = k.columns_per_block; // for the plan's description
     return true;
