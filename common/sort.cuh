@@ -28,17 +28,18 @@ static inline void pass_buffers(int p, int passes, const T *in, T *out, T *alter
 // from one predicate. Written in C (`__ballot_sync(m, (d >> B) & 1)`, then a select)
 // ptxas derived the predicate twice and the mask once more: ~7 instructions a bit;
 // this is 3 (the vote, a predicated NOT, the AND), and ptxas loads 7 of the 8
-// predicates with one R2P.
+// predicates with one R2P. volatile: a vote must not be moved where lanes outside
+// `holders` run it (a plain asm statement counts as free of side effects).
 template <int B> __device__ __forceinline__ unsigned lanes_with_bit_of(unsigned holders, unsigned d)
 {
     unsigned lanes;
-    asm("{\n\t.reg .pred p;\n\t.reg .b32 t;\n\t"
-        "and.b32 t, %1, %2;\n\t"
-        "setp.ne.u32 p, t, 0;\n\t"
-        "vote.sync.ballot.b32 %0, p, %3;\n\t"
-        "@!p not.b32 %0, %0;\n\t}"
-        : "=r"(lanes)
-        : "r"(d), "n"(1u << B), "r"(holders));
+    asm volatile("{\n\t.reg .pred p;\n\t.reg .b32 t;\n\t"
+                 "and.b32 t, %1, %2;\n\t"
+                 "setp.ne.u32 p, t, 0;\n\t"
+                 "vote.sync.ballot.b32 %0, p, %3;\n\t"
+                 "@!p not.b32 %0, %0;\n\t}"
+                 : "=r"(lanes)
+                 : "r"(d), "n"(1u << B), "r"(holders));
     return lanes;
 }
 
