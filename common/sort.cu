@@ -375,14 +375,16 @@ struct to_buffer {
     {
         return starts[row * RADIX + d] + before_tile - first;
     }
+    // base + j in 32 bits, then one wide multiply-add to the address (keys + base + j
+    // added base and j as 64-bit numbers first: 3 more instructions a key).
     __device__ void store_key(const staged &, unsigned, place base, unsigned j, uint32_t key) const
     {
-        store_once(keys + base + j, key);
+        store_once(keys + (base + j), key);
     }
     __device__ void store_value(const staged &, unsigned, place base, unsigned j,
                                 uint32_t value) const
     {
-        store_once(values + base + j, value);
+        store_once(values + (base + j), value);
     }
 };
 
@@ -606,9 +608,13 @@ __device__ __forceinline__ void onesweep_tile(v5_shared<PAIRS, Out> &sm, unsigne
         if (FULL || (unsigned)i < mine)
             sm.staged[slots[i]] = keys[i];
     __syncthreads();
-    const unsigned staged_keys = FULL ? V5_TILE : tile_keys;
+    // Slots t, t + SORT_THREADS, ... of the staged tile: a full tile's count a constant
+    // (looping from j = t to the tile's end, ptxas built a remainder loop besides).
+    const unsigned rounds =
+        FULL ? V5_TILE / SORT_THREADS : (tile_keys + SORT_THREADS - 1 - t) / SORT_THREADS;
 #pragma unroll 4
-    for (unsigned j = t; j < staged_keys; j += SORT_THREADS) {
+    for (unsigned k = 0; k < rounds; k++) {
+        const unsigned j = t + k * SORT_THREADS;
         const uint32_t key = sm.staged[j];
         const unsigned d = digit_of(key, shift, mask);
         out.store_key(sm.out, d, sm.output_base[d], j, key);
@@ -624,7 +630,8 @@ __device__ __forceinline__ void onesweep_tile(v5_shared<PAIRS, Out> &sm, unsigne
                 sm.staged[slots[i]] = my_values_sm[32 * i];
         __syncthreads();
 #pragma unroll 4
-        for (unsigned j = t; j < staged_keys; j += SORT_THREADS) {
+        for (unsigned k = 0; k < rounds; k++) {
+            const unsigned j = t + k * SORT_THREADS;
             const unsigned d = sm.rows.slot_digit[j];
             out.store_value(sm.out, d, sm.output_base[d], j, sm.staged[j]);
         }
