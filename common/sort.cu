@@ -14,8 +14,8 @@
 //
 // Napkin math: a pass reads and writes every key (8 bytes a key, 16 with values): at
 // 256M keys 2.1 GB, 0.72 ms at an H100's ~2.97 TB/s copy rate; four 8-bit passes plus
-// the histogram's read, 3.2 ms, ~80 Gkeys/s. v4's passes run at about 40% of the copy
-// rate, v5's at about 55% (the v5 section below says what bounds it).
+// the histogram's read, 3.2 ms, ~80 Gkeys/s. v4 sorts 256M keys at about 50% of the copy
+// rate, v5 at about 62% (H100; the v5 section below says what bounds it).
 #include "check.h"
 #include "device.h"
 #include "launch.h"
@@ -307,10 +307,12 @@ __global__ void __launch_bounds__(SORT_THREADS, 3)
 //
 // Napkin math, 256M keys on an H100: a pass moves 2 GB (8 bytes a key: 16 with
 // values), 0.72 ms at the 2.97 TB/s copy rate; four passes plus the histogram's read,
-// 3.2 ms. v5 runs at about half that rate: ncu (64M keys, one pass) has the ranking at
-// 2/3 of the warps' stall samples and the ALU pipe the busiest (8 ballots an item), so
-// the pass is bound by the ranking's instructions and latency, not bytes. Pairs add
-// the values' staging and stores.
+// 3.2 ms. v5 takes 4.97 ms (62% of that rate): before the ballots went into PTX (3
+// instructions a bit, not ~7) ncu (64M keys, one pass) had the ranking at 2/3 of the
+// warps' stall samples and the ALU pipe the busiest, so the pass is bound by the
+// ranking's instructions and latency, not bytes. Pairs add the values' staging and
+// stores: 10.4 ms at 256M on the H100, its warps waiting on the MIO queue (shared
+// memory and copies: ncu, 64M pairs) more than issuing.
 
 #define V5_ITEMS 32   // keys a thread: 8192-key tiles, with or without values
 #define V5_LOOKBACK 4 // status words a look-back thread reads at once
