@@ -58,11 +58,12 @@ __device__ __forceinline__ unsigned lanes_with_digit(unsigned holders, unsigned 
 // Warp level: this lane's place among the keys of digit d that the warp has ranked
 // with `counters` (one per digit, in shared memory), the lanes of this item included:
 // the group of lanes sharing d adds itself to counters[d] through its highest lane
-// (found by one FLO; the lowest took a bit reverse too), which passes the old count on. Called item
-// by item, it keeps the items in order (stability) without a barrier: item i + 1's leader adds only
-// after the __shfl_sync of item i, which it joins (holders shrink, never grow, from item to item)
-// and which cannot finish before item i's leader has its atomicAdd's result; so a digit's counts
-// are added item by item, and CUDA need not order the lanes' atomics for us.
+// (found by one FLO; the lowest took a bit reverse too), which passes the old count on.
+// Called item by item, it keeps the items in order (stability) without a barrier: item
+// i + 1's leader adds only after the __shfl_sync of item i, which it joins (holders
+// shrink, never grow, from item to item) and which cannot finish before item i's leader
+// has its atomicAdd's result; so a digit's counts are added item by item, and CUDA need
+// not order the lanes' atomics for us.
 __device__ __forceinline__ unsigned warp_rank_by_digit(unsigned holders, unsigned d,
                                                        unsigned *counters)
 {
