@@ -311,8 +311,8 @@ __global__ void __launch_bounds__(SORT_THREADS, 3)
 // instructions a bit, not ~7) ncu (64M keys, one pass) had the ranking at 2/3 of the
 // warps' stall samples and the ALU pipe the busiest, so the pass is bound by the
 // ranking's instructions and latency, not bytes. Pairs add the values' staging and
-// stores: 10.4 ms at 256M on the H100, its warps waiting on the MIO queue (shared
-// memory and copies: ncu, 64M pairs) more than issuing.
+// stores: 10.3 ms at 256M on the H100 (7.8 on the H200), its warps waiting on the MIO
+// queue (shared memory and copies: ncu, 64M pairs) more than issuing.
 
 #define V5_ITEMS 32   // keys a thread: 8192-key tiles, with or without values
 #define V5_LOOKBACK 4 // status words a look-back thread reads at once
@@ -614,28 +614,54 @@ __device__ __forceinline__ void onesweep_tile(v5_shared<PAIRS, Out> &sm, unsigne
     // (looping from j = t to the tile's end, ptxas built a remainder loop besides).
     const unsigned rounds =
         FULL ? V5_TILE / SORT_THREADS : (tile_keys + SORT_THREADS - 1 - t) / SORT_THREADS;
-#pragma unroll 4
-    for (unsigned k = 0; k < rounds; k++) {
-        const unsigned j = t + k * SORT_THREADS;
-        const uint32_t key = sm.staged[j];
-        const unsigned d = digit_of(key, shift, mask);
-        out.store_key(sm.out, d, sm.output_base[d], j, key);
-        if (PAIRS)
-            sm.rows.slot_digit[j] = (uint8_t)d;
-    }
-    if (PAIRS) {
+    // A full tile of pairs into one buffer: each slot's place kept in a register from the
+    // keys' stores to the values' (32 a thread), instead of its digit in shared memory
+    // and its base read again: 3 fewer shared-memory accesses a pair.
+    constexpr bool KEEP_PLACES = PAIRS && FULL && sizeof(typename Out::place) == 4;
+    if constexpr (KEEP_PLACES) {
+        constexpr int ROUNDS = V5_TILE / SORT_THREADS;
+        unsigned places[ROUNDS];
+#pragma unroll
+        for (int k = 0; k < ROUNDS; k++) {
+            const unsigned j = t + k * SORT_THREADS;
+            const uint32_t key = sm.staged[j];
+            const unsigned d = digit_of(key, shift, mask);
+            places[k] = (unsigned)(sm.output_base[d] + j);
+            out.store_key(sm.out, d, places[k], 0, key);
+        }
         wait_copies();
         __syncthreads();
 #pragma unroll
         for (int i = 0; i < V5_ITEMS; i++)
-            if (FULL || (unsigned)i < mine)
-                sm.staged[slots[i]] = my_values_sm[32 * i];
+            sm.staged[slots[i]] = my_values_sm[32 * i];
         __syncthreads();
+#pragma unroll
+        for (int k = 0; k < ROUNDS; k++)
+            out.store_value(sm.out, 0, places[k], 0, sm.staged[t + k * SORT_THREADS]);
+    } else {
 #pragma unroll 4
         for (unsigned k = 0; k < rounds; k++) {
             const unsigned j = t + k * SORT_THREADS;
-            const unsigned d = sm.rows.slot_digit[j];
-            out.store_value(sm.out, d, sm.output_base[d], j, sm.staged[j]);
+            const uint32_t key = sm.staged[j];
+            const unsigned d = digit_of(key, shift, mask);
+            out.store_key(sm.out, d, sm.output_base[d], j, key);
+            if (PAIRS)
+                sm.rows.slot_digit[j] = (uint8_t)d;
+        }
+        if (PAIRS) {
+            wait_copies();
+            __syncthreads();
+#pragma unroll
+            for (int i = 0; i < V5_ITEMS; i++)
+                if (FULL || (unsigned)i < mine)
+                    sm.staged[slots[i]] = my_values_sm[32 * i];
+            __syncthreads();
+#pragma unroll 4
+            for (unsigned k = 0; k < rounds; k++) {
+                const unsigned j = t + k * SORT_THREADS;
+                const unsigned d = sm.rows.slot_digit[j];
+                out.store_value(sm.out, d, sm.output_base[d], j, sm.staged[j]);
+            }
         }
     }
 }
