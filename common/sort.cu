@@ -618,6 +618,17 @@ __device__ __forceinline__ void onesweep_tile(v5_shared<PAIRS, Out> &sm, unsigne
     // keys' stores to the values' (32 a thread), instead of its digit in shared memory
     // and its base read again: 3 fewer shared-memory accesses a pair.
     constexpr bool KEEP_PLACES = PAIRS && FULL && sizeof(typename Out::place) == 4;
+    // The values (copied in while the keys were ranked) to their slots, once the keys
+    // have left the staging buffer.
+    const auto stage_values = [&] {
+        wait_copies();
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < V5_ITEMS; i++)
+            if (FULL || (unsigned)i < mine)
+                sm.staged[slots[i]] = my_values_sm[32 * i];
+        __syncthreads();
+    };
     if constexpr (KEEP_PLACES) {
         constexpr int ROUNDS = V5_TILE / SORT_THREADS;
         unsigned places[ROUNDS];
@@ -629,12 +640,7 @@ __device__ __forceinline__ void onesweep_tile(v5_shared<PAIRS, Out> &sm, unsigne
             places[k] = (unsigned)(sm.output_base[d] + j);
             out.store_key(sm.out, d, places[k], 0, key);
         }
-        wait_copies();
-        __syncthreads();
-#pragma unroll
-        for (int i = 0; i < V5_ITEMS; i++)
-            sm.staged[slots[i]] = my_values_sm[32 * i];
-        __syncthreads();
+        stage_values();
 #pragma unroll
         for (int k = 0; k < ROUNDS; k++)
             out.store_value(sm.out, 0, places[k], 0, sm.staged[t + k * SORT_THREADS]);
@@ -649,13 +655,7 @@ __device__ __forceinline__ void onesweep_tile(v5_shared<PAIRS, Out> &sm, unsigne
                 sm.rows.slot_digit[j] = (uint8_t)d;
         }
         if (PAIRS) {
-            wait_copies();
-            __syncthreads();
-#pragma unroll
-            for (int i = 0; i < V5_ITEMS; i++)
-                if (FULL || (unsigned)i < mine)
-                    sm.staged[slots[i]] = my_values_sm[32 * i];
-            __syncthreads();
+            stage_values();
 #pragma unroll 4
             for (unsigned k = 0; k < rounds; k++) {
                 const unsigned j = t + k * SORT_THREADS;
