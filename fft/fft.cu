@@ -1412,10 +1412,10 @@ template <int M, bool STRIDED> struct fixed_shape {
     // would spill); 256 whole, 5 blocks of 256 at 48 registers, no spills (H200 0.2669 ->
     // 0.2647 ms, H100 0.3705 -> 0.3692, against 4 at 56; 64 at 8 blocks gained nothing,
     // 4096 whole at 8 points a thread and 3 blocks of 512 lost 44%); 2048 and 4096 whole,
-    // 4 blocks of 256 at 64 registers, no spills (H200
-    // 4096 0.280 -> 0.273 ms, 2048 0.263 -> 0.260: the H200's bandwidth an SM wants more
-    // warps in flight). The launch bound in whole warps (1000: 13 and 7 warps) and within
-    // the threads an SM holds, or ptxas ignores it.
+    // 4 blocks of 256 at 64 registers, no spills (H200 4096 0.280 -> 0.273 ms, 2048 0.263
+    // -> 0.260: the H200's bandwidth an SM wants more warps in flight). The launch bound
+    // in whole warps (1000: 13 and 7 warps) and within the threads an SM holds, or ptxas
+    // ignores it.
     static constexpr int BOUND_THREADS = (THREADS + 31) / 32 * 32;
     static constexpr int MIN_BLOCKS = cmin(M == 1000 && !STRIDED                  ? 6
                                            : M == 256 && !STRIDED                 ? 5
