@@ -305,3 +305,111 @@ int pm_build_longest_tables(const pm_words *words, longest_tables *t, char *err,
     t->descendants_start[t->ranks] = (uint16_t)used;
     return 0;
 }
+
+// --- v6's automaton ----------------------------------------------------------------------------
+
+// Byte i of a packed word.
+static uint8_t packed_byte(const uint32_t *packed, int i)
+{
+    return (uint8_t)(packed[i / 4] >> (8 * (i % 4)));
+}
+
+int pm_build_automaton(const pm_words *words, automaton_tables *t, char *err, size_t errlen)
+{
+    static uint32_t packed[PM_MAX_WORDS][PM_WORD_INTS];
+    int len[PM_MAX_WORDS];
+    memset(t, 0, sizeof *t);
+    t->words = words->count;
+    t->distinct = distinct_words(words, false, packed, len, t->distinct_of);
+    if (t->distinct > AUTOMATON_OUTS_MAX) {
+        snprintf(err, errlen, "%d distinct words, over the automaton's %d", t->distinct,
+                 AUTOMATON_OUTS_MAX);
+        return -1;
+    }
+    // The trie: child[s][b] (0: none; the root has no parent, so 0 is never a child),
+    // word_at[s] = 1 + the distinct word that ends at s (0: none).
+    static int child[AUTOMATON_STATES_MAX][256];
+    int word_at[AUTOMATON_STATES_MAX] = {0};
+    memset(child, 0, sizeof child);
+    int states = 1;
+    for (int d = 0; d < t->distinct; d++) {
+        int s = 0;
+        for (int i = 0; i < len[d]; i++) {
+            const uint8_t b = packed_byte(packed[d], i);
+            if (!child[s][b]) {
+                if (states == AUTOMATON_STATES_MAX) {
+                    snprintf(err, errlen, "the words' trie has over %d states",
+                             AUTOMATON_STATES_MAX);
+                    return -1;
+                }
+                child[s][b] = states++;
+            }
+            s = child[s][b];
+        }
+        word_at[s] = 1 + d;
+    }
+    t->states = states;
+    // Breadth first (a state's suffix is shallower, so done before it): the suffix link
+    // fail[s], out[s] (its own word, else its suffix's out) and goto[s][b] (a child, else
+    // the suffix's goto: the root's goes back to the root).
+    static int go[AUTOMATON_STATES_MAX][256];
+    int fail[AUTOMATON_STATES_MAX] = {0}, out[AUTOMATON_STATES_MAX] = {0};
+    int order[AUTOMATON_STATES_MAX], head = 0, tail = 0;
+    order[tail++] = 0;
+    while (head < tail) {
+        const int s = order[head++];
+        for (int b = 0; b < 256; b++) {
+            const int c = child[s][b];
+            if (!c) {
+                go[s][b] = s == 0 ? 0 : go[fail[s]][b];
+                continue;
+            }
+            fail[c] = s == 0 ? 0 : go[fail[s]][b];
+            out[c] = word_at[c] ? word_at[c] : out[fail[c]];
+            go[s][b] = c;
+            order[tail++] = c;
+        }
+    }
+    for (int s = 0; s < states; s++)
+        for (int b = 0; b < 256; b++) {
+            const int g = go[s][b];
+            t->next[s][b] = (uint32_t)g * 1024u | (uint32_t)out[g] * 128u << AUTOMATON_OUT_SHIFT;
+        }
+    // Each distinct word's ends: the distinct words that end with it, itself included.
+    int used = 0;
+    for (int d = 0; d < t->distinct; d++) {
+        t->ends_start[d] = (uint16_t)used;
+        for (int e = 0; e < t->distinct; e++) {
+            bool ends_with = len[e] >= len[d];
+            for (int i = 0; ends_with && i < len[d]; i++)
+                ends_with =
+                    packed_byte(packed[e], len[e] - len[d] + i) == packed_byte(packed[d], i);
+            if (ends_with)
+                t->ends[used++] = (uint16_t)e;
+        }
+    }
+    t->ends_start[t->distinct] = (uint16_t)used;
+    return 0;
+}
+
+void pm_automaton_count(const automaton_tables *t, const uint8_t *text, size_t n, size_t region,
+                        uint64_t *counts)
+{
+    uint64_t by_out[AUTOMATON_OUTS_MAX + 1] = {0};
+    for (size_t start = 0; start < n; start += region) {
+        const size_t end = start + region < n ? start + region : n;
+        uint32_t entry = 0;
+        for (size_t p = start >= AUTOMATON_WARMUP ? start - AUTOMATON_WARMUP : 0; p < start; p++)
+            entry = automaton_step(t, entry, text[p]);
+        for (size_t p = start; p < end; p++) {
+            entry = automaton_step(t, entry, text[p]);
+            by_out[automaton_out(entry)]++;
+        }
+    }
+    for (int w = 0; w < t->words; w++) {
+        const int d = t->distinct_of[w];
+        counts[w] = 0;
+        for (int i = t->ends_start[d]; i < t->ends_start[d + 1]; i++)
+            counts[w] += by_out[1 + t->ends[i]];
+    }
+}

@@ -209,6 +209,58 @@ PM_INLINE uint32_t find_node(const uint2 *slots, const node_hash *h, uint32_t ke
                                                    : 0u;
 }
 
+// --- v6's automaton (Aho and Corasick, 1975), as a full transition table ------------------
+
+// The trie of the distinct words, each node a state (the root, 0: nothing matched), and
+// for every state and every byte the state reached: the longest suffix of (the state's
+// bytes + the byte) that is a path of the trie. Scanning the text byte by byte from the
+// root, the state after a byte is the longest suffix of the text so far that some word
+// starts with; every word that ends at that byte is a suffix of it, and a suffix of the
+// longest such word, so one count a byte is enough (the longest, its "out"), and the
+// block adds each word's count to the words that are its suffixes when it flushes (as
+// v5 does with prefixes). A table entry is the next state's row (its byte offset in the
+// table: state x 1 KB) in bits 0..17 and its out (1 + the longest word's distinct
+// number, 0: none) times 128 in bits 18..31, the byte offset of that out's counter row
+// (a counter a lane, 32 a row): the kernel's step is a load, its count one add away.
+enum {
+    AUTOMATON_STATES_MAX = 96, // 96 KB of table: two blocks of 1024 threads an SM
+    AUTOMATON_OUTS_MAX = 127,  // distinct words (a 7-bit out)
+    AUTOMATON_WARMUP = 32,     // bytes scanned before a region, uncounted (a word's most)
+    AUTOMATON_ENDS_MAX = AUTOMATON_OUTS_MAX * AUTOMATON_OUTS_MAX,
+};
+PM_FLAGS{
+    AUTOMATON_ROW_MASK = 0x3ffffu,
+    AUTOMATON_OUT_SHIFT = 18,
+};
+
+typedef struct automaton_tables {
+    uint32_t next[AUTOMATON_STATES_MAX][256]; // [state][byte]: the next state's entry
+    uint16_t distinct_of[PM_MAX_WORDS];       // list entry -> distinct word
+    uint16_t
+        ends_start[AUTOMATON_OUTS_MAX + 1]; // distinct word d: [ends_start[d], ends_start[d+1])
+    uint16_t ends[AUTOMATON_ENDS_MAX];      // of ends: the distinct words that end with d
+    int states, distinct, words;
+} automaton_tables;
+
+// The entry of byte b from the state whose entry is `entry` (the root's: 0), on the host.
+PM_INLINE uint32_t automaton_step(const automaton_tables *t, uint32_t entry, uint8_t b)
+{
+    return t->next[(entry & AUTOMATON_ROW_MASK) / 1024][b];
+}
+
+// The out of an entry: 1 + the distinct number of the longest word that ends there, 0: none.
+PM_INLINE uint32_t automaton_out(uint32_t entry) { return entry >> AUTOMATON_OUT_SHIFT >> 7; }
+
+// Builds v6's automaton of a word list: returns 0, or -1 with the reason in err where the
+// list needs more than AUTOMATON_STATES_MAX states or AUTOMATON_OUTS_MAX distinct words.
+int pm_build_automaton(const pm_words *words, automaton_tables *t, char *err, size_t errlen);
+
+// The kernel's scan on the host, for the tests: text[0..n) cut into regions of `region`
+// bytes (a multiple of 16), each scanned from AUTOMATON_WARMUP bytes before its start
+// (uncounted) and counted from its start; then each list entry's count (counts[0..words)).
+void pm_automaton_count(const automaton_tables *t, const uint8_t *text, size_t n, size_t region,
+                        uint64_t *counts);
+
 #ifdef __cplusplus
 }
 #endif

@@ -446,6 +446,68 @@ static void test_longest_tables(void)
     }
 }
 
+// v6's automaton, scanned on the host region by region as the kernel does (warm-up
+// included), agrees with the gold: lists of overlapping words (every word that ends
+// at a byte, nested in the longest), duplicates, high and zero bytes, random texts
+// over small alphabets (many matches), sizes around the regions' edges; and lists past
+// the automaton's limits are refused with the reason.
+static void test_automaton(void)
+{
+    static automaton_tables t;
+    char err[160];
+    for (uint64_t trial = 0; trial < 60; trial++) {
+        const uint64_t key = cl_rng_key(11, trial);
+        static const size_t sizes[] = {1, 15, 16, 17, 31, 32, 33, 1023, 1024, 1025, 3000, 100003};
+        const size_t n = sizes[trial % 12];
+        const char *alphabet = trial % 3 == 0 ? "ab" : trial % 3 == 1 ? "ab\xc3\xa9 \0" : "abcd ";
+        const size_t letters = trial % 3 == 1 ? 6 : strlen(alphabet);
+        uint8_t *text = malloc(n);
+        for (size_t i = 0; i < n; i++)
+            text[i] = (uint8_t)alphabet[cl_rng_below(key, 1 + i, (uint32_t)letters)];
+        pm_words words = {0};
+        if (trial % 4 == 3)
+            pm_words_default(&words);
+        else {
+            const int nwords = 1 + (int)cl_rng_below(key, 5000, 16); // at most 89 states
+            for (int w = 0; w < nwords; w++) {
+                uint8_t word[PM_MAX_WORD_BYTES];
+                const size_t len = 1 + cl_rng_below(key, 6000 + 2 * (uint64_t)w, w % 2 ? 5 : 6);
+                for (size_t i = 0; i < len; i++)
+                    word[i] = (uint8_t)
+                        alphabet[cl_rng_below(key, 7000 + 64 * (uint64_t)w + i, (uint32_t)letters)];
+                EXPECT(pm_words_add(&words, word, len, err, sizeof err) == 0);
+            }
+        }
+        if (pm_build_automaton(&words, &t, err, sizeof err) != 0) {
+            printf("  trial %d: %s\n", (int)trial, err);
+            EXPECT(!"the automaton built");
+            free(text);
+            continue;
+        }
+        uint64_t *gold = malloc(words.count * sizeof *gold),
+                 *got = malloc(words.count * sizeof *got);
+        pattern_match_gold(text, n, &words, gold);
+        static const size_t regions[] = {16, 48, 1024};
+        for (int r = 0; r < 3; r++) {
+            pm_automaton_count(&t, text, n, regions[r], got);
+            bool same = memcmp(gold, got, words.count * sizeof *gold) == 0;
+            EXPECT(same);
+            if (!same)
+                printf("  trial %d, n %zu, regions of %zu: counts differ\n", (int)trial, n,
+                       regions[r]);
+        }
+        free(gold);
+        free(got);
+        free(text);
+    }
+    pm_words words;
+    pm_words_vocabulary(PM_MAX_WORDS, &words);
+    EXPECT(pm_build_automaton(&words, &t, err, sizeof err) != 0 && strstr(err, "distinct words"));
+    pm_words_vocabulary(100, &words);
+    words.count = 100;
+    EXPECT(pm_build_automaton(&words, &t, err, sizeof err) != 0 && strstr(err, "states"));
+}
+
 int main(void)
 {
     RUN_TEST(test_overlaps_and_edges);
@@ -458,5 +520,6 @@ int main(void)
     RUN_TEST(test_default_and_vocabulary_words);
     RUN_TEST(test_synthetic_text);
     RUN_TEST(test_longest_tables);
+    RUN_TEST(test_automaton);
     return UNIT_RESULT();
 }
