@@ -857,30 +857,34 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
 
 // v6: Aho and Corasick's automaton, one table load a byte. Each thread scans its own
 // region of the text byte by byte (16 bytes a load), its state the entry of the byte
-// before: the next entry is table[state's row + 4 byte], whose out (the longest word
-// ending at this byte) is counted on the lane's own counter, as v5 counts. A region is
-// scanned from the 32 bytes before it (AUTOMATON_WARMUP, uncounted), so that its first
-// bytes find the words that start before it. No filter, no queue, no branch a byte.
-// Napkin math (1 GB, H100): a byte is a byte permute, the row mask, the address, the
-// shared load, the counter's address and the shared add: 6 instructions, 1e9 x 6 / 32 =
-// 0.19 G warp instructions, 0.2 ms at the issue rate; the shared-memory pipe takes the
-// load (lanes in other states or at other bytes of one bank collide) and the add (the
-// lane's own column: one wavefront): ~3 wavefronts a warp's 32 bytes, 1e9 / 32 x 3 /
-// (132 SMs x 1.75 GHz) = 0.41 ms, the bound, against v5's 1.18 ms. The table is a
-// state's row of 256 entries (1 KB): lists of up to 96 states (the default words take
-// 76) and 127 distinct words; others run v5 (and say so).
+// before: the next entry is the state's row at the byte (or at its class), whose out (the
+// longest word ending at this byte) is counted on the lane's own counter, as v5 counts.
+// A region is scanned from the 32 bytes before it (AUTOMATON_WARMUP, uncounted), so that
+// its first bytes find the words that start before it. No filter, no queue, no branch.
+// Napkin math (1 GB, H100), rows by byte (the default words: 67 states): a byte is a
+// byte permute, the row mask, the address, the shared load, the counter's address and
+// the shared add: 6 instructions, 1e9 x 6 / 32 = 0.19 G warp instructions, 0.2 ms at the
+// issue rate; the shared-memory pipe takes the load (lanes in different states at bytes
+// of one bank collide; row s starts s banks on, so the same byte in different states
+// does not) and the add (the lane's own column: one wavefront): ~3 wavefronts a warp's
+// 32 bytes, 1e9 / 32 x 3 / (132 SMs x 1.75 GHz) = 0.41 ms, the bound, against v5's 1.18.
+// Rows by class (100 vocabulary words: 508 states, 23 bytes) add the class's load from a
+// table of 256 entries a lane (the lane's own bank: one wavefront) and an add: 8
+// instructions and ~4 wavefronts a byte, ~0.55 ms, against v5's 2.74. Lists of more than
+// 127 distinct words or whose table exceeds 160 KB run v5 (and say so).
 enum { AUTOMATON_THREADS = 1024, AUTOMATON_REGION_MIN = 256 };
 
-// One byte's step: the next entry; its out counted where COUNT (the warm-up counts
-// nothing), on counter 0 (never read) where the byte is not `counted` (past the end).
+// One byte's step from `entry`, column the byte's (or its class's) 4 x: the next entry,
+// its out counted where COUNT (the warm-up counts nothing), on counter 0 (never read)
+// where the byte is not `counted` (past the text's end).
 template <bool COUNT>
-__device__ __forceinline__ uint32_t automaton_byte(uint32_t entry, uint32_t byte,
+__device__ __forceinline__ uint32_t automaton_step(uint32_t entry, uint32_t column,
                                                    uint32_t counter_base, bool counted)
 {
     uint32_t next;
     asm volatile("ld.shared.u32 %0, [%1];"
                  : "=r"(next)
-                 : "r"((entry & AUTOMATON_ROW_MASK) + 4u * byte));
+                 : "r"((entry & AUTOMATON_ROW_MASK) + column));
     if (COUNT)
         asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(
                          counter_base + (counted ? next >> AUTOMATON_OUT_SHIFT : 0u))
@@ -888,34 +892,58 @@ __device__ __forceinline__ uint32_t automaton_byte(uint32_t entry, uint32_t byte
     return next;
 }
 
-// 16 bytes (x) scanned, the first `valid` of them counted (16: all).
-template <bool COUNT>
+// 16 bytes (x) scanned, the first `valid` of them counted (16: all). Rows by class:
+// the 16 bytes' classes are loaded first, all at once (the lane's copy of the class
+// table, `classes`: byte x 128 + lane x 4, the lane's own bank), off the chain of
+// steps, where each step waits for the one before.
+template <bool CLASSES, bool COUNT>
 __device__ __forceinline__ uint32_t automaton_vector(uint32_t entry, const uint4 x,
-                                                     uint32_t counter_base, int valid = 16)
+                                                     uint32_t classes, uint32_t counter_base,
+                                                     int valid = 16)
 {
     const uint32_t ints[4] = {x.x, x.y, x.z, x.w};
+    uint32_t column[16];
 #pragma unroll
     for (int j = 0; j < 16; j++) {
         const uint32_t byte = __byte_perm(ints[j / 4], 0u, 0x4440u | (uint32_t)(j % 4));
-        entry = automaton_byte<COUNT>(entry, byte, counter_base, j < valid);
+        column[j] = 4u * byte;
+        if (CLASSES)
+            asm volatile("ld.shared.u32 %0, [%1];"
+                         : "=r"(column[j])
+                         : "r"(classes + 32u * column[j]));
     }
+#pragma unroll
+    for (int j = 0; j < 16; j++)
+        entry = automaton_step<COUNT>(entry, column[j], counter_base, j < valid);
     return entry;
 }
 
-__global__ void __launch_bounds__(AUTOMATON_THREADS, 2)
+// Shared memory: the rows (row_bytes), the class table where CLASSES (256 x 32 entries),
+// the lanes' counters ((AUTOMATON_OUTS_MAX + 1) x 32).
+template <bool CLASSES>
+__global__ void __launch_bounds__(AUTOMATON_THREADS, CLASSES ? 1 : 2)
     automaton_kernel(const uint4 *text, size_t n, size_t region, const automaton_tables *t,
-                     unsigned long long *counts)
+                     int row_bytes, unsigned long long *counts)
 {
     extern __shared__ uint4 shared_raw[];
     char *shared = reinterpret_cast<char *>(shared_raw);
-    const int states = t->states, lane = threadIdx.x % 32;
-    // The table, each entry's row made the row's shared-memory address (below 2^18: no
-    // carry into the out), so that a step's address is the row and the byte's 4 bytes.
+    const int lane = threadIdx.x % 32;
+    // The rows, each entry's row made the row's shared-memory address (below 2^18: no
+    // carry into the out), so that a step's address is the row plus the column.
     uint32_t *rows = reinterpret_cast<uint32_t *>(shared);
     const uint32_t table = (uint32_t)__cvta_generic_to_shared(rows);
-    for (int i = threadIdx.x; i < states * 256; i += blockDim.x)
-        rows[i] = __ldg(&t->next[0][0] + i) + table;
-    uint32_t *lane_counts = rows + states * 256;
+    for (int i = threadIdx.x; i < t->states * t->row_entries; i += blockDim.x)
+        rows[i] = __ldg(&t->next[i]) + table;
+    shared += row_bytes;
+    uint32_t classes = 0;
+    if (CLASSES) {
+        uint32_t *class_table = reinterpret_cast<uint32_t *>(shared);
+        for (int i = threadIdx.x; i < 256 * 32; i += blockDim.x)
+            class_table[i] = 4u * t->class_of[i / 32];
+        classes = (uint32_t)__cvta_generic_to_shared(class_table + lane);
+        shared += 256 * 32 * 4;
+    }
+    uint32_t *lane_counts = reinterpret_cast<uint32_t *>(shared);
     for (int i = threadIdx.x; i < (AUTOMATON_OUTS_MAX + 1) * 32; i += blockDim.x)
         lane_counts[i] = 0;
     __syncthreads();
@@ -926,18 +954,20 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, 2)
         const size_t start = r * region, end = start + region < n ? start + region : n;
         uint32_t entry = table; // the root's row
         if (start) {            // the 32 bytes before: their state, uncounted
-            entry = automaton_vector<false>(entry, __ldg(&text[start / 16 - 2]), 0u);
-            entry = automaton_vector<false>(entry, __ldg(&text[start / 16 - 1]), 0u);
+            entry =
+                automaton_vector<CLASSES, false>(entry, __ldg(&text[start / 16 - 2]), classes, 0u);
+            entry =
+                automaton_vector<CLASSES, false>(entry, __ldg(&text[start / 16 - 1]), classes, 0u);
         }
         size_t p = start;
         uint4 x = __ldg(&text[p / 16]);
         for (; p + 16 <= end; p += 16) { // whole vectors, the next one's load in flight
             const uint4 next = __ldg(&text[p / 16 + 1]); // past the end: the buffer's padding
-            entry = automaton_vector<true>(entry, x, counter_base);
+            entry = automaton_vector<CLASSES, true>(entry, x, classes, counter_base);
             x = next;
         }
         if (p < end) // the text's last, partial vector
-            automaton_vector<true>(entry, x, counter_base, (int)(end - p));
+            automaton_vector<CLASSES, true>(entry, x, classes, counter_base, (int)(end - p));
     }
 
     // The block's counts by out, then each word's: the sum over the words ending with it.
@@ -968,8 +998,9 @@ struct pm_device_words {
     longest_tables *longest;
     int longest_node_bytes, longest_deep_bytes; // the v5 tables' sizes for this list
     automaton_tables *automaton;                // NULL where the list's does not fit
-    int automaton_states;
-    char automaton_why[160]; // why not, said once by v6
+    int automaton_row_bytes;                    // its rows' bytes (a multiple of 16)
+    bool automaton_classes;                     // rows by class, not by byte
+    char automaton_why[160];                    // why not, said once by v6
     mutable bool automaton_said;
     int count;
     int distinct_count;
@@ -1002,11 +1033,12 @@ extern "C" pm_device_words *pm_device_words_create(const pm_words *words)
     delete host_longest;
     automaton_tables *host_automaton = new automaton_tables;
     dw->automaton = nullptr;
-    dw->automaton_states = 0;
     dw->automaton_said = false;
     if (pm_build_automaton(words, host_automaton, dw->automaton_why, sizeof dw->automaton_why) ==
         0) {
-        dw->automaton_states = host_automaton->states;
+        dw->automaton_row_bytes =
+            padded_to_16(host_automaton->states * host_automaton->row_entries * 4);
+        dw->automaton_classes = host_automaton->classes > 0;
         CL_CUDA_CHECK(cudaMalloc((void **)&dw->automaton, sizeof *host_automaton));
         CL_CUDA_CHECK(cudaMemcpy(dw->automaton, host_automaton, sizeof *host_automaton,
                                  cudaMemcpyHostToDevice));
@@ -1173,9 +1205,11 @@ static void launch_v6(const uint8_t *text, size_t n, const pm_device_words *dw,
         return;
     }
     CL_CUDA_CHECK(cudaMemsetAsync(counts, 0, dw->count * sizeof *counts, s));
-    const size_t shared = (size_t)dw->automaton_states * 1024 + (AUTOMATON_OUTS_MAX + 1) * 32 * 4;
-    const cl_kernel_fit fit =
-        cl_kernel_fit_for((const void *)automaton_kernel, AUTOMATON_THREADS, shared);
+    const auto kernel = dw->automaton_classes ? automaton_kernel<true> : automaton_kernel<false>;
+    const size_t shared = (size_t)dw->automaton_row_bytes +
+                          (dw->automaton_classes ? 256 * 32 * 4 : 0) +
+                          (AUTOMATON_OUTS_MAX + 1) * 32 * 4;
+    const cl_kernel_fit fit = cl_kernel_fit_for((const void *)kernel, AUTOMATON_THREADS, shared);
     const size_t threads = (size_t)fit.resident * AUTOMATON_THREADS;
     // One region a thread, whole 16-byte vectors, at least AUTOMATON_REGION_MIN bytes (the
     // warm-up's 32 bytes a region are then at most 1/8 more).
@@ -1184,9 +1218,9 @@ static void launch_v6(const uint8_t *text, size_t n, const pm_device_words *dw,
     region = region < (size_t)AUTOMATON_REGION_MIN ? (size_t)AUTOMATON_REGION_MIN : region;
     const size_t regions = (n + region - 1) / region;
     const size_t blocks = (regions + AUTOMATON_THREADS - 1) / AUTOMATON_THREADS;
-    automaton_kernel<<<(unsigned)(blocks < (size_t)fit.resident ? blocks : (size_t)fit.resident),
-                       AUTOMATON_THREADS, shared, s>>>(reinterpret_cast<const uint4 *>(text), n,
-                                                       region, dw->automaton, counts);
+    kernel<<<(unsigned)(blocks < (size_t)fit.resident ? blocks : (size_t)fit.resident),
+             AUTOMATON_THREADS, shared, s>>>(reinterpret_cast<const uint4 *>(text), n, region,
+                                             dw->automaton, dw->automaton_row_bytes, counts);
     CL_LAUNCH_CHECK();
 }
 
@@ -1207,8 +1241,8 @@ extern "C" const pattern_match_version pattern_match_versions[] = {
                     "bytes; only where a 3-byte or longer word may start, a queued trie walk"},
      launch_v5},
     {{"v6-automaton", "Aho-Corasick's automaton as a full table in shared memory: a thread "
-                      "scans its region byte by byte, one load and one count a byte (lists "
-                      "of up to 96 states; others run v5)"},
+                      "scans its region byte by byte, one load and one count a byte (a row a "
+                      "state, by byte or by byte class; lists whose table does not fit run v5)"},
      launch_v6},
     {{"yours", pattern_match_yours_idea}, pattern_match_yours},
 };

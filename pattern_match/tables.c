@@ -327,15 +327,18 @@ int pm_build_automaton(const pm_words *words, automaton_tables *t, char *err, si
         return -1;
     }
     // The trie: child[s][b] (0: none; the root has no parent, so 0 is never a child),
-    // word_at[s] = 1 + the distinct word that ends at s (0: none).
+    // word_at[s] = 1 + the distinct word that ends at s (0: none); the words' bytes.
     static int child[AUTOMATON_STATES_MAX][256];
-    int word_at[AUTOMATON_STATES_MAX] = {0};
+    static int word_at[AUTOMATON_STATES_MAX];
     memset(child, 0, sizeof child);
+    memset(word_at, 0, sizeof word_at);
+    bool used[256] = {false};
     int states = 1;
     for (int d = 0; d < t->distinct; d++) {
         int s = 0;
         for (int i = 0; i < len[d]; i++) {
             const uint8_t b = packed_byte(packed[d], i);
+            used[b] = true;
             if (!child[s][b]) {
                 if (states == AUTOMATON_STATES_MAX) {
                     snprintf(err, errlen, "the words' trie has over %d states",
@@ -349,12 +352,24 @@ int pm_build_automaton(const pm_words *words, automaton_tables *t, char *err, si
         word_at[s] = 1 + d;
     }
     t->states = states;
+    if (states > AUTOMATON_BYTE_STATES_MAX) { // rows by class
+        for (int b = 0; b < 256; b++)
+            t->class_of[b] = used[b] ? (uint8_t)++t->classes : 0;
+        t->classes++;
+        if (t->classes > 32) {
+            snprintf(err, errlen, "%d states and %d distinct bytes in the words: over %d, and "
+                     "over 31", states, t->classes - 1, AUTOMATON_BYTE_STATES_MAX);
+            return -1;
+        }
+    }
+    t->row_entries = t->classes ? AUTOMATON_CLASS_ROW : AUTOMATON_BYTE_ROW;
     // Breadth first (a state's suffix is shallower, so done before it): the suffix link
-    // fail[s], out[s] (its own word, else its suffix's out) and goto[s][b] (a child, else
-    // the suffix's goto: the root's goes back to the root).
+    // fail[s], out[s] (its own word, else its suffix's out) and go[s][b] (a child, else
+    // the suffix's go: the root's goes back to the root).
     static int go[AUTOMATON_STATES_MAX][256];
-    int fail[AUTOMATON_STATES_MAX] = {0}, out[AUTOMATON_STATES_MAX] = {0};
-    int order[AUTOMATON_STATES_MAX], head = 0, tail = 0;
+    static int fail[AUTOMATON_STATES_MAX], out[AUTOMATON_STATES_MAX], order[AUTOMATON_STATES_MAX];
+    int head = 0, tail = 0;
+    fail[0] = out[0] = 0;
     order[tail++] = 0;
     while (head < tail) {
         const int s = order[head++];
@@ -370,25 +385,27 @@ int pm_build_automaton(const pm_words *words, automaton_tables *t, char *err, si
             order[tail++] = c;
         }
     }
+    // The rows: by byte, or by class (a class's bytes lead alike: class 0's to the root).
     for (int s = 0; s < states; s++)
         for (int b = 0; b < 256; b++) {
             const int g = go[s][b];
-            t->next[s][b] = (uint32_t)g * 1024u | (uint32_t)out[g] * 128u << AUTOMATON_OUT_SHIFT;
+            const uint32_t entry = (uint32_t)(g * t->row_entries * 4) |
+                                   (uint32_t)out[g] * 128u << AUTOMATON_OUT_SHIFT;
+            t->next[s * t->row_entries + (t->classes ? t->class_of[b] : b)] = entry;
         }
     // Each distinct word's ends: the distinct words that end with it, itself included.
-    int used = 0;
+    int used_ends = 0;
     for (int d = 0; d < t->distinct; d++) {
-        t->ends_start[d] = (uint16_t)used;
+        t->ends_start[d] = (uint16_t)used_ends;
         for (int e = 0; e < t->distinct; e++) {
             bool ends_with = len[e] >= len[d];
             for (int i = 0; ends_with && i < len[d]; i++)
-                ends_with =
-                    packed_byte(packed[e], len[e] - len[d] + i) == packed_byte(packed[d], i);
+                ends_with = packed_byte(packed[e], len[e] - len[d] + i) == packed_byte(packed[d], i);
             if (ends_with)
-                t->ends[used++] = (uint16_t)e;
+                t->ends[used_ends++] = (uint16_t)e;
         }
     }
-    t->ends_start[t->distinct] = (uint16_t)used;
+    t->ends_start[t->distinct] = (uint16_t)used_ends;
     return 0;
 }
 

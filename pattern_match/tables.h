@@ -218,14 +218,21 @@ PM_INLINE uint32_t find_node(const uint2 *slots, const node_hash *h, uint32_t ke
 // starts with; every word that ends at that byte is a suffix of it, and a suffix of the
 // longest such word, so one count a byte is enough (the longest, its "out"), and the
 // block adds each word's count to the words that are its suffixes when it flushes (as
-// v5 does with prefixes). A table entry is the next state's row (its byte offset in the
-// table: state x 1 KB) in bits 0..17 and its out (1 + the longest word's distinct
-// number, 0: none) times 128 in bits 18..31, the byte offset of that out's counter row
-// (a counter a lane, 32 a row): the kernel's step is a load, its count one add away.
+// v5 does with prefixes). A state's row holds an entry a byte (256, and one more so that
+// row s starts s banks on: lanes in different states at the same byte do not collide),
+// or, where that is too big, an entry a byte class (the bytes of the words, each its own
+// class; every other byte class 0, which leads back to the root): 32 and one more. An
+// entry is the next state's row (its byte offset in the table) in bits 0..17 and its
+// out (1 + the longest word's distinct number, 0: none) times 128 in bits 18..31, the
+// byte offset of that out's counter row (a counter a lane, 32 a row).
 enum {
-    AUTOMATON_STATES_MAX = 96, // 96 KB of table: two blocks of 1024 threads an SM
-    AUTOMATON_OUTS_MAX = 127,  // distinct words (a 7-bit out)
-    AUTOMATON_WARMUP = 32,     // bytes scanned before a region, uncounted (a word's most)
+    AUTOMATON_BYTE_ROW = 257,       // entries a row, a byte each
+    AUTOMATON_CLASS_ROW = 33,       // entries a row, a class each (at most 32 classes)
+    AUTOMATON_BYTE_STATES_MAX = 96, // 99 KB: rows by byte while they take no more
+    AUTOMATON_ENTRIES_MAX = 40960,  // 160 KB: by class, up to 1241 states
+    AUTOMATON_STATES_MAX = AUTOMATON_ENTRIES_MAX / AUTOMATON_CLASS_ROW,
+    AUTOMATON_OUTS_MAX = 127, // distinct words (a 7-bit out)
+    AUTOMATON_WARMUP = 32,    // bytes scanned before a region, uncounted (a word's most)
     AUTOMATON_ENDS_MAX = AUTOMATON_OUTS_MAX * AUTOMATON_OUTS_MAX,
 };
 PM_FLAGS{
@@ -234,25 +241,28 @@ PM_FLAGS{
 };
 
 typedef struct automaton_tables {
-    uint32_t next[AUTOMATON_STATES_MAX][256]; // [state][byte]: the next state's entry
-    uint16_t distinct_of[PM_MAX_WORDS];       // list entry -> distinct word
-    uint16_t
-        ends_start[AUTOMATON_OUTS_MAX + 1]; // distinct word d: [ends_start[d], ends_start[d+1])
-    uint16_t ends[AUTOMATON_ENDS_MAX];      // of ends: the distinct words that end with d
-    int states, distinct, words;
+    uint32_t next[AUTOMATON_ENTRIES_MAX];        // [state][byte or class]: the next state's entry
+    uint8_t class_of[256];                       // a byte's class (rows by class)
+    uint16_t distinct_of[PM_MAX_WORDS];          // list entry -> distinct word
+    uint16_t ends_start[AUTOMATON_OUTS_MAX + 1]; // distinct word d: [ends_start[d], ends_start[d+1])
+    uint16_t ends[AUTOMATON_ENDS_MAX];           // of ends: the distinct words that end with d
+    int states, row_entries, classes;            // classes 0: rows by byte
+    int distinct, words;
 } automaton_tables;
 
 // The entry of byte b from the state whose entry is `entry` (the root's: 0), on the host.
 PM_INLINE uint32_t automaton_step(const automaton_tables *t, uint32_t entry, uint8_t b)
 {
-    return t->next[(entry & AUTOMATON_ROW_MASK) / 1024][b];
+    return t->next[(entry & AUTOMATON_ROW_MASK) / 4 + (t->classes ? t->class_of[b] : b)];
 }
 
 // The out of an entry: 1 + the distinct number of the longest word that ends there, 0: none.
 PM_INLINE uint32_t automaton_out(uint32_t entry) { return entry >> AUTOMATON_OUT_SHIFT >> 7; }
 
 // Builds v6's automaton of a word list: returns 0, or -1 with the reason in err where the
-// list needs more than AUTOMATON_STATES_MAX states or AUTOMATON_OUTS_MAX distinct words.
+// list has more than AUTOMATON_OUTS_MAX distinct words, or its table does not fit
+// AUTOMATON_ENTRIES_MAX (over AUTOMATON_STATES_MAX states, or over 31 distinct bytes
+// in more than AUTOMATON_BYTE_STATES_MAX states).
 int pm_build_automaton(const pm_words *words, automaton_tables *t, char *err, size_t errlen);
 
 // The kernel's scan on the host, for the tests: text[0..n) cut into regions of `region`

@@ -455,6 +455,7 @@ static void test_automaton(void)
 {
     static automaton_tables t;
     char err[160];
+    int by_class = 0, by_byte = 0; // the trials' rows: both kinds tested
     for (uint64_t trial = 0; trial < 60; trial++) {
         const uint64_t key = cl_rng_key(11, trial);
         static const size_t sizes[] = {1, 15, 16, 17, 31, 32, 33, 1023, 1024, 1025, 3000, 100003};
@@ -468,10 +469,14 @@ static void test_automaton(void)
         if (trial % 4 == 3)
             pm_words_default(&words);
         else {
-            const int nwords = 1 + (int)cl_rng_below(key, 5000, 16); // at most 89 states
+            // Every fourth list long enough for rows by class (over 96 states), the rest
+            // mostly rows by byte.
+            const bool many = trial % 4 == 1;
+            const int nwords = (many ? 20 : 1) + (int)cl_rng_below(key, 5000, 40);
             for (int w = 0; w < nwords; w++) {
                 uint8_t word[PM_MAX_WORD_BYTES];
-                const size_t len = 1 + cl_rng_below(key, 6000 + 2 * (uint64_t)w, w % 2 ? 5 : 6);
+                const size_t len = (many ? 8 : 1) +
+                                   cl_rng_below(key, 6000 + 2 * (uint64_t)w, w % 2 ? 4 : 9);
                 for (size_t i = 0; i < len; i++)
                     word[i] = (uint8_t)
                         alphabet[cl_rng_below(key, 7000 + 64 * (uint64_t)w + i, (uint32_t)letters)];
@@ -484,6 +489,8 @@ static void test_automaton(void)
             free(text);
             continue;
         }
+        by_class += t.classes > 0;
+        by_byte += t.classes == 0;
         uint64_t *gold = malloc(words.count * sizeof *gold),
                  *got = malloc(words.count * sizeof *got);
         pattern_match_gold(text, n, &words, gold);
@@ -500,12 +507,30 @@ static void test_automaton(void)
         free(got);
         free(text);
     }
-    pm_words words;
+    EXPECT(by_class >= 10 && by_byte >= 10);
+    // 100 vocabulary words on the synthetic text: rows by class (507 states, 23 bytes).
+    static pm_words words;
+    pm_words_vocabulary(100, &words);
+    EXPECT(pm_build_automaton(&words, &t, err, sizeof err) == 0 && t.classes > 0);
+    const size_t n = 200003;
+    uint8_t *text = calloc(pm_text_buffer_bytes(n), 1);
+    pm_text_synthetic(text, n, 5);
+    uint64_t gold[100], got[100];
+    pattern_match_gold(text, n, &words, gold);
+    pm_automaton_count(&t, text, n, 256, got);
+    EXPECT(memcmp(gold, got, sizeof gold) == 0);
+    free(text);
+    // Past the limits: too many distinct words; too many states with too many bytes.
     pm_words_vocabulary(PM_MAX_WORDS, &words);
     EXPECT(pm_build_automaton(&words, &t, err, sizeof err) != 0 && strstr(err, "distinct words"));
-    pm_words_vocabulary(100, &words);
-    words.count = 100;
-    EXPECT(pm_build_automaton(&words, &t, err, sizeof err) != 0 && strstr(err, "states"));
+    words.count = 0;
+    for (int w = 0; w < 20; w++) { // 641 states
+        uint8_t word[PM_MAX_WORD_BYTES];
+        for (int i = 0; i < PM_MAX_WORD_BYTES; i++)
+            word[i] = (uint8_t)cl_rng_u64(cl_rng_key(13, (uint64_t)w), (uint64_t)i);
+        EXPECT(pm_words_add(&words, word, sizeof word, err, sizeof err) == 0);
+    }
+    EXPECT(pm_build_automaton(&words, &t, err, sizeof err) != 0 && strstr(err, "distinct bytes"));
 }
 
 int main(void)
