@@ -856,7 +856,7 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
 }
 
 // v6: Aho and Corasick's automaton, one table load a byte. Each thread scans its own
-// region of the text byte by byte (16 bytes a load), its state the entry of the byte
+// region of the text byte by byte (32 bytes a step), its state the entry of the byte
 // before: the next entry is the state's row at the byte (or at its class), whose out (the
 // longest word ending at this byte) is counted on the lane's own counter, as v5 counts.
 // A region is scanned from the 32 bytes before it (AUTOMATON_WARMUP, uncounted), so that
@@ -959,15 +959,24 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, CLASSES ? 1 : 2)
             entry =
                 automaton_vector<CLASSES, false>(entry, __ldg(&text[start / 16 - 1]), classes, 0u);
         }
+        // 32 bytes a step, a 32-byte sector (two 16-byte loads, the next step's in flight):
+        // a warp's lanes read 32 regions at once, so each sector is used whole when loaded.
         size_t p = start;
-        uint4 x = __ldg(&text[p / 16]);
-        for (; p + 16 <= end; p += 16) { // whole vectors, the next one's load in flight
-            const uint4 next = __ldg(&text[p / 16 + 1]); // past the end: the buffer's padding
-            entry = automaton_vector<CLASSES, true>(entry, x, classes, counter_base);
-            x = next;
+        uint4 a = __ldg(&text[p / 16]), b = __ldg(&text[p / 16 + 1]);
+        for (; p + 32 <= end; p += 32) { // past the end: the buffer's padding (64 bytes)
+            const uint4 next_a = __ldg(&text[p / 16 + 2]), next_b = __ldg(&text[p / 16 + 3]);
+            entry = automaton_vector<CLASSES, true>(entry, a, classes, counter_base);
+            entry = automaton_vector<CLASSES, true>(entry, b, classes, counter_base);
+            a = next_a;
+            b = next_b;
         }
-        if (p < end) // the text's last, partial vector
-            automaton_vector<CLASSES, true>(entry, x, classes, counter_base, (int)(end - p));
+        if (p < end) { // the text's last 1..31 bytes
+            const int left = (int)(end - p);
+            entry = automaton_vector<CLASSES, true>(entry, a, classes, counter_base,
+                                                    left < 16 ? left : 16);
+            if (left > 16)
+                automaton_vector<CLASSES, true>(entry, b, classes, counter_base, left - 16);
+        }
     }
 
     // The block's counts by out, then each word's: the sum over the words ending with it.
@@ -1211,10 +1220,10 @@ static void launch_v6(const uint8_t *text, size_t n, const pm_device_words *dw,
                           (AUTOMATON_OUTS_MAX + 1) * 32 * 4;
     const cl_kernel_fit fit = cl_kernel_fit_for((const void *)kernel, AUTOMATON_THREADS, shared);
     const size_t threads = (size_t)fit.resident * AUTOMATON_THREADS;
-    // One region a thread, whole 16-byte vectors, at least AUTOMATON_REGION_MIN bytes (the
+    // One region a thread, whole 32-byte sectors, at least AUTOMATON_REGION_MIN bytes (the
     // warm-up's 32 bytes a region are then at most 1/8 more).
     size_t region = (n + threads - 1) / threads;
-    region = (region + 15) / 16 * 16;
+    region = (region + 31) / 32 * 32;
     region = region < (size_t)AUTOMATON_REGION_MIN ? (size_t)AUTOMATON_REGION_MIN : region;
     const size_t regions = (n + region - 1) / region;
     const size_t blocks = (regions + AUTOMATON_THREADS - 1) / AUTOMATON_THREADS;
