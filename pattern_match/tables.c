@@ -308,12 +308,6 @@ int pm_build_longest_tables(const pm_words *words, longest_tables *t, char *err,
 
 // --- v6's automaton ----------------------------------------------------------------------------
 
-// Byte i of a packed word.
-static uint8_t packed_byte(const uint32_t *packed, int i)
-{
-    return (uint8_t)(packed[i / 4] >> (8 * (i % 4)));
-}
-
 int pm_build_automaton(const pm_words *words, automaton_tables *t, char *err, size_t errlen)
 {
     static uint32_t packed[PM_MAX_WORDS][PM_WORD_INTS];
@@ -337,7 +331,7 @@ int pm_build_automaton(const pm_words *words, automaton_tables *t, char *err, si
     for (int d = 0; d < t->distinct; d++) {
         int s = 0;
         for (int i = 0; i < len[d]; i++) {
-            const uint8_t b = packed_byte(packed[d], i);
+            const uint8_t b = pm_packed_byte(packed[d], i);
             used[b] = true;
             if (!child[s][b]) {
                 if (states == AUTOMATON_STATES_MAX) {
@@ -357,8 +351,10 @@ int pm_build_automaton(const pm_words *words, automaton_tables *t, char *err, si
             t->class_of[b] = used[b] ? (uint8_t)++t->classes : 0;
         t->classes++;
         if (t->classes > 32) {
-            snprintf(err, errlen, "%d states and %d distinct bytes in the words: over %d, and "
-                     "over 31", states, t->classes - 1, AUTOMATON_BYTE_STATES_MAX);
+            snprintf(err, errlen,
+                     "%d states and %d distinct bytes in the words: over %d, and "
+                     "over 31",
+                     states, t->classes - 1, AUTOMATON_BYTE_STATES_MAX);
             return -1;
         }
     }
@@ -389,8 +385,8 @@ int pm_build_automaton(const pm_words *words, automaton_tables *t, char *err, si
     for (int s = 0; s < states; s++)
         for (int b = 0; b < 256; b++) {
             const int g = go[s][b];
-            const uint32_t entry = (uint32_t)(g * t->row_entries * 4) |
-                                   (uint32_t)out[g] * 128u << AUTOMATON_OUT_SHIFT;
+            const uint32_t entry = (uint32_t)(g * t->row_entries * 4) | (uint32_t)out[g] * 128u
+                                                                            << AUTOMATON_OUT_SHIFT;
             t->next[s * t->row_entries + (t->classes ? t->class_of[b] : b)] = entry;
         }
     // Each distinct word's ends: the distinct words that end with it, itself included.
@@ -400,7 +396,8 @@ int pm_build_automaton(const pm_words *words, automaton_tables *t, char *err, si
         for (int e = 0; e < t->distinct; e++) {
             bool ends_with = len[e] >= len[d];
             for (int i = 0; ends_with && i < len[d]; i++)
-                ends_with = packed_byte(packed[e], len[e] - len[d] + i) == packed_byte(packed[d], i);
+                ends_with =
+                    pm_packed_byte(packed[e], len[e] - len[d] + i) == pm_packed_byte(packed[d], i);
             if (ends_with)
                 t->ends[used_ends++] = (uint16_t)e;
         }
