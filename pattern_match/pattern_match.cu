@@ -919,7 +919,7 @@ __device__ __forceinline__ uint32_t automaton_vector(uint32_t entry, const uint4
 }
 
 // Shared memory: the rows (row_bytes), the class table where CLASSES (256 x 32 entries),
-// the lanes' counters ((AUTOMATON_OUTS_MAX + 1) x 32).
+// the lanes' counters ((AUTOMATON_SHARED_OUTS_MAX + 1) x 32).
 template <bool CLASSES>
 __global__ void __launch_bounds__(AUTOMATON_THREADS, CLASSES ? 1 : 2)
     automaton_kernel(const uint4 *text, size_t n, size_t region, const automaton_tables *t,
@@ -944,7 +944,7 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, CLASSES ? 1 : 2)
         shared += 256 * 32 * 4;
     }
     uint32_t *lane_counts = reinterpret_cast<uint32_t *>(shared);
-    for (int i = threadIdx.x; i < (AUTOMATON_OUTS_MAX + 1) * 32; i += blockDim.x)
+    for (int i = threadIdx.x; i < (AUTOMATON_SHARED_OUTS_MAX + 1) * 32; i += blockDim.x)
         lane_counts[i] = 0;
     __syncthreads();
     const uint32_t counter_base = (uint32_t)__cvta_generic_to_shared(lane_counts + lane);
@@ -981,7 +981,7 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, CLASSES ? 1 : 2)
 
     // The block's counts by out, then each word's: the sum over the words ending with it.
     __syncthreads();
-    __shared__ uint32_t out_sums[AUTOMATON_OUTS_MAX + 1];
+    __shared__ uint32_t out_sums[AUTOMATON_SHARED_OUTS_MAX + 1];
     for (int o = 1 + threadIdx.x; o <= t->distinct; o += blockDim.x) {
         uint32_t sum = 0;
         for (int i = 0; i < 32; i++) // lane-rotated: a warp's threads read 32 banks
@@ -999,6 +999,110 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, CLASSES ? 1 : 2)
     }
 }
 
+// v6 split (lists whose table does not fit shared memory: the 1024 vocabulary words,
+// 5457 states): rows by class, the shallowest `shared_states` in shared memory and every
+// state's row in global memory; a step reads its row through a generic pointer, from
+// shared memory where the state is shallow (most steps: for the 1024 words 90% land at
+// depth 4 or less, which 1074 states hold) and from L1 / L2 where not. An entry is the
+// next state and its out (up to 1024 words): the out's counter is the block's, not the
+// lane's (lanes that count no word add to their own counter 0).
+// Napkin math (1 GB, 1024 words, H100): ~12 instructions a byte (0.38 G warp
+// instructions, 0.4 ms at the issue rate); 10% of the steps read a 32-byte sector of L2
+// (1e8 sectors, 3.2 GB, ~0.6 ms at ~5.5 TB/s) and wait ~250 cycles for it, and a warp's
+// step waits for its slowest lane: ~1 ms, against v5's 4.57.
+__device__ __forceinline__ uint32_t split_vector(uint32_t entry, const uint4 x, uint32_t classes,
+                                                 const uint32_t *shared_rows,
+                                                 const uint32_t *global_rows,
+                                                 uint32_t shared_states, uint32_t counters,
+                                                 uint32_t lane_counter, bool count, int valid = 16)
+{
+    const uint32_t ints[4] = {x.x, x.y, x.z, x.w};
+    uint32_t klass[16];
+#pragma unroll
+    for (int j = 0; j < 16; j++) { // the classes first, all at once, off the steps' chain
+        const uint32_t byte = __byte_perm(ints[j / 4], 0u, 0x4440u | (uint32_t)(j % 4));
+        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(klass[j]) : "r"(classes + 128u * byte));
+    }
+#pragma unroll
+    for (int j = 0; j < 16; j++) {
+        const uint32_t state = entry & AUTOMATON_STATE_MASK;
+        const uint32_t *rows = state < shared_states ? shared_rows : global_rows;
+        entry = rows[state * AUTOMATON_CLASS_ROW + klass[j]];
+        const uint32_t out = entry >> AUTOMATON_SPLIT_OUT_SHIFT;
+        if (count)
+            asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(out && j < valid ? counters + 4u * out
+                                                                              : lane_counter)
+                         : "memory");
+    }
+    return entry;
+}
+
+__global__ void __launch_bounds__(AUTOMATON_THREADS, 1)
+    automaton_split_kernel(const uint4 *text, size_t n, size_t region, const automaton_tables *t,
+                           int shared_states, int row_bytes, unsigned long long *counts)
+{
+    extern __shared__ uint4 shared_raw[];
+    char *shared = reinterpret_cast<char *>(shared_raw);
+    const int lane = threadIdx.x % 32;
+    uint32_t *rows = reinterpret_cast<uint32_t *>(shared);
+    for (int i = threadIdx.x; i < shared_states * AUTOMATON_CLASS_ROW; i += blockDim.x)
+        rows[i] = __ldg(&t->next[i]);
+    shared += row_bytes;
+    uint32_t *class_table = reinterpret_cast<uint32_t *>(shared);
+    for (int i = threadIdx.x; i < 256 * 32; i += blockDim.x)
+        class_table[i] = t->class_of[i / 32];
+    const uint32_t classes = (uint32_t)__cvta_generic_to_shared(class_table + lane);
+    shared += 256 * 32 * 4;
+    uint32_t *block_counts = reinterpret_cast<uint32_t *>(shared); // [0..32): the lanes' 0
+    for (int i = threadIdx.x; i < 32 + PM_MAX_WORDS + 1; i += blockDim.x)
+        block_counts[i] = 0;
+    __syncthreads();
+    // out o's counter at counters + 4 o (o >= 1), past the 32 lanes' counters of nothing
+    const uint32_t lane_counter = (uint32_t)__cvta_generic_to_shared(block_counts + lane);
+    const uint32_t counters = (uint32_t)__cvta_generic_to_shared(block_counts + 32);
+    const uint32_t *global_rows = t->next;
+
+    const size_t regions = (n + region - 1) / region, threads = (size_t)gridDim.x * blockDim.x;
+    for (size_t r = (size_t)blockIdx.x * blockDim.x + threadIdx.x; r < regions; r += threads) {
+        const size_t start = r * region, end = start + region < n ? start + region : n;
+        uint32_t entry = 0; // the root
+        auto scan = [&](const uint4 x, bool count, int valid) {
+            entry = split_vector(entry, x, classes, rows, global_rows, (uint32_t)shared_states,
+                                 counters, lane_counter, count, valid);
+        };
+        if (start) { // the 32 bytes before: their state, uncounted
+            scan(__ldg(&text[start / 16 - 2]), false, 16);
+            scan(__ldg(&text[start / 16 - 1]), false, 16);
+        }
+        size_t p = start;
+        uint4 a = __ldg(&text[p / 16]), b = __ldg(&text[p / 16 + 1]);
+        for (; p + 32 <= end; p += 32) { // as automaton_kernel: 32 bytes a step
+            const uint4 next_a = __ldg(&text[p / 16 + 2]), next_b = __ldg(&text[p / 16 + 3]);
+            scan(a, true, 16);
+            scan(b, true, 16);
+            a = next_a;
+            b = next_b;
+        }
+        if (p < end) {
+            const int left = (int)(end - p);
+            scan(a, true, left < 16 ? left : 16);
+            if (left > 16)
+                scan(b, true, left - 16);
+        }
+    }
+
+    // Each word's count: the sum over the words ending with it, from the block's counters.
+    __syncthreads();
+    for (int w = threadIdx.x; w < t->words; w += blockDim.x) {
+        const int d = t->distinct_of[w];
+        unsigned long long total = 0;
+        for (int i = t->ends_start[d]; i < t->ends_start[d + 1]; i++)
+            total += block_counts[32 + 1 + t->ends[i]];
+        if (total)
+            atomicAdd(&counts[w], total);
+    }
+}
+
 // --- the device words and the launchers -------------------------------------------------
 
 struct pm_device_words {
@@ -1007,9 +1111,10 @@ struct pm_device_words {
     longest_tables *longest;
     int longest_node_bytes, longest_deep_bytes; // the v5 tables' sizes for this list
     automaton_tables *automaton;                // NULL where the list's does not fit
-    int automaton_row_bytes;                    // its rows' bytes (a multiple of 16)
-    bool automaton_classes;                     // rows by class, not by byte
-    char automaton_why[160];                    // why not, said once by v6
+    automaton_layout automaton_layout;
+    int automaton_states, automaton_row_bytes; // its rows' bytes (all: a multiple of 16)
+    int automaton_distinct;
+    char automaton_why[160]; // why not, said once by v6
     mutable bool automaton_said;
     int count;
     int distinct_count;
@@ -1045,9 +1150,11 @@ extern "C" pm_device_words *pm_device_words_create(const pm_words *words)
     dw->automaton_said = false;
     if (pm_build_automaton(words, host_automaton, dw->automaton_why, sizeof dw->automaton_why) ==
         0) {
+        dw->automaton_layout = host_automaton->layout;
+        dw->automaton_states = host_automaton->states;
         dw->automaton_row_bytes =
             padded_to_16(host_automaton->states * host_automaton->row_entries * 4);
-        dw->automaton_classes = host_automaton->classes > 0;
+        dw->automaton_distinct = host_automaton->distinct;
         CL_CUDA_CHECK(cudaMalloc((void **)&dw->automaton, sizeof *host_automaton));
         CL_CUDA_CHECK(cudaMemcpy(dw->automaton, host_automaton, sizeof *host_automaton,
                                  cudaMemcpyHostToDevice));
@@ -1203,6 +1310,15 @@ static void launch_v5(const uint8_t *text, size_t n, const pm_device_words *dw,
     CL_LAUNCH_CHECK();
 }
 
+// One region a thread of `threads`, whole 32-byte sectors, at least AUTOMATON_REGION_MIN
+// bytes (the warm-up's 32 bytes a region are then at most 1/8 more).
+static size_t automaton_region(size_t n, size_t threads)
+{
+    size_t region = (n + threads - 1) / threads;
+    region = (region + 31) / 32 * 32;
+    return region < (size_t)AUTOMATON_REGION_MIN ? (size_t)AUTOMATON_REGION_MIN : region;
+}
+
 static void launch_v6(const uint8_t *text, size_t n, const pm_device_words *dw,
                       unsigned long long *counts, cudaStream_t s)
 {
@@ -1214,22 +1330,40 @@ static void launch_v6(const uint8_t *text, size_t n, const pm_device_words *dw,
         return;
     }
     CL_CUDA_CHECK(cudaMemsetAsync(counts, 0, dw->count * sizeof *counts, s));
-    const auto kernel = dw->automaton_classes ? automaton_kernel<true> : automaton_kernel<false>;
-    const size_t shared = (size_t)dw->automaton_row_bytes +
-                          (dw->automaton_classes ? 256 * 32 * 4 : 0) +
-                          (AUTOMATON_OUTS_MAX + 1) * 32 * 4;
+    const uint4 *text16 = reinterpret_cast<const uint4 *>(text);
+    if (dw->automaton_layout == AUTOMATON_SPLIT) {
+        // As many of the shallowest states' rows in shared memory as fit beside the class
+        // table and the counters.
+        const size_t others = 256 * 32 * 4 + (32 + PM_MAX_WORDS + 1) * 4,
+                     optin = cl_device_current()->shared_optin_bytes;
+        const size_t row = AUTOMATON_CLASS_ROW * 4;
+        size_t fit_states = optin > others + 16 ? (optin - others - 16) / row : 0;
+        fit_states =
+            fit_states < (size_t)dw->automaton_states ? fit_states : (size_t)dw->automaton_states;
+        const int row_bytes = padded_to_16((int)(fit_states * row));
+        const size_t shared = row_bytes + others;
+        const cl_kernel_fit fit =
+            cl_kernel_fit_for((const void *)automaton_split_kernel, AUTOMATON_THREADS, shared);
+        const size_t region = automaton_region(n, (size_t)fit.resident * AUTOMATON_THREADS);
+        const size_t blocks =
+            ((n + region - 1) / region + AUTOMATON_THREADS - 1) / AUTOMATON_THREADS;
+        automaton_split_kernel<<<(unsigned)(blocks < (size_t)fit.resident ? blocks
+                                                                          : (size_t)fit.resident),
+                                 AUTOMATON_THREADS, shared, s>>>(
+            text16, n, region, dw->automaton, (int)fit_states, row_bytes, counts);
+        CL_LAUNCH_CHECK();
+        return;
+    }
+    const bool by_class = dw->automaton_layout == AUTOMATON_BY_CLASS;
+    const auto kernel = by_class ? automaton_kernel<true> : automaton_kernel<false>;
+    const size_t shared = (size_t)dw->automaton_row_bytes + (by_class ? 256 * 32 * 4 : 0) +
+                          (AUTOMATON_SHARED_OUTS_MAX + 1) * 32 * 4;
     const cl_kernel_fit fit = cl_kernel_fit_for((const void *)kernel, AUTOMATON_THREADS, shared);
-    const size_t threads = (size_t)fit.resident * AUTOMATON_THREADS;
-    // One region a thread, whole 32-byte sectors, at least AUTOMATON_REGION_MIN bytes (the
-    // warm-up's 32 bytes a region are then at most 1/8 more).
-    size_t region = (n + threads - 1) / threads;
-    region = (region + 31) / 32 * 32;
-    region = region < (size_t)AUTOMATON_REGION_MIN ? (size_t)AUTOMATON_REGION_MIN : region;
-    const size_t regions = (n + region - 1) / region;
-    const size_t blocks = (regions + AUTOMATON_THREADS - 1) / AUTOMATON_THREADS;
+    const size_t region = automaton_region(n, (size_t)fit.resident * AUTOMATON_THREADS);
+    const size_t blocks = ((n + region - 1) / region + AUTOMATON_THREADS - 1) / AUTOMATON_THREADS;
     kernel<<<(unsigned)(blocks < (size_t)fit.resident ? blocks : (size_t)fit.resident),
-             AUTOMATON_THREADS, shared, s>>>(reinterpret_cast<const uint4 *>(text), n, region,
-                                             dw->automaton, dw->automaton_row_bytes, counts);
+             AUTOMATON_THREADS, shared, s>>>(text16, n, region, dw->automaton,
+                                             dw->automaton_row_bytes, counts);
     CL_LAUNCH_CHECK();
 }
 
@@ -1251,7 +1385,8 @@ extern "C" const pattern_match_version pattern_match_versions[] = {
      launch_v5},
     {{"v6-automaton", "Aho-Corasick's automaton as a full table in shared memory: a thread "
                       "scans its region byte by byte, one load and one count a byte (a row a "
-                      "state, by byte or by byte class; lists whose table does not fit run v5)"},
+                      "state, by byte or by byte class; for big lists the shallowest states' "
+                      "rows in shared memory, the rest from L1/L2)"},
      launch_v6},
     {{"yours", pattern_match_yours_idea}, pattern_match_yours},
 };

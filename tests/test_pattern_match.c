@@ -455,7 +455,7 @@ static void test_automaton(void)
 {
     static automaton_tables t;
     char err[160];
-    int by_class = 0, by_byte = 0; // the trials' rows: both kinds tested
+    int layouts[3] = {0}; // the trials' layouts: each tested
     for (uint64_t trial = 0; trial < 60; trial++) {
         const uint64_t key = cl_rng_key(11, trial);
         static const size_t sizes[] = {1, 15, 16, 17, 31, 32, 33, 1023, 1024, 1025, 3000, 100003};
@@ -472,10 +472,17 @@ static void test_automaton(void)
             // Every fourth list long enough for rows by class (over 96 states), the rest
             // mostly rows by byte.
             const bool many = trial % 4 == 1;
-            const int nwords = (many ? 20 : 1) + (int)cl_rng_below(key, 5000, 40);
+            // Every eighth list 200 .. 300 words of 3 .. 11 bytes: over 127 distinct words
+            // (and 1241 states), the split layout.
+            const bool split = trial % 8 == 2;
+            const int nwords = split  ? 200 + (int)cl_rng_below(key, 5000, 100)
+                               : many ? 20 + (int)cl_rng_below(key, 5000, 40)
+                                      : 1 + (int)cl_rng_below(key, 5000, 40);
             for (int w = 0; w < nwords; w++) {
                 uint8_t word[PM_MAX_WORD_BYTES];
-                const size_t len = (many ? 8 : 1) +
+                const size_t len = (many    ? 8
+                                    : split ? 3
+                                            : 1) +
                                    cl_rng_below(key, 6000 + 2 * (uint64_t)w, w % 2 ? 4 : 9);
                 for (size_t i = 0; i < len; i++)
                     word[i] = (uint8_t)
@@ -489,8 +496,7 @@ static void test_automaton(void)
             free(text);
             continue;
         }
-        by_class += t.classes > 0;
-        by_byte += t.classes == 0;
+        layouts[t.layout]++;
         uint64_t *gold = malloc(words.count * sizeof *gold),
                  *got = malloc(words.count * sizeof *got);
         pattern_match_gold(text, n, &words, gold);
@@ -507,7 +513,8 @@ static void test_automaton(void)
         free(got);
         free(text);
     }
-    EXPECT(by_class >= 10 && by_byte >= 10);
+    EXPECT(layouts[AUTOMATON_BY_BYTE] >= 10 && layouts[AUTOMATON_BY_CLASS] >= 10 &&
+           layouts[AUTOMATON_SPLIT] >= 5);
     // 100 vocabulary words on the synthetic text: rows by class (507 states, 23 bytes).
     static pm_words words;
     pm_words_vocabulary(100, &words);
@@ -520,9 +527,25 @@ static void test_automaton(void)
     pm_automaton_count(&t, text, n, 256, got);
     EXPECT(memcmp(gold, got, sizeof gold) == 0);
     free(text);
-    // Past the limits: too many distinct words; too many states with too many bytes.
-    pm_words_vocabulary(PM_MAX_WORDS, &words);
-    EXPECT(pm_build_automaton(&words, &t, err, sizeof err) != 0 && strstr(err, "distinct words"));
+    // 1024 vocabulary words: the split layout (5457 states), on the synthetic text.
+    static pm_words many_words;
+    pm_words_vocabulary(PM_MAX_WORDS, &many_words);
+    EXPECT(pm_build_automaton(&many_words, &t, err, sizeof err) == 0 &&
+           t.layout == AUTOMATON_SPLIT);
+    {
+        const size_t n = 300007;
+        uint8_t *text = calloc(pm_text_buffer_bytes(n), 1);
+        pm_text_synthetic(text, n, 6);
+        uint64_t *gold = malloc(PM_MAX_WORDS * sizeof *gold),
+                 *got = malloc(PM_MAX_WORDS * sizeof *got);
+        pattern_match_gold(text, n, &many_words, gold);
+        pm_automaton_count(&t, text, n, 1024, got);
+        EXPECT(memcmp(gold, got, PM_MAX_WORDS * sizeof *gold) == 0);
+        free(gold);
+        free(got);
+        free(text);
+    }
+    // Past the limits: too many states with too many distinct bytes.
     words.count = 0;
     for (int w = 0; w < 20; w++) { // 641 states
         uint8_t word[PM_MAX_WORD_BYTES];
