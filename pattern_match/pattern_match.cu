@@ -870,8 +870,9 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
 // 32 bytes, 1e9 / 32 x 3 / (132 SMs x 1.75 GHz) = 0.41 ms, the bound, against v5's 1.18.
 // Rows by class (100 vocabulary words: 508 states, 23 bytes) add the class's load from a
 // table of 256 entries a lane (the lane's own bank: one wavefront) and an add: 8
-// instructions and ~4 wavefronts a byte, ~0.55 ms, against v5's 2.74. Lists of more than
-// 127 distinct words or whose table exceeds 160 KB run v5 (and say so).
+// instructions and ~4 wavefronts a byte, ~0.55 ms, against v5's 2.74. Bigger lists take
+// the split layout (automaton_split_kernel below); lists of words with over 31 distinct
+// bytes and over 96 states run v5 (and say so).
 enum { AUTOMATON_THREADS = 1024, AUTOMATON_REGION_MIN = 256 };
 
 // One byte's step from `entry`, column the byte's (or its class's) 4 x: the next entry,
