@@ -885,10 +885,10 @@ __device__ __forceinline__ uint32_t automaton_step(uint32_t entry, uint32_t colu
     uint32_t next;
     asm volatile("ld.shared.u32 %0, [%1];"
                  : "=r"(next)
-                 : "r"((entry & AUTOMATON_ROW_MASK) + column));
+                 : "r"(automaton_next_address(entry, column)));
     if (COUNT)
         asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(
-                         counter_base + (counted ? next >> AUTOMATON_OUT_SHIFT : 0u))
+                         automaton_counter_address(counter_base, next, counted))
                      : "memory");
     return next;
 }
@@ -911,7 +911,7 @@ __device__ __forceinline__ uint32_t automaton_vector(uint32_t entry, const uint4
         if (CLASSES)
             asm volatile("ld.shared.u32 %0, [%1];"
                          : "=r"(column[j])
-                         : "r"(classes + 32u * column[j]));
+                         : "r"(automaton_class_address(classes, byte)));
     }
 #pragma unroll
     for (int j = 0; j < 16; j++)
@@ -934,7 +934,7 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, CLASSES ? 1 : 2)
     uint32_t *rows = reinterpret_cast<uint32_t *>(shared);
     const uint32_t table = (uint32_t)__cvta_generic_to_shared(rows);
     for (int i = threadIdx.x; i < t->states * t->row_entries; i += blockDim.x)
-        rows[i] = __ldg(&t->next[i]) + table;
+        rows[i] = automaton_placed(__ldg(&t->next[i]), table);
     shared += row_bytes;
     uint32_t classes = 0;
     if (CLASSES) {
@@ -1022,17 +1022,18 @@ __device__ __forceinline__ uint32_t split_vector(uint32_t entry, const uint4 x, 
 #pragma unroll
     for (int j = 0; j < 16; j++) { // the classes first, all at once, off the steps' chain
         const uint32_t byte = __byte_perm(ints[j / 4], 0u, 0x4440u | (uint32_t)(j % 4));
-        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(klass[j]) : "r"(classes + 128u * byte));
+        asm volatile("ld.shared.u32 %0, [%1];"
+                     : "=r"(klass[j])
+                     : "r"(automaton_class_address(classes, byte)));
     }
 #pragma unroll
     for (int j = 0; j < 16; j++) {
         const uint32_t state = entry & AUTOMATON_STATE_MASK;
         const uint32_t *rows = state < shared_states ? shared_rows : global_rows;
         entry = rows[state * AUTOMATON_CLASS_ROW + klass[j]];
-        const uint32_t out = entry >> AUTOMATON_SPLIT_OUT_SHIFT;
         if (count)
-            asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(out && j < valid ? counters + 4u * out
-                                                                              : lane_counter)
+            asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(
+                             automaton_split_counter(counters, lane_counter, entry, j < valid))
                          : "memory");
     }
     return entry;

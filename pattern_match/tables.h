@@ -277,6 +277,34 @@ PM_INLINE uint32_t automaton_out(const automaton_tables *t, uint32_t entry)
                                         : entry >> AUTOMATON_OUT_SHIFT >> 7;
 }
 
+// The kernels' step in their shared-memory layout (32-bit shared addresses), the same
+// code on the host's test of that layout. Rows by byte or class: a row's entries hold
+// their row's address (the table's address added as the block copies them in: no carry,
+// the window is under 2^18 bytes); `lane_classes` is the lane's copy of the class table
+// (byte b's class x 4 at lane_classes + 128 b: the lane's own bank); a lane's counter of
+// out o at counter_base + 128 o.
+PM_INLINE uint32_t automaton_placed(uint32_t entry, uint32_t table) { return entry + table; }
+PM_INLINE uint32_t automaton_class_address(uint32_t lane_classes, uint32_t byte)
+{
+    return lane_classes + 128u * byte;
+}
+PM_INLINE uint32_t automaton_next_address(uint32_t entry, uint32_t column)
+{
+    return (entry & AUTOMATON_ROW_MASK) + column;
+}
+PM_INLINE uint32_t automaton_counter_address(uint32_t counter_base, uint32_t entry, bool counted)
+{
+    return counter_base + (counted ? entry >> AUTOMATON_OUT_SHIFT : 0u);
+}
+// Split: the block's counter of out o at counters + 4 o; a lane that counts no word (out 0,
+// or a byte past the end) adds to its own.
+PM_INLINE uint32_t automaton_split_counter(uint32_t counters, uint32_t lane_counter, uint32_t entry,
+                                           bool counted)
+{
+    const uint32_t out = entry >> AUTOMATON_SPLIT_OUT_SHIFT;
+    return out && counted ? counters + 4u * out : lane_counter;
+}
+
 // Builds v6's automaton of a word list: returns 0, or -1 with the reason in err where no
 // layout fits (over 31 distinct bytes in words of more than 96 states).
 int pm_build_automaton(const pm_words *words, automaton_tables *t, char *err, size_t errlen);

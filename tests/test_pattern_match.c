@@ -556,6 +556,104 @@ static void test_automaton(void)
     EXPECT(pm_build_automaton(&words, &t, err, sizeof err) != 0 && strstr(err, "distinct bytes"));
 }
 
+// v6's kernels' shared-memory layout, on the host: the kernels' own address helpers
+// (tables.h) on a simulated block (the rows placed at a window address past a reserved
+// KB, the class table's lane copies, the counters), a lane a region, against the gold.
+static uint8_t sim_shared[256 * 1024];
+static uint32_t sim_load(uint32_t address)
+{
+    uint32_t v;
+    memcpy(&v, sim_shared + address, 4);
+    return v;
+}
+static void sim_store(uint32_t address, uint32_t v) { memcpy(sim_shared + address, &v, 4); }
+static void sim_add(uint32_t address) { sim_store(address, sim_load(address) + 1); }
+
+static void automaton_on_simulated_block(const automaton_tables *t, const uint8_t *text, size_t n,
+                                         size_t region, uint64_t *counts)
+{
+    memset(sim_shared, 0, sizeof sim_shared);
+    const uint32_t table = 0x400;
+    const bool split = t->layout == AUTOMATON_SPLIT;
+    const int shared_states = split ? (t->states < 600 ? t->states : 600) : t->states;
+    const uint32_t row_bytes = (uint32_t)padded_to_16(shared_states * t->row_entries * 4);
+    for (int i = 0; i < shared_states * t->row_entries; i++)
+        sim_store(table + 4u * (uint32_t)i,
+                  split ? t->next[i] : automaton_placed(t->next[i], table));
+    const uint32_t class_table = table + row_bytes;
+    if (t->classes)
+        for (int i = 0; i < 256 * 32; i++) // split: the class; by class: 4 x the class
+            sim_store(class_table + 4u * (uint32_t)i, (split ? 1u : 4u) * t->class_of[i / 32]);
+    const uint32_t counters = class_table + (t->classes ? 256 * 32 * 4 : 0);
+    for (size_t r = 0, start = 0; start < n; r++, start += region) {
+        const uint32_t lane = (uint32_t)(r % 32), lane_classes = class_table + 4u * lane;
+        const size_t end = start + region < n ? start + region : n;
+        uint32_t entry = split ? 0u : table;
+        for (size_t p = start >= AUTOMATON_WARMUP ? start - AUTOMATON_WARMUP : 0; p < end; p++) {
+            const uint32_t byte = text[p];
+            const bool counted = p >= start;
+            if (split) {
+                const uint32_t klass = sim_load(automaton_class_address(lane_classes, byte));
+                const uint32_t state = entry & AUTOMATON_STATE_MASK;
+                entry = state < (uint32_t)shared_states
+                            ? sim_load(table + 4u * (state * AUTOMATON_CLASS_ROW + klass))
+                            : t->next[state * AUTOMATON_CLASS_ROW + klass];
+                if (counted)
+                    sim_add(automaton_split_counter(counters + 128u, counters + 4u * lane, entry,
+                                                    true));
+            } else {
+                const uint32_t column =
+                    t->classes ? sim_load(automaton_class_address(lane_classes, byte)) : 4u * byte;
+                entry = sim_load(automaton_next_address(entry, column));
+                if (counted)
+                    sim_add(automaton_counter_address(counters + 4u * lane, entry, true));
+            }
+        }
+    }
+    for (int w = 0; w < t->words; w++) {
+        const int d = t->distinct_of[w];
+        counts[w] = 0;
+        for (int i = t->ends_start[d]; i < t->ends_start[d + 1]; i++) {
+            const uint32_t o = 1u + t->ends[i];
+            if (split)
+                counts[w] += sim_load(counters + 128u + 4u * o);
+            else
+                for (uint32_t lane = 0; lane < 32; lane++)
+                    counts[w] += sim_load(counters + 128u * o + 4u * lane);
+        }
+    }
+}
+
+static void test_automaton_layout(void)
+{
+    static automaton_tables t;
+    static pm_words words;
+    char err[160];
+    const size_t n = 100003;
+    uint8_t *text = calloc(pm_text_buffer_bytes(n), 1);
+    pm_text_synthetic(text, n, 9);
+    uint64_t *gold = malloc(PM_MAX_WORDS * sizeof *gold), *got = malloc(PM_MAX_WORDS * sizeof *got);
+    static const int lists[] = {0, 100, PM_MAX_WORDS};
+    static const automaton_layout layouts[] = {AUTOMATON_BY_BYTE, AUTOMATON_BY_CLASS,
+                                               AUTOMATON_SPLIT};
+    for (int k = 0; k < 3; k++) {
+        if (lists[k])
+            pm_words_vocabulary(lists[k], &words);
+        else
+            pm_words_default(&words);
+        EXPECT(pm_build_automaton(&words, &t, err, sizeof err) == 0 && t.layout == layouts[k]);
+        pattern_match_gold(text, n, &words, gold);
+        automaton_on_simulated_block(&t, text, n, 256, got);
+        const bool same = memcmp(gold, got, words.count * sizeof *gold) == 0;
+        EXPECT(same);
+        if (!same)
+            printf("  %d words: the simulated block's counts differ\n", words.count);
+    }
+    free(gold);
+    free(got);
+    free(text);
+}
+
 int main(void)
 {
     RUN_TEST(test_overlaps_and_edges);
@@ -569,5 +667,6 @@ int main(void)
     RUN_TEST(test_synthetic_text);
     RUN_TEST(test_longest_tables);
     RUN_TEST(test_automaton);
+    RUN_TEST(test_automaton_layout);
     return UNIT_RESULT();
 }
