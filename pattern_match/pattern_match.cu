@@ -48,6 +48,7 @@
 #include "check.h"
 #include "device.h"
 #include "launch.h"
+#include "report.h"
 #include "pattern_match.h"
 #include "tables.h"
 #include "scan.cuh"
@@ -854,6 +855,256 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
     flush_longest_counts(v, lane_counts, t, counts);
 }
 
+// v6: Aho and Corasick's automaton, one table load a byte. Each thread scans its own
+// region of the text byte by byte (32 bytes a step), its state the entry of the byte
+// before: the next entry is the state's row at the byte (or at its class), whose out (the
+// longest word ending at this byte) is counted on the lane's own counter, as v5 counts.
+// A region is scanned from the 32 bytes before it (AUTOMATON_WARMUP, uncounted), so that
+// its first bytes find the words that start before it. No filter, no queue, no branch.
+// Napkin math (1 GB, H100), rows by byte (the default words: 67 states): a byte is a
+// byte permute, the row mask, the address, the shared load, the counter's address and
+// the shared add: 6 instructions, 1e9 x 6 / 32 = 0.19 G warp instructions, 0.2 ms at the
+// issue rate; the shared-memory pipe takes the load (lanes in different states at bytes
+// of one bank collide; row s starts s banks on, so the same byte in different states
+// does not) and the add (the lane's own column: one wavefront): ~3 wavefronts a warp's
+// 32 bytes, 1e9 / 32 x 3 / (132 SMs x 1.75 GHz) = 0.41 ms, the bound, against v5's 1.18.
+// Rows by class (100 vocabulary words: 508 states, 23 bytes) add the class's load from a
+// table of 256 entries a lane (the lane's own bank: one wavefront) and an add: 8
+// instructions and ~4 wavefronts a byte, ~0.55 ms, against v5's 2.74. Bigger lists take
+// the split layout (automaton_split_kernel below); lists of words with over 31 distinct
+// bytes and over 96 states run v5 (and say so).
+enum { AUTOMATON_THREADS = 1024, AUTOMATON_REGION_MIN = 256 };
+
+// One byte's step from `entry`, column the byte's (or its class's) 4 x: the next entry,
+// its out counted where COUNT (the warm-up counts nothing), on counter 0 (never read)
+// where the byte is not `counted` (past the text's end).
+template <bool COUNT>
+__device__ __forceinline__ uint32_t automaton_step(uint32_t entry, uint32_t column,
+                                                   uint32_t counter_base, bool counted)
+{
+    uint32_t next;
+    asm volatile("ld.shared.u32 %0, [%1];"
+                 : "=r"(next)
+                 : "r"(automaton_next_address(entry, column)));
+    if (COUNT)
+        asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(
+                         automaton_counter_address(counter_base, next, counted))
+                     : "memory");
+    return next;
+}
+
+// 16 bytes (x) scanned, the first `valid` of them counted (16: all). Rows by class:
+// the 16 bytes' classes are loaded first, all at once (the lane's copy of the class
+// table, `classes`: byte x 128 + lane x 4, the lane's own bank), off the chain of
+// steps, where each step waits for the one before.
+template <bool CLASSES, bool COUNT>
+__device__ __forceinline__ uint32_t automaton_vector(uint32_t entry, const uint4 x,
+                                                     uint32_t classes, uint32_t counter_base,
+                                                     int valid = 16)
+{
+    const uint32_t ints[4] = {x.x, x.y, x.z, x.w};
+    uint32_t column[16];
+#pragma unroll
+    for (int j = 0; j < 16; j++) {
+        const uint32_t byte = __byte_perm(ints[j / 4], 0u, 0x4440u | (uint32_t)(j % 4));
+        column[j] = 4u * byte;
+        if (CLASSES)
+            asm volatile("ld.shared.u32 %0, [%1];"
+                         : "=r"(column[j])
+                         : "r"(automaton_class_address(classes, byte)));
+    }
+#pragma unroll
+    for (int j = 0; j < 16; j++)
+        entry = automaton_step<COUNT>(entry, column[j], counter_base, j < valid);
+    return entry;
+}
+
+// Shared memory: the rows (row_bytes), the class table where CLASSES (256 x 32 entries),
+// the lanes' counters ((AUTOMATON_SHARED_OUTS_MAX + 1) x 32).
+template <bool CLASSES>
+__global__ void __launch_bounds__(AUTOMATON_THREADS, CLASSES ? 1 : 2)
+    automaton_kernel(const uint4 *text, size_t n, size_t region, const automaton_tables *t,
+                     int row_bytes, unsigned long long *counts)
+{
+    extern __shared__ uint4 shared_raw[];
+    char *shared = reinterpret_cast<char *>(shared_raw);
+    const int lane = threadIdx.x % 32;
+    // The rows, each entry's row made the row's shared-memory address (below 2^18: no
+    // carry into the out), so that a step's address is the row plus the column.
+    uint32_t *rows = reinterpret_cast<uint32_t *>(shared);
+    const uint32_t table = (uint32_t)__cvta_generic_to_shared(rows);
+    for (int i = threadIdx.x; i < t->states * t->row_entries; i += blockDim.x)
+        rows[i] = automaton_placed(__ldg(&t->next[i]), table);
+    shared += row_bytes;
+    uint32_t classes = 0;
+    if (CLASSES) {
+        uint32_t *class_table = reinterpret_cast<uint32_t *>(shared);
+        for (int i = threadIdx.x; i < 256 * 32; i += blockDim.x)
+            class_table[i] = 4u * t->class_of[i / 32];
+        classes = (uint32_t)__cvta_generic_to_shared(class_table + lane);
+        shared += 256 * 32 * 4;
+    }
+    uint32_t *lane_counts = reinterpret_cast<uint32_t *>(shared);
+    for (int i = threadIdx.x; i < (AUTOMATON_SHARED_OUTS_MAX + 1) * 32; i += blockDim.x)
+        lane_counts[i] = 0;
+    __syncthreads();
+    const uint32_t counter_base = (uint32_t)__cvta_generic_to_shared(lane_counts + lane);
+
+    const size_t regions = (n + region - 1) / region, threads = (size_t)gridDim.x * blockDim.x;
+    for (size_t r = (size_t)blockIdx.x * blockDim.x + threadIdx.x; r < regions; r += threads) {
+        const size_t start = r * region, end = start + region < n ? start + region : n;
+        uint32_t entry = table; // the root's row
+        if (start) {            // the 32 bytes before: their state, uncounted
+            entry =
+                automaton_vector<CLASSES, false>(entry, __ldg(&text[start / 16 - 2]), classes, 0u);
+            entry =
+                automaton_vector<CLASSES, false>(entry, __ldg(&text[start / 16 - 1]), classes, 0u);
+        }
+        // 32 bytes a step, a 32-byte sector (two 16-byte loads, the next step's in flight):
+        // a warp's lanes read 32 regions at once, so each sector is used whole when loaded.
+        size_t p = start;
+        uint4 a = __ldg(&text[p / 16]), b = __ldg(&text[p / 16 + 1]);
+        for (; p + 32 <= end; p += 32) { // past the end: the buffer's padding (64 bytes)
+            const uint4 next_a = __ldg(&text[p / 16 + 2]), next_b = __ldg(&text[p / 16 + 3]);
+            entry = automaton_vector<CLASSES, true>(entry, a, classes, counter_base);
+            entry = automaton_vector<CLASSES, true>(entry, b, classes, counter_base);
+            a = next_a;
+            b = next_b;
+        }
+        if (p < end) { // the text's last 1..31 bytes
+            const int left = (int)(end - p);
+            entry = automaton_vector<CLASSES, true>(entry, a, classes, counter_base,
+                                                    left < 16 ? left : 16);
+            if (left > 16)
+                automaton_vector<CLASSES, true>(entry, b, classes, counter_base, left - 16);
+        }
+    }
+
+    // The block's counts by out, then each word's: the sum over the words ending with it.
+    __syncthreads();
+    __shared__ uint32_t out_sums[AUTOMATON_SHARED_OUTS_MAX + 1];
+    for (int o = 1 + threadIdx.x; o <= t->distinct; o += blockDim.x) {
+        uint32_t sum = 0;
+        for (int i = 0; i < 32; i++) // lane-rotated: a warp's threads read 32 banks
+            sum += lane_counts[o * 32 + (i + o) % 32];
+        out_sums[o] = sum;
+    }
+    __syncthreads();
+    for (int w = threadIdx.x; w < t->words; w += blockDim.x) {
+        const int d = t->distinct_of[w];
+        unsigned long long total = 0;
+        for (int i = t->ends_start[d]; i < t->ends_start[d + 1]; i++)
+            total += out_sums[1 + t->ends[i]];
+        if (total)
+            atomicAdd(&counts[w], total);
+    }
+}
+
+// v6 split (lists whose table does not fit shared memory: the 1024 vocabulary words,
+// 5457 states): rows by class, the shallowest `shared_states` in shared memory and every
+// state's row in global memory; a step reads its row through a generic pointer, from
+// shared memory where the state is shallow (most steps: for the 1024 words 90% land at
+// depth 4 or less, which 1074 states hold) and from L1 / L2 where not. An entry is the
+// next state and its out (up to 1024 words): the out's counter is the block's, not the
+// lane's (lanes that count no word add to their own counter 0).
+// Napkin math (1 GB, 1024 words, H100): ~12 instructions a byte (0.38 G warp
+// instructions, 0.4 ms at the issue rate); 10% of the steps read a 32-byte sector of L2
+// (1e8 sectors, 3.2 GB, ~0.6 ms at ~5.5 TB/s) and wait ~250 cycles for it, and a warp's
+// step waits for its slowest lane: ~1 ms, against v5's 4.57.
+__device__ __forceinline__ uint32_t split_vector(uint32_t entry, const uint4 x, uint32_t classes,
+                                                 const uint32_t *shared_rows,
+                                                 const uint32_t *global_rows,
+                                                 uint32_t shared_states, uint32_t counters,
+                                                 uint32_t lane_counter, bool count, int valid = 16)
+{
+    const uint32_t ints[4] = {x.x, x.y, x.z, x.w};
+    uint32_t klass[16];
+#pragma unroll
+    for (int j = 0; j < 16; j++) { // the classes first, all at once, off the steps' chain
+        const uint32_t byte = __byte_perm(ints[j / 4], 0u, 0x4440u | (uint32_t)(j % 4));
+        asm volatile("ld.shared.u32 %0, [%1];"
+                     : "=r"(klass[j])
+                     : "r"(automaton_class_address(classes, byte)));
+    }
+#pragma unroll
+    for (int j = 0; j < 16; j++) {
+        const uint32_t state = entry & AUTOMATON_STATE_MASK;
+        const uint32_t *rows = state < shared_states ? shared_rows : global_rows;
+        entry = rows[state * AUTOMATON_CLASS_ROW + klass[j]];
+        if (count)
+            asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(
+                             automaton_split_counter(counters, lane_counter, entry, j < valid))
+                         : "memory");
+    }
+    return entry;
+}
+
+__global__ void __launch_bounds__(AUTOMATON_THREADS, 1)
+    automaton_split_kernel(const uint4 *text, size_t n, size_t region, const automaton_tables *t,
+                           int shared_states, int row_bytes, unsigned long long *counts)
+{
+    extern __shared__ uint4 shared_raw[];
+    char *shared = reinterpret_cast<char *>(shared_raw);
+    const int lane = threadIdx.x % 32;
+    uint32_t *rows = reinterpret_cast<uint32_t *>(shared);
+    for (int i = threadIdx.x; i < shared_states * AUTOMATON_CLASS_ROW; i += blockDim.x)
+        rows[i] = __ldg(&t->next[i]);
+    shared += row_bytes;
+    uint32_t *class_table = reinterpret_cast<uint32_t *>(shared);
+    for (int i = threadIdx.x; i < 256 * 32; i += blockDim.x)
+        class_table[i] = t->class_of[i / 32];
+    const uint32_t classes = (uint32_t)__cvta_generic_to_shared(class_table + lane);
+    shared += 256 * 32 * 4;
+    uint32_t *block_counts = reinterpret_cast<uint32_t *>(shared); // [0..32): the lanes' 0
+    for (int i = threadIdx.x; i < 32 + PM_MAX_WORDS + 1; i += blockDim.x)
+        block_counts[i] = 0;
+    __syncthreads();
+    // out o's counter at counters + 4 o (o >= 1), past the 32 lanes' counters of nothing
+    const uint32_t lane_counter = (uint32_t)__cvta_generic_to_shared(block_counts + lane);
+    const uint32_t counters = (uint32_t)__cvta_generic_to_shared(block_counts + 32);
+    const uint32_t *global_rows = t->next;
+
+    const size_t regions = (n + region - 1) / region, threads = (size_t)gridDim.x * blockDim.x;
+    for (size_t r = (size_t)blockIdx.x * blockDim.x + threadIdx.x; r < regions; r += threads) {
+        const size_t start = r * region, end = start + region < n ? start + region : n;
+        uint32_t entry = 0; // the root
+        auto scan = [&](const uint4 x, bool count, int valid) {
+            entry = split_vector(entry, x, classes, rows, global_rows, (uint32_t)shared_states,
+                                 counters, lane_counter, count, valid);
+        };
+        if (start) { // the 32 bytes before: their state, uncounted
+            scan(__ldg(&text[start / 16 - 2]), false, 16);
+            scan(__ldg(&text[start / 16 - 1]), false, 16);
+        }
+        size_t p = start;
+        uint4 a = __ldg(&text[p / 16]), b = __ldg(&text[p / 16 + 1]);
+        for (; p + 32 <= end; p += 32) { // as automaton_kernel: 32 bytes a step
+            const uint4 next_a = __ldg(&text[p / 16 + 2]), next_b = __ldg(&text[p / 16 + 3]);
+            scan(a, true, 16);
+            scan(b, true, 16);
+            a = next_a;
+            b = next_b;
+        }
+        if (p < end) {
+            const int left = (int)(end - p);
+            scan(a, true, left < 16 ? left : 16);
+            if (left > 16)
+                scan(b, true, left - 16);
+        }
+    }
+
+    // Each word's count: the sum over the words ending with it, from the block's counters.
+    __syncthreads();
+    for (int w = threadIdx.x; w < t->words; w += blockDim.x) {
+        const int d = t->distinct_of[w];
+        unsigned long long total = 0;
+        for (int i = t->ends_start[d]; i < t->ends_start[d + 1]; i++)
+            total += block_counts[32 + 1 + t->ends[i]];
+        if (total)
+            atomicAdd(&counts[w], total);
+    }
+}
+
 // --- the device words and the launchers -------------------------------------------------
 
 struct pm_device_words {
@@ -861,6 +1112,12 @@ struct pm_device_words {
     prefix_tables *tables;
     longest_tables *longest;
     int longest_node_bytes, longest_deep_bytes; // the v5 tables' sizes for this list
+    automaton_tables *automaton;                // NULL where the list's does not fit
+    automaton_layout automaton_layout;
+    int automaton_states, automaton_row_bytes; // its rows' bytes (all: a multiple of 16)
+    int automaton_distinct;
+    char automaton_why[160]; // why not, said once by v6
+    mutable bool automaton_said;
     int count;
     int distinct_count;
     constant_head head[PM_MAX_WORDS];
@@ -890,6 +1147,21 @@ extern "C" pm_device_words *pm_device_words_create(const pm_words *words)
     CL_CUDA_CHECK(
         cudaMemcpy(dw->longest, host_longest, sizeof *host_longest, cudaMemcpyHostToDevice));
     delete host_longest;
+    automaton_tables *host_automaton = new automaton_tables;
+    dw->automaton = nullptr;
+    dw->automaton_said = false;
+    if (pm_build_automaton(words, host_automaton, dw->automaton_why, sizeof dw->automaton_why) ==
+        0) {
+        dw->automaton_layout = host_automaton->layout;
+        dw->automaton_states = host_automaton->states;
+        dw->automaton_row_bytes =
+            padded_to_16(host_automaton->states * host_automaton->row_entries * 4);
+        dw->automaton_distinct = host_automaton->distinct;
+        CL_CUDA_CHECK(cudaMalloc((void **)&dw->automaton, sizeof *host_automaton));
+        CL_CUDA_CHECK(cudaMemcpy(dw->automaton, host_automaton, sizeof *host_automaton,
+                                 cudaMemcpyHostToDevice));
+    }
+    delete host_automaton;
     for (int w = 0; w < words->count; w++) {
         const uint32_t mask = first_int_mask(words->len[w]);
         dw->head[w] = {words->packed[w][0] & mask, mask, words->len[w]};
@@ -904,6 +1176,8 @@ extern "C" void pm_device_words_destroy(pm_device_words *dw)
     CL_CUDA_CHECK(cudaFree(dw->list));
     CL_CUDA_CHECK(cudaFree(dw->tables));
     CL_CUDA_CHECK(cudaFree(dw->longest));
+    if (dw->automaton)
+        CL_CUDA_CHECK(cudaFree(dw->automaton));
     delete dw;
 }
 
@@ -1038,6 +1312,63 @@ static void launch_v5(const uint8_t *text, size_t n, const pm_device_words *dw,
     CL_LAUNCH_CHECK();
 }
 
+// One region a thread of `threads`, whole 32-byte sectors, at least AUTOMATON_REGION_MIN
+// bytes (the warm-up's 32 bytes a region are then at most 1/8 more).
+static size_t automaton_region(size_t n, size_t threads)
+{
+    size_t region = (n + threads - 1) / threads;
+    region = (region + 31) / 32 * 32;
+    return region < (size_t)AUTOMATON_REGION_MIN ? (size_t)AUTOMATON_REGION_MIN : region;
+}
+
+static void launch_v6(const uint8_t *text, size_t n, const pm_device_words *dw,
+                      unsigned long long *counts, cudaStream_t s)
+{
+    if (!dw->automaton) {
+        if (!dw->automaton_said)
+            cl_note("v6-automaton: %s; v5's kernel runs this list", dw->automaton_why);
+        dw->automaton_said = true;
+        launch_v5(text, n, dw, counts, s);
+        return;
+    }
+    CL_CUDA_CHECK(cudaMemsetAsync(counts, 0, dw->count * sizeof *counts, s));
+    const uint4 *text16 = reinterpret_cast<const uint4 *>(text);
+    if (dw->automaton_layout == AUTOMATON_SPLIT) {
+        // As many of the shallowest states' rows in shared memory as fit beside the class
+        // table and the counters.
+        const size_t others = 256 * 32 * 4 + (32 + PM_MAX_WORDS + 1) * 4,
+                     optin = cl_device_current()->shared_optin_bytes;
+        const size_t row = AUTOMATON_CLASS_ROW * 4;
+        size_t fit_states = optin > others + 16 ? (optin - others - 16) / row : 0;
+        fit_states =
+            fit_states < (size_t)dw->automaton_states ? fit_states : (size_t)dw->automaton_states;
+        const int row_bytes = padded_to_16((int)(fit_states * row));
+        const size_t shared = row_bytes + others;
+        const cl_kernel_fit fit =
+            cl_kernel_fit_for((const void *)automaton_split_kernel, AUTOMATON_THREADS, shared);
+        const size_t region = automaton_region(n, (size_t)fit.resident * AUTOMATON_THREADS);
+        const size_t blocks =
+            ((n + region - 1) / region + AUTOMATON_THREADS - 1) / AUTOMATON_THREADS;
+        automaton_split_kernel<<<(unsigned)(blocks < (size_t)fit.resident ? blocks
+                                                                          : (size_t)fit.resident),
+                                 AUTOMATON_THREADS, shared, s>>>(
+            text16, n, region, dw->automaton, (int)fit_states, row_bytes, counts);
+        CL_LAUNCH_CHECK();
+        return;
+    }
+    const bool by_class = dw->automaton_layout == AUTOMATON_BY_CLASS;
+    const auto kernel = by_class ? automaton_kernel<true> : automaton_kernel<false>;
+    const size_t shared = (size_t)dw->automaton_row_bytes + (by_class ? 256 * 32 * 4 : 0) +
+                          (AUTOMATON_SHARED_OUTS_MAX + 1) * 32 * 4;
+    const cl_kernel_fit fit = cl_kernel_fit_for((const void *)kernel, AUTOMATON_THREADS, shared);
+    const size_t region = automaton_region(n, (size_t)fit.resident * AUTOMATON_THREADS);
+    const size_t blocks = ((n + region - 1) / region + AUTOMATON_THREADS - 1) / AUTOMATON_THREADS;
+    kernel<<<(unsigned)(blocks < (size_t)fit.resident ? blocks : (size_t)fit.resident),
+             AUTOMATON_THREADS, shared, s>>>(text16, n, region, dw->automaton,
+                                             dw->automaton_row_bytes, counts);
+    CL_LAUNCH_CHECK();
+}
+
 extern "C" const pattern_match_version pattern_match_versions[] = {
     {{"v1-course", "the Oxford practical's: one block, a thread a word, text chunks in shared "
                    "memory with the byte-offset 1/2/3 ints precomputed"},
@@ -1054,6 +1385,11 @@ extern "C" const pattern_match_version pattern_match_versions[] = {
     {{"v5-longest", "the longest word at each position from a byte table of the first two "
                     "bytes; only where a 3-byte or longer word may start, a queued trie walk"},
      launch_v5},
+    {{"v6-automaton", "Aho-Corasick's automaton as a full table in shared memory: a thread "
+                      "scans its region byte by byte, one load and one count a byte (a row a "
+                      "state, by byte or by byte class; for big lists the shallowest states' "
+                      "rows in shared memory, the rest from L1/L2)"},
+     launch_v6},
     {{"yours", pattern_match_yours_idea}, pattern_match_yours},
 };
 extern "C" const int pattern_match_version_count =

@@ -34,10 +34,15 @@ typedef struct {
     uint32_t packed[PM_MAX_WORDS][PM_WORD_INTS];
 } pm_words;
 
+// Byte i of a packed word.
+static inline uint8_t pm_packed_byte(const uint32_t *packed, int i)
+{
+    return (uint8_t)(packed[i / 4] >> (8 * (i % 4)));
+}
 // Byte i of word w.
 static inline uint8_t pm_word_byte(const pm_words *words, int w, int i)
 {
-    return (uint8_t)(words->packed[w][i / 4] >> (8 * (i % 4)));
+    return pm_packed_byte(words->packed[w], i);
 }
 
 // Bytes the device text buffer of an n-byte text takes (n, then the zero padding).

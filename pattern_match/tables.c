@@ -1,7 +1,10 @@
 // pattern_match's tables (tables.h), built on the host once a word list.
 #include "tables.h"
 
+#include "check.h"
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 // The distinct words of a list (a word listed twice is counted once and reported
@@ -304,4 +307,142 @@ int pm_build_longest_tables(const pm_words *words, longest_tables *t, char *err,
     }
     t->descendants_start[t->ranks] = (uint16_t)used;
     return 0;
+}
+
+// --- v6's automaton ----------------------------------------------------------------------------
+
+int pm_build_automaton(const pm_words *words, automaton_tables *t, char *err, size_t errlen)
+{
+    static uint32_t packed[PM_MAX_WORDS][PM_WORD_INTS];
+    int len[PM_MAX_WORDS];
+    memset(t, 0, sizeof *t);
+    t->words = words->count;
+    t->distinct = distinct_words(words, false, packed, len, t->distinct_of);
+    // The trie: child[s][b] (0: none; the root has no parent, so 0 is never a child),
+    // word_at[s] = 1 + the distinct word that ends at s (0: none); the words' bytes.
+    int most = 1;
+    for (int d = 0; d < t->distinct; d++)
+        most += len[d];
+    const size_t rows = (size_t)most * 256 * sizeof(int), ints = (size_t)most * sizeof(int);
+    int(*child)[256] = cl_host_alloc(rows, "the automaton's trie");
+    int(*go)[256] = cl_host_alloc(rows, "the automaton");
+    int *word_at = cl_host_alloc(ints, "the automaton"),
+        *fail = cl_host_alloc(ints, "the automaton");
+    int *out = cl_host_alloc(ints, "the automaton"), *order = cl_host_alloc(ints, "the automaton");
+    int *id = cl_host_alloc(ints, "the automaton");
+    memset(child, 0, rows);
+    memset(word_at, 0, ints);
+    fail[0] = out[0] = 0;
+    bool used[256] = {false};
+    int states = 1;
+    for (int d = 0; d < t->distinct; d++) {
+        int s = 0;
+        for (int i = 0; i < len[d]; i++) {
+            const uint8_t b = pm_packed_byte(packed[d], i);
+            used[b] = true;
+            if (!child[s][b])
+                child[s][b] = states++;
+            s = child[s][b];
+        }
+        word_at[s] = 1 + d;
+    }
+    t->states = states;
+    t->layout = states <= AUTOMATON_BYTE_STATES_MAX && t->distinct <= AUTOMATON_SHARED_OUTS_MAX
+                    ? AUTOMATON_BY_BYTE
+                : states <= AUTOMATON_SHARED_STATES_MAX && t->distinct <= AUTOMATON_SHARED_OUTS_MAX
+                    ? AUTOMATON_BY_CLASS
+                    : AUTOMATON_SPLIT;
+    int status = 0;
+    if (t->layout != AUTOMATON_BY_BYTE) {
+        for (int b = 0; b < 256; b++)
+            t->class_of[b] = used[b] ? (uint8_t)++t->classes : 0;
+        t->classes++;
+        if (t->classes > 32) {
+            snprintf(err, errlen,
+                     "%d states and %d distinct bytes in the words: over %d, and over 31", states,
+                     t->classes - 1, AUTOMATON_BYTE_STATES_MAX);
+            status = -1;
+            goto done;
+        }
+    }
+    t->row_entries = t->classes ? AUTOMATON_CLASS_ROW : AUTOMATON_BYTE_ROW;
+    // Breadth first (a state's suffix is shallower, so done before it): the suffix link
+    // fail[s], out[s] (its own word, else its suffix's out) and go[s][b] (a child, else
+    // the suffix's go: the root's goes back to the root); order[] numbers them so.
+    int head = 0, tail = 0;
+    order[tail++] = 0;
+    while (head < tail) {
+        const int s = order[head++];
+        for (int b = 0; b < 256; b++) {
+            const int c = child[s][b];
+            if (!c) {
+                go[s][b] = s == 0 ? 0 : go[fail[s]][b];
+                continue;
+            }
+            fail[c] = s == 0 ? 0 : go[fail[s]][b];
+            out[c] = word_at[c] ? word_at[c] : out[fail[c]];
+            go[s][b] = c;
+            order[tail++] = c;
+        }
+    }
+    // The rows (a class's bytes lead alike: class 0's to the root); split: the states
+    // renumbered breadth first, the shallowest first.
+    for (int i = 0; i < states; i++)
+        id[order[i]] = t->layout == AUTOMATON_SPLIT ? i : order[i];
+    for (int s = 0; s < states; s++)
+        for (int b = 0; b < 256; b++) {
+            const int g = go[s][b];
+            const uint32_t entry =
+                t->layout == AUTOMATON_SPLIT
+                    ? (uint32_t)id[g] | (uint32_t)out[g] << AUTOMATON_SPLIT_OUT_SHIFT
+                    : (uint32_t)(g * t->row_entries * 4) | (uint32_t)out[g] * 128u
+                                                               << AUTOMATON_OUT_SHIFT;
+            t->next[id[s] * t->row_entries + (t->classes ? t->class_of[b] : b)] = entry;
+        }
+    // Each distinct word's ends: the distinct words that end with it, itself included.
+    int used_ends = 0;
+    for (int d = 0; d < t->distinct; d++) {
+        t->ends_start[d] = (uint16_t)used_ends;
+        for (int e = 0; e < t->distinct; e++) {
+            bool ends_with = len[e] >= len[d];
+            for (int i = 0; ends_with && i < len[d]; i++)
+                ends_with =
+                    pm_packed_byte(packed[e], len[e] - len[d] + i) == pm_packed_byte(packed[d], i);
+            if (ends_with)
+                t->ends[used_ends++] = (uint16_t)e;
+        }
+    }
+    t->ends_start[t->distinct] = (uint16_t)used_ends;
+done:
+    free(child);
+    free(go);
+    free(word_at);
+    free(fail);
+    free(out);
+    free(order);
+    free(id);
+    return status;
+}
+
+void pm_automaton_count(const automaton_tables *t, const uint8_t *text, size_t n, size_t region,
+                        uint64_t *counts)
+{
+    uint64_t *by_out = calloc(PM_MAX_WORDS + 1, sizeof *by_out);
+    for (size_t start = 0; start < n; start += region) {
+        const size_t end = start + region < n ? start + region : n;
+        uint32_t entry = 0;
+        for (size_t p = start >= AUTOMATON_WARMUP ? start - AUTOMATON_WARMUP : 0; p < start; p++)
+            entry = automaton_step(t, entry, text[p]);
+        for (size_t p = start; p < end; p++) {
+            entry = automaton_step(t, entry, text[p]);
+            by_out[automaton_out(t, entry)]++;
+        }
+    }
+    for (int w = 0; w < t->words; w++) {
+        const int d = t->distinct_of[w];
+        counts[w] = 0;
+        for (int i = t->ends_start[d]; i < t->ends_start[d + 1]; i++)
+            counts[w] += by_out[1 + t->ends[i]];
+    }
+    free(by_out);
 }

@@ -209,6 +209,112 @@ PM_INLINE uint32_t find_node(const uint2 *slots, const node_hash *h, uint32_t ke
                                                    : 0u;
 }
 
+// --- v6's automaton (Aho and Corasick, 1975), as a full transition table ------------------
+
+// The trie of the distinct words, each node a state (the root, 0: nothing matched), and
+// for every state and every byte the state reached: the longest suffix of (the state's
+// bytes + the byte) that is a path of the trie. Scanning the text byte by byte from the
+// root, the state after a byte is the longest suffix of the text so far that some word
+// starts with; every word that ends at that byte is a suffix of it, and a suffix of the
+// longest such word, so one count a byte is enough (the longest, its "out"), and the
+// block adds each word's count to the words that end with it when it flushes (as v5
+// adds prefixes). Three layouts, the first that fits:
+//   by byte    a row of 256 entries a state, and one more so that row s starts s banks
+//              on (lanes in different states at the same byte do not collide): up to
+//              96 states (99 KB) and 127 distinct words, all in shared memory;
+//   by class   a row of 32 entries and one more, an entry a byte class (the words'
+//              distinct bytes, each its own class; every other byte class 0, which leads
+//              back to the root): up to 1241 states (160 KB) and 127 distinct words;
+//   split      rows by class, the states numbered breadth first so that the shallowest
+//              (where most steps land) are the ones in shared memory and the rest are read
+//              from global memory: any list whose words have at most 31 distinct bytes.
+// Entry, by byte and by class: the next state's row (its byte offset in the table) in bits
+// 0..17 and its out (1 + the longest word's distinct number, 0: none) times 128 in bits
+// 18..31, the byte offset of that out's counter row (a counter a lane, 32 a row). Split:
+// the next state in bits 0..15, its out in bits 16..31 (the block's counter of that out).
+enum {
+    AUTOMATON_BYTE_ROW = 257,           // entries a row, a byte each
+    AUTOMATON_CLASS_ROW = 33,           // entries a row, a class each (at most 32 classes)
+    AUTOMATON_BYTE_STATES_MAX = 96,     // 99 KB: rows by byte while they take no more
+    AUTOMATON_SHARED_STATES_MAX = 1241, // 160 KB: rows by class all in shared memory
+    AUTOMATON_SHARED_OUTS_MAX = 127,    // distinct words with rows in shared (a 7-bit out)
+    AUTOMATON_STATES_MAX = PM_MAX_WORDS * PM_MAX_WORD_BYTES + 1, // split
+    AUTOMATON_ENTRIES_MAX = AUTOMATON_STATES_MAX * AUTOMATON_CLASS_ROW,
+    AUTOMATON_WARMUP = 32, // bytes scanned before a region, uncounted (a word's most)
+    AUTOMATON_ENDS_MAX = PM_MAX_WORDS * PM_MAX_WORD_BYTES, // a word ends with at most 32 words
+};
+PM_FLAGS{
+    AUTOMATON_ROW_MASK = 0x3ffffu,
+    AUTOMATON_OUT_SHIFT = 18,
+    AUTOMATON_STATE_MASK = 0xffffu,
+    AUTOMATON_SPLIT_OUT_SHIFT = 16,
+};
+typedef enum { AUTOMATON_BY_BYTE, AUTOMATON_BY_CLASS, AUTOMATON_SPLIT } automaton_layout;
+
+typedef struct automaton_tables {
+    uint32_t next[AUTOMATON_ENTRIES_MAX];  // [state][byte or class]: the next state's entry
+    uint8_t class_of[256];                 // a byte's class (rows by class)
+    uint16_t distinct_of[PM_MAX_WORDS];    // list entry -> distinct word
+    uint16_t ends_start[PM_MAX_WORDS + 1]; // distinct word d: [ends_start[d], ends_start[d+1])
+    uint16_t ends[AUTOMATON_ENDS_MAX];     // of ends: the distinct words that end with d
+    automaton_layout layout;
+    int states, row_entries, classes; // classes 0: rows by byte
+    int distinct, words;
+} automaton_tables;
+
+// The entry of byte b from the state whose entry is `entry` (the root's: 0), on the host.
+PM_INLINE uint32_t automaton_step(const automaton_tables *t, uint32_t entry, uint8_t b)
+{
+    if (t->layout == AUTOMATON_SPLIT)
+        return t->next[(entry & AUTOMATON_STATE_MASK) * AUTOMATON_CLASS_ROW + t->class_of[b]];
+    return t->next[(entry & AUTOMATON_ROW_MASK) / 4 + (t->classes ? t->class_of[b] : b)];
+}
+
+// The out of an entry: 1 + the distinct number of the longest word that ends there, 0: none.
+PM_INLINE uint32_t automaton_out(const automaton_tables *t, uint32_t entry)
+{
+    return t->layout == AUTOMATON_SPLIT ? entry >> AUTOMATON_SPLIT_OUT_SHIFT
+                                        : entry >> AUTOMATON_OUT_SHIFT >> 7;
+}
+
+// The kernels' step in their shared-memory layout (32-bit shared addresses), the same
+// code on the host's test of that layout. Rows by byte or class: a row's entries hold
+// their row's address (the table's address added as the block copies them in: no carry,
+// the window is under 2^18 bytes); `lane_classes` is the lane's copy of the class table
+// (byte b's class x 4 at lane_classes + 128 b: the lane's own bank); a lane's counter of
+// out o at counter_base + 128 o.
+PM_INLINE uint32_t automaton_placed(uint32_t entry, uint32_t table) { return entry + table; }
+PM_INLINE uint32_t automaton_class_address(uint32_t lane_classes, uint32_t byte)
+{
+    return lane_classes + 128u * byte;
+}
+PM_INLINE uint32_t automaton_next_address(uint32_t entry, uint32_t column)
+{
+    return (entry & AUTOMATON_ROW_MASK) + column;
+}
+PM_INLINE uint32_t automaton_counter_address(uint32_t counter_base, uint32_t entry, bool counted)
+{
+    return counter_base + (counted ? entry >> AUTOMATON_OUT_SHIFT : 0u);
+}
+// Split: the block's counter of out o at counters + 4 o; a lane that counts no word (out 0,
+// or a byte past the end) adds to its own.
+PM_INLINE uint32_t automaton_split_counter(uint32_t counters, uint32_t lane_counter, uint32_t entry,
+                                           bool counted)
+{
+    const uint32_t out = entry >> AUTOMATON_SPLIT_OUT_SHIFT;
+    return out && counted ? counters + 4u * out : lane_counter;
+}
+
+// Builds v6's automaton of a word list: returns 0, or -1 with the reason in err where no
+// layout fits (over 31 distinct bytes in words of more than 96 states).
+int pm_build_automaton(const pm_words *words, automaton_tables *t, char *err, size_t errlen);
+
+// The kernel's scan on the host, for the tests: text[0..n) cut into regions of `region`
+// bytes, each scanned from AUTOMATON_WARMUP bytes before its start (uncounted) and counted
+// from its start; then each list entry's count (counts[0..words)).
+void pm_automaton_count(const automaton_tables *t, const uint8_t *text, size_t n, size_t region,
+                        uint64_t *counts);
+
 #ifdef __cplusplus
 }
 #endif

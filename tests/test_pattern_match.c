@@ -446,6 +446,214 @@ static void test_longest_tables(void)
     }
 }
 
+// v6's automaton, scanned on the host region by region as the kernel does (warm-up
+// included), agrees with the gold: lists of overlapping words (every word that ends
+// at a byte, nested in the longest), duplicates, high and zero bytes, random texts
+// over small alphabets (many matches), sizes around the regions' edges; and lists past
+// the automaton's limits are refused with the reason.
+static void test_automaton(void)
+{
+    static automaton_tables t;
+    char err[160];
+    int layouts[3] = {0}; // the trials' layouts: each tested
+    for (uint64_t trial = 0; trial < 60; trial++) {
+        const uint64_t key = cl_rng_key(11, trial);
+        static const size_t sizes[] = {1, 15, 16, 17, 31, 32, 33, 1023, 1024, 1025, 3000, 100003};
+        const size_t n = sizes[trial % 12];
+        const char *alphabet = trial % 3 == 0 ? "ab" : trial % 3 == 1 ? "ab\xc3\xa9 \0" : "abcd ";
+        const size_t letters = trial % 3 == 1 ? 6 : strlen(alphabet);
+        uint8_t *text = malloc(n);
+        for (size_t i = 0; i < n; i++)
+            text[i] = (uint8_t)alphabet[cl_rng_below(key, 1 + i, (uint32_t)letters)];
+        pm_words words = {0};
+        if (trial % 4 == 3)
+            pm_words_default(&words);
+        else {
+            // Every fourth list long enough for rows by class (over 96 states), the rest
+            // mostly rows by byte.
+            const bool many = trial % 4 == 1;
+            // Every eighth list 200 .. 300 words of 3 .. 11 bytes: over 127 distinct words
+            // (and 1241 states), the split layout.
+            const bool split = trial % 8 == 2;
+            const int nwords = split  ? 200 + (int)cl_rng_below(key, 5000, 100)
+                               : many ? 20 + (int)cl_rng_below(key, 5000, 40)
+                                      : 1 + (int)cl_rng_below(key, 5000, 40);
+            for (int w = 0; w < nwords; w++) {
+                uint8_t word[PM_MAX_WORD_BYTES];
+                const size_t len = (many    ? 8
+                                    : split ? 3
+                                            : 1) +
+                                   cl_rng_below(key, 6000 + 2 * (uint64_t)w, w % 2 ? 4 : 9);
+                for (size_t i = 0; i < len; i++)
+                    word[i] = (uint8_t)
+                        alphabet[cl_rng_below(key, 7000 + 64 * (uint64_t)w + i, (uint32_t)letters)];
+                EXPECT(pm_words_add(&words, word, len, err, sizeof err) == 0);
+            }
+        }
+        if (pm_build_automaton(&words, &t, err, sizeof err) != 0) {
+            printf("  trial %d: %s\n", (int)trial, err);
+            EXPECT(!"the automaton built");
+            free(text);
+            continue;
+        }
+        layouts[t.layout]++;
+        uint64_t *gold = malloc(words.count * sizeof *gold),
+                 *got = malloc(words.count * sizeof *got);
+        pattern_match_gold(text, n, &words, gold);
+        static const size_t regions[] = {16, 48, 1024};
+        for (int r = 0; r < 3; r++) {
+            pm_automaton_count(&t, text, n, regions[r], got);
+            bool same = memcmp(gold, got, words.count * sizeof *gold) == 0;
+            EXPECT(same);
+            if (!same)
+                printf("  trial %d, n %zu, regions of %zu: counts differ\n", (int)trial, n,
+                       regions[r]);
+        }
+        free(gold);
+        free(got);
+        free(text);
+    }
+    EXPECT(layouts[AUTOMATON_BY_BYTE] >= 10 && layouts[AUTOMATON_BY_CLASS] >= 10 &&
+           layouts[AUTOMATON_SPLIT] >= 5);
+    // 100 vocabulary words on the synthetic text: rows by class (507 states, 23 bytes).
+    static pm_words words;
+    pm_words_vocabulary(100, &words);
+    EXPECT(pm_build_automaton(&words, &t, err, sizeof err) == 0 && t.classes > 0);
+    const size_t n = 200003;
+    uint8_t *text = calloc(pm_text_buffer_bytes(n), 1);
+    pm_text_synthetic(text, n, 5);
+    uint64_t gold[100], got[100];
+    pattern_match_gold(text, n, &words, gold);
+    pm_automaton_count(&t, text, n, 256, got);
+    EXPECT(memcmp(gold, got, sizeof gold) == 0);
+    free(text);
+    // 1024 vocabulary words: the split layout (5457 states), on the synthetic text.
+    static pm_words many_words;
+    pm_words_vocabulary(PM_MAX_WORDS, &many_words);
+    EXPECT(pm_build_automaton(&many_words, &t, err, sizeof err) == 0 &&
+           t.layout == AUTOMATON_SPLIT);
+    {
+        const size_t n = 300007;
+        uint8_t *text = calloc(pm_text_buffer_bytes(n), 1);
+        pm_text_synthetic(text, n, 6);
+        uint64_t *gold = malloc(PM_MAX_WORDS * sizeof *gold),
+                 *got = malloc(PM_MAX_WORDS * sizeof *got);
+        pattern_match_gold(text, n, &many_words, gold);
+        pm_automaton_count(&t, text, n, 1024, got);
+        EXPECT(memcmp(gold, got, PM_MAX_WORDS * sizeof *gold) == 0);
+        free(gold);
+        free(got);
+        free(text);
+    }
+    // Past the limits: too many states with too many distinct bytes.
+    words.count = 0;
+    for (int w = 0; w < 20; w++) { // 641 states
+        uint8_t word[PM_MAX_WORD_BYTES];
+        for (int i = 0; i < PM_MAX_WORD_BYTES; i++)
+            word[i] = (uint8_t)cl_rng_u64(cl_rng_key(13, (uint64_t)w), (uint64_t)i);
+        EXPECT(pm_words_add(&words, word, sizeof word, err, sizeof err) == 0);
+    }
+    EXPECT(pm_build_automaton(&words, &t, err, sizeof err) != 0 && strstr(err, "distinct bytes"));
+}
+
+// v6's kernels' shared-memory layout, on the host: the kernels' own address helpers
+// (tables.h) on a simulated block (the rows placed at a window address past a reserved
+// KB, the class table's lane copies, the counters), a lane a region, against the gold.
+static uint8_t sim_shared[256 * 1024];
+static uint32_t sim_load(uint32_t address)
+{
+    uint32_t v;
+    memcpy(&v, sim_shared + address, 4);
+    return v;
+}
+static void sim_store(uint32_t address, uint32_t v) { memcpy(sim_shared + address, &v, 4); }
+static void sim_add(uint32_t address) { sim_store(address, sim_load(address) + 1); }
+
+static void automaton_on_simulated_block(const automaton_tables *t, const uint8_t *text, size_t n,
+                                         size_t region, uint64_t *counts)
+{
+    memset(sim_shared, 0, sizeof sim_shared);
+    const uint32_t table = 0x400;
+    const bool split = t->layout == AUTOMATON_SPLIT;
+    const int shared_states = split ? (t->states < 600 ? t->states : 600) : t->states;
+    const uint32_t row_bytes = (uint32_t)padded_to_16(shared_states * t->row_entries * 4);
+    for (int i = 0; i < shared_states * t->row_entries; i++)
+        sim_store(table + 4u * (uint32_t)i,
+                  split ? t->next[i] : automaton_placed(t->next[i], table));
+    const uint32_t class_table = table + row_bytes;
+    if (t->classes)
+        for (int i = 0; i < 256 * 32; i++) // split: the class; by class: 4 x the class
+            sim_store(class_table + 4u * (uint32_t)i, (split ? 1u : 4u) * t->class_of[i / 32]);
+    const uint32_t counters = class_table + (t->classes ? 256 * 32 * 4 : 0);
+    for (size_t r = 0, start = 0; start < n; r++, start += region) {
+        const uint32_t lane = (uint32_t)(r % 32), lane_classes = class_table + 4u * lane;
+        const size_t end = start + region < n ? start + region : n;
+        uint32_t entry = split ? 0u : table;
+        for (size_t p = start >= AUTOMATON_WARMUP ? start - AUTOMATON_WARMUP : 0; p < end; p++) {
+            const uint32_t byte = text[p];
+            const bool counted = p >= start;
+            if (split) {
+                const uint32_t klass = sim_load(automaton_class_address(lane_classes, byte));
+                const uint32_t state = entry & AUTOMATON_STATE_MASK;
+                entry = state < (uint32_t)shared_states
+                            ? sim_load(table + 4u * (state * AUTOMATON_CLASS_ROW + klass))
+                            : t->next[state * AUTOMATON_CLASS_ROW + klass];
+                if (counted)
+                    sim_add(automaton_split_counter(counters + 128u, counters + 4u * lane, entry,
+                                                    true));
+            } else {
+                const uint32_t column =
+                    t->classes ? sim_load(automaton_class_address(lane_classes, byte)) : 4u * byte;
+                entry = sim_load(automaton_next_address(entry, column));
+                if (counted)
+                    sim_add(automaton_counter_address(counters + 4u * lane, entry, true));
+            }
+        }
+    }
+    for (int w = 0; w < t->words; w++) {
+        const int d = t->distinct_of[w];
+        counts[w] = 0;
+        for (int i = t->ends_start[d]; i < t->ends_start[d + 1]; i++) {
+            const uint32_t o = 1u + t->ends[i];
+            if (split)
+                counts[w] += sim_load(counters + 128u + 4u * o);
+            else
+                for (uint32_t lane = 0; lane < 32; lane++)
+                    counts[w] += sim_load(counters + 128u * o + 4u * lane);
+        }
+    }
+}
+
+static void test_automaton_layout(void)
+{
+    static automaton_tables t;
+    static pm_words words;
+    char err[160];
+    const size_t n = 100003;
+    uint8_t *text = calloc(pm_text_buffer_bytes(n), 1);
+    pm_text_synthetic(text, n, 9);
+    uint64_t *gold = malloc(PM_MAX_WORDS * sizeof *gold), *got = malloc(PM_MAX_WORDS * sizeof *got);
+    static const int lists[] = {0, 100, PM_MAX_WORDS};
+    static const automaton_layout layouts[] = {AUTOMATON_BY_BYTE, AUTOMATON_BY_CLASS,
+                                               AUTOMATON_SPLIT};
+    for (int k = 0; k < 3; k++) {
+        if (lists[k])
+            pm_words_vocabulary(lists[k], &words);
+        else
+            pm_words_default(&words);
+        EXPECT(pm_build_automaton(&words, &t, err, sizeof err) == 0 && t.layout == layouts[k]);
+        pattern_match_gold(text, n, &words, gold);
+        automaton_on_simulated_block(&t, text, n, 256, got);
+        const bool same = memcmp(gold, got, words.count * sizeof *gold) == 0;
+        EXPECT(same);
+        if (!same)
+            printf("  %d words: the simulated block's counts differ\n", words.count);
+    }
+    free(gold);
+    free(got);
+    free(text);
+}
+
 int main(void)
 {
     RUN_TEST(test_overlaps_and_edges);
@@ -458,5 +666,7 @@ int main(void)
     RUN_TEST(test_default_and_vocabulary_words);
     RUN_TEST(test_synthetic_text);
     RUN_TEST(test_longest_tables);
+    RUN_TEST(test_automaton);
+    RUN_TEST(test_automaton_layout);
     return UNIT_RESULT();
 }
