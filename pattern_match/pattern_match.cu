@@ -861,28 +861,51 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
 // longest word ending at this byte) is counted on the lane's own counter, as v5 counts.
 // A region is scanned from the 32 bytes before it (AUTOMATON_WARMUP, uncounted), so that
 // its first bytes find the words that start before it. No filter, no queue, no branch.
-// Napkin math (1 GB, H100), rows by byte (the default words: 67 states): a byte is a
-// byte permute, the row mask, the address, the shared load, the counter's address and
-// the shared add: 6 instructions, 1e9 x 6 / 32 = 0.19 G warp instructions, 0.2 ms at the
-// issue rate; the shared-memory pipe takes the load (lanes in different states at bytes
-// of one bank collide; row s starts s banks on, so the same byte in different states
-// does not) and the add (the lane's own column: one wavefront): ~3 wavefronts a warp's
-// 32 bytes, 1e9 / 32 x 3 / (132 SMs x 1.75 GHz) = 0.41 ms, the bound, against v5's 1.18.
-// Rows by class (100 vocabulary words: 508 states, 23 bytes) add the class's load from a
-// table of 256 entries a lane (the lane's own bank: one wavefront) and an add: 8
-// instructions and ~4 wavefronts a byte, ~0.55 ms, against v5's 2.74. Bigger lists take
-// the split layout (automaton_split_kernel below); lists of words with over 31 distinct
-// bytes and over 96 states run v5 (and say so).
+// What bounds it is the shared-memory pipe: a wavefront a cycle an SM, and a warp's load
+// of 32 lanes in different states takes as many wavefronts as the most lanes that want
+// one bank (~3.3, measured); the count is one more (each lane its own bank).
+// Rows by byte (the default words' 66 states fit; measured, H100, 100 MB): 6 SASS
+// instructions a byte (byte permute, row mask, address, the shared load, the counter's
+// address, the shared add), 4.3 wavefronts a warp's byte: 1e9 / 32 x 4.3 / (132 SMs x
+// 1.755 GHz) = 0.58 ms a GB of the 0.76 measured (the rest: the steps' chain, each load
+// waiting for the one before, at 2 blocks an SM).
+// A copy a lane (the default words: 66 states x 24 entries of 16 bits, 100 KB, a copy in
+// each lane's bank) makes the row's load one wavefront: the class's load (the lane's
+// copy of the class table, one wavefront), the row's and the count, 3 a byte, 0.40 ms a
+// GB; the entry is the next state alone, counted by state, so a step is 7 instructions
+// (byte permute, the class's address and load, the row's address and load, the counter's
+// address and add). Measured (1 GB): 0.672 ms on an H100 and on an H200 (by byte 0.755
+// and 0.751). ncu (H200, 100 MB): 1.0 wavefront a load, 1.3 an add, 9.6 instructions a
+// warp's byte; the L1 / shared-memory unit at 79% of its peak throughput with the
+// wavefronts at 45%: the adds (read, add, write) cost that unit more than a load, and at
+// one block an SM (143 KB) each warp's chain of loads waits ~200 cycles a byte.
+// Rows by class (100 vocabulary words: 508 states, 23 bytes) take the class's load and
+// ~3.4 for the row's.
+// Bigger lists take the split layout (automaton_split_kernel below); lists of words with
+// over 31 distinct bytes and over 96 states run v5 (and say so).
 enum { AUTOMATON_THREADS = 1024, AUTOMATON_REGION_MIN = 256 };
 
-// One byte's step from `entry`, column the byte's (or its class's) 4 x: the next entry,
-// its out counted where COUNT (the warm-up counts nothing), on counter 0 (never read)
-// where the byte is not `counted` (past the text's end).
-template <bool COUNT>
+// One byte's step from `entry`, column the byte's (or its class's) 4 x, or for a copy a
+// lane its class's slot: the next entry, its out counted where COUNT (the warm-up counts
+// nothing), on counter 0 (never read) where the byte is not `counted` (past the text's
+// end). A copy a lane counts the next state, on the root's counter where not counted
+// (the root's count is never read: its out is 0).
+template <automaton_layout LAYOUT, bool COUNT>
 __device__ __forceinline__ uint32_t automaton_step(uint32_t entry, uint32_t column,
-                                                   uint32_t counter_base, bool counted)
+                                                   uint32_t counter_base, uint32_t row_bytes,
+                                                   bool counted)
 {
     uint32_t next;
+    if (LAYOUT == AUTOMATON_LANE_COPIES) {
+        asm volatile("ld.shared.u16 %0, [%1];"
+                     : "=r"(next)
+                     : "r"(automaton_lane_next_address(entry, row_bytes, column)));
+        if (COUNT)
+            asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(
+                             automaton_lane_counter_address(counter_base, counted ? next : 0u))
+                         : "memory");
+        return next;
+    }
     asm volatile("ld.shared.u32 %0, [%1];"
                  : "=r"(next)
                  : "r"(automaton_next_address(entry, column)));
@@ -893,14 +916,14 @@ __device__ __forceinline__ uint32_t automaton_step(uint32_t entry, uint32_t colu
     return next;
 }
 
-// 16 bytes (x) scanned, the first `valid` of them counted (16: all). Rows by class:
-// the 16 bytes' classes are loaded first, all at once (the lane's copy of the class
-// table, `classes`: byte x 128 + lane x 4, the lane's own bank), off the chain of
-// steps, where each step waits for the one before.
-template <bool CLASSES, bool COUNT>
+// 16 bytes (x) scanned, the first `valid` of them counted (16: all). By class and a
+// copy a lane: the 16 bytes' classes are loaded first, all at once (the lane's copy of
+// the class table, `classes`: byte x 128 + lane x 4, the lane's own bank), off the chain
+// of steps, where each step waits for the one before.
+template <automaton_layout LAYOUT, bool COUNT>
 __device__ __forceinline__ uint32_t automaton_vector(uint32_t entry, const uint4 x,
                                                      uint32_t classes, uint32_t counter_base,
-                                                     int valid = 16)
+                                                     uint32_t row_bytes, int valid = 16)
 {
     const uint32_t ints[4] = {x.x, x.y, x.z, x.w};
     uint32_t column[16];
@@ -908,57 +931,82 @@ __device__ __forceinline__ uint32_t automaton_vector(uint32_t entry, const uint4
     for (int j = 0; j < 16; j++) {
         const uint32_t byte = __byte_perm(ints[j / 4], 0u, 0x4440u | (uint32_t)(j % 4));
         column[j] = 4u * byte;
-        if (CLASSES)
+        if (LAYOUT != AUTOMATON_BY_BYTE)
             asm volatile("ld.shared.u32 %0, [%1];"
                          : "=r"(column[j])
                          : "r"(automaton_class_address(classes, byte)));
     }
 #pragma unroll
     for (int j = 0; j < 16; j++)
-        entry = automaton_step<COUNT>(entry, column[j], counter_base, j < valid);
+        entry = automaton_step<LAYOUT, COUNT>(entry, column[j], counter_base, row_bytes, j < valid);
     return entry;
 }
 
-// Shared memory: the rows (row_bytes), the class table where CLASSES (256 x 32 entries),
-// the lanes' counters ((AUTOMATON_SHARED_OUTS_MAX + 1) x 32).
-template <bool CLASSES>
-__global__ void __launch_bounds__(AUTOMATON_THREADS, CLASSES ? 1 : 2)
+// Shared memory: the rows (row_bytes), the class table unless by byte (256 x 32 entries),
+// the lanes' counters (a copy a lane: states x 32, else (AUTOMATON_SHARED_OUTS_MAX + 1) x 32).
+template <automaton_layout LAYOUT>
+__global__ void __launch_bounds__(AUTOMATON_THREADS, LAYOUT == AUTOMATON_BY_BYTE ? 2 : 1)
     automaton_kernel(const uint4 *text, size_t n, size_t region, const automaton_tables *t,
                      int row_bytes, unsigned long long *counts)
 {
+    constexpr bool LANES = LAYOUT == AUTOMATON_LANE_COPIES;
     extern __shared__ uint4 shared_raw[];
     char *shared = reinterpret_cast<char *>(shared_raw);
     const int lane = threadIdx.x % 32;
-    // The rows, each entry's row made the row's shared-memory address (below 2^18: no
-    // carry into the out), so that a step's address is the row plus the column.
-    uint32_t *rows = reinterpret_cast<uint32_t *>(shared);
-    const uint32_t table = (uint32_t)__cvta_generic_to_shared(rows);
-    for (int i = threadIdx.x; i < t->states * t->row_entries; i += blockDim.x)
-        rows[i] = automaton_placed(__ldg(&t->next[i]), table);
+    const uint32_t table = (uint32_t)__cvta_generic_to_shared(shared);
+    const int states = t->states, entries = states * t->row_entries;
+    if (LANES) {
+        // Each lane's copy: consecutive threads write consecutive lanes' copies of an entry.
+        for (int i = threadIdx.x; i < entries * 32; i += blockDim.x)
+            asm volatile("st.shared.u16 [%0], %1;" ::"r"(
+                             automaton_lane_slot(table, (uint32_t)(i % 32), (uint32_t)(i / 32))),
+                         "h"((unsigned short)__ldg(&t->next[i / 32]))
+                         : "memory");
+    } else {
+        // The rows, each entry's row made the row's shared-memory address (below 2^18: no
+        // carry into the out), so that a step's address is the row plus the column.
+        uint32_t *rows = reinterpret_cast<uint32_t *>(shared);
+        for (int i = threadIdx.x; i < entries; i += blockDim.x)
+            rows[i] = automaton_placed(__ldg(&t->next[i]), table);
+    }
     shared += row_bytes;
     uint32_t classes = 0;
-    if (CLASSES) {
+    if (LAYOUT != AUTOMATON_BY_BYTE) {
+        // A copy a lane of the class table: by class 4 x the class, a copy a lane the
+        // class's slot.
         uint32_t *class_table = reinterpret_cast<uint32_t *>(shared);
-        for (int i = threadIdx.x; i < 256 * 32; i += blockDim.x)
-            class_table[i] = 4u * t->class_of[i / 32];
+        for (int i = threadIdx.x; i < 256 * 32; i += blockDim.x) {
+            const uint32_t c = t->class_of[i / 32];
+            class_table[i] = LANES ? automaton_lane_slot(table, (uint32_t)(i % 32), c) : 4u * c;
+        }
         classes = (uint32_t)__cvta_generic_to_shared(class_table + lane);
         shared += 256 * 32 * 4;
     }
     uint32_t *lane_counts = reinterpret_cast<uint32_t *>(shared);
-    for (int i = threadIdx.x; i < (AUTOMATON_SHARED_OUTS_MAX + 1) * 32; i += blockDim.x)
+    const int counters = (LANES ? states : AUTOMATON_SHARED_OUTS_MAX + 1) * 32;
+    for (int i = threadIdx.x; i < counters; i += blockDim.x)
         lane_counts[i] = 0;
+    __shared__ uint32_t out_sums[AUTOMATON_SHARED_OUTS_MAX + 1];
+    for (int o = threadIdx.x; o <= AUTOMATON_SHARED_OUTS_MAX; o += blockDim.x)
+        out_sums[o] = 0;
     __syncthreads();
     const uint32_t counter_base = (uint32_t)__cvta_generic_to_shared(lane_counts + lane);
+    // A copy a lane: a row's bytes, its entries' 32 copies (the same in every thread).
+    const uint32_t lane_row_bytes = (uint32_t)t->row_entries * 64u;
 
     const size_t regions = (n + region - 1) / region, threads = (size_t)gridDim.x * blockDim.x;
     for (size_t r = (size_t)blockIdx.x * blockDim.x + threadIdx.x; r < regions; r += threads) {
         const size_t start = r * region, end = start + region < n ? start + region : n;
-        uint32_t entry = table; // the root's row
-        if (start) {            // the 32 bytes before: their state, uncounted
-            entry =
-                automaton_vector<CLASSES, false>(entry, __ldg(&text[start / 16 - 2]), classes, 0u);
-            entry =
-                automaton_vector<CLASSES, false>(entry, __ldg(&text[start / 16 - 1]), classes, 0u);
+        uint32_t entry = LANES ? 0u : table; // the root (its row)
+        auto scan = [&](const uint4 x, bool count, int valid) {
+            entry = count ? automaton_vector<LAYOUT, true>(entry, x, classes, counter_base,
+                                                           lane_row_bytes, valid)
+                          : automaton_vector<LAYOUT, false>(entry, x, classes, counter_base,
+                                                            lane_row_bytes, valid);
+        };
+        if (start) { // the 32 bytes before: their state, uncounted
+            scan(__ldg(&text[start / 16 - 2]), false, 16);
+            scan(__ldg(&text[start / 16 - 1]), false, 16);
         }
         // 32 bytes a step, a 32-byte sector (two 16-byte loads, the next step's in flight):
         // a warp's lanes read 32 regions at once, so each sector is used whole when loaded.
@@ -966,28 +1014,30 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, CLASSES ? 1 : 2)
         uint4 a = __ldg(&text[p / 16]), b = __ldg(&text[p / 16 + 1]);
         for (; p + 32 <= end; p += 32) { // past the end: the buffer's padding (64 bytes)
             const uint4 next_a = __ldg(&text[p / 16 + 2]), next_b = __ldg(&text[p / 16 + 3]);
-            entry = automaton_vector<CLASSES, true>(entry, a, classes, counter_base);
-            entry = automaton_vector<CLASSES, true>(entry, b, classes, counter_base);
+            scan(a, true, 16);
+            scan(b, true, 16);
             a = next_a;
             b = next_b;
         }
         if (p < end) { // the text's last 1..31 bytes
             const int left = (int)(end - p);
-            entry = automaton_vector<CLASSES, true>(entry, a, classes, counter_base,
-                                                    left < 16 ? left : 16);
+            scan(a, true, left < 16 ? left : 16);
             if (left > 16)
-                automaton_vector<CLASSES, true>(entry, b, classes, counter_base, left - 16);
+                scan(b, true, left - 16);
         }
     }
 
-    // The block's counts by out, then each word's: the sum over the words ending with it.
+    // The block's counts by out (a copy a lane: by state, each added to its out's), then
+    // each word's: the sum over the words ending with it.
     __syncthreads();
-    __shared__ uint32_t out_sums[AUTOMATON_SHARED_OUTS_MAX + 1];
-    for (int o = 1 + threadIdx.x; o <= t->distinct; o += blockDim.x) {
+    for (int c = threadIdx.x; c < (LANES ? states : t->distinct + 1); c += blockDim.x) {
         uint32_t sum = 0;
         for (int i = 0; i < 32; i++) // lane-rotated: a warp's threads read 32 banks
-            sum += lane_counts[o * 32 + (i + o) % 32];
-        out_sums[o] = sum;
+            sum += lane_counts[c * 32 + (i + c) % 32];
+        if (LANES)
+            atomicAdd(&out_sums[t->out_of_state[c]], sum);
+        else
+            out_sums[c] = sum;
     }
     __syncthreads();
     for (int w = threadIdx.x; w < t->words; w += blockDim.x) {
@@ -1010,7 +1060,9 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, CLASSES ? 1 : 2)
 // Napkin math (1 GB, 1024 words, H100): ~12 instructions a byte (0.38 G warp
 // instructions, 0.4 ms at the issue rate); 10% of the steps read a 32-byte sector of L2
 // (1e8 sectors, 3.2 GB, ~0.6 ms at ~5.5 TB/s) and wait ~250 cycles for it, and a warp's
-// step waits for its slowest lane: ~1 ms, against v5's 4.57.
+// step waits for its slowest lane: ~1 ms, against v5's 4.57. Measured: 1.573 ms (H100),
+// 1.562 (H200); ncu (100 MB, 1480 rows): 17.4 instructions a warp's byte, issue in 29%,
+// 81% of the stalls on the long scoreboard (L1 hit rate 27%): the L2 latency bounds it.
 __device__ __forceinline__ uint32_t split_vector(uint32_t entry, const uint4 x, uint32_t classes,
                                                  const uint32_t *shared_rows,
                                                  const uint32_t *global_rows,
@@ -1150,12 +1202,14 @@ extern "C" pm_device_words *pm_device_words_create(const pm_words *words)
     automaton_tables *host_automaton = new automaton_tables;
     dw->automaton = nullptr;
     dw->automaton_said = false;
-    if (pm_build_automaton(words, host_automaton, dw->automaton_why, sizeof dw->automaton_why) ==
-        0) {
+    if (pm_build_automaton(words, AUTOMATON_ANY, host_automaton, dw->automaton_why,
+                           sizeof dw->automaton_why) == 0) {
         dw->automaton_layout = host_automaton->layout;
         dw->automaton_states = host_automaton->states;
+        // a copy a lane: 16 bits an entry, 32 copies
         dw->automaton_row_bytes =
-            padded_to_16(host_automaton->states * host_automaton->row_entries * 4);
+            padded_to_16(host_automaton->states * host_automaton->row_entries *
+                         (host_automaton->layout == AUTOMATON_LANE_COPIES ? 64 : 4));
         dw->automaton_distinct = host_automaton->distinct;
         CL_CUDA_CHECK(cudaMalloc((void **)&dw->automaton, sizeof *host_automaton));
         CL_CUDA_CHECK(cudaMemcpy(dw->automaton, host_automaton, sizeof *host_automaton,
@@ -1335,11 +1389,14 @@ static void launch_v6(const uint8_t *text, size_t n, const pm_device_words *dw,
     const uint4 *text16 = reinterpret_cast<const uint4 *>(text);
     if (dw->automaton_layout == AUTOMATON_SPLIT) {
         // As many of the shallowest states' rows in shared memory as fit beside the class
-        // table and the counters.
+        // table and the counters, leaving L1 32 KB more for the deeper rows (on an H200,
+        // 1 GB of the 1024 vocabulary words: 1.611 ms with the 1480 rows that fit, 1.562
+        // with 1232, so that L1 has 60 KB, not 28; with 984 rows 1.595, 735 rows 1.607).
         const size_t others = 256 * 32 * 4 + (32 + PM_MAX_WORDS + 1) * 4,
-                     optin = cl_device_current()->shared_optin_bytes;
+                     optin = cl_device_current()->shared_optin_bytes,
+                     room = optin > 64 * 1024 ? optin - 32 * 1024 : optin;
         const size_t row = AUTOMATON_CLASS_ROW * 4;
-        size_t fit_states = optin > others + 16 ? (optin - others - 16) / row : 0;
+        size_t fit_states = room > others + 16 ? (room - others - 16) / row : 0;
         fit_states =
             fit_states < (size_t)dw->automaton_states ? fit_states : (size_t)dw->automaton_states;
         const int row_bytes = padded_to_16((int)(fit_states * row));
@@ -1356,10 +1413,15 @@ static void launch_v6(const uint8_t *text, size_t n, const pm_device_words *dw,
         CL_LAUNCH_CHECK();
         return;
     }
-    const bool by_class = dw->automaton_layout == AUTOMATON_BY_CLASS;
-    const auto kernel = by_class ? automaton_kernel<true> : automaton_kernel<false>;
-    const size_t shared = (size_t)dw->automaton_row_bytes + (by_class ? 256 * 32 * 4 : 0) +
-                          (AUTOMATON_SHARED_OUTS_MAX + 1) * 32 * 4;
+    const automaton_layout layout = dw->automaton_layout;
+    const auto kernel = layout == AUTOMATON_LANE_COPIES ? automaton_kernel<AUTOMATON_LANE_COPIES>
+                        : layout == AUTOMATON_BY_CLASS  ? automaton_kernel<AUTOMATON_BY_CLASS>
+                                                        : automaton_kernel<AUTOMATON_BY_BYTE>;
+    const size_t shared =
+        (size_t)dw->automaton_row_bytes + (layout != AUTOMATON_BY_BYTE ? 256 * 32 * 4 : 0) +
+        (size_t)(layout == AUTOMATON_LANE_COPIES ? dw->automaton_states
+                                                 : AUTOMATON_SHARED_OUTS_MAX + 1) *
+            32 * 4;
     const cl_kernel_fit fit = cl_kernel_fit_for((const void *)kernel, AUTOMATON_THREADS, shared);
     const size_t region = automaton_region(n, (size_t)fit.resident * AUTOMATON_THREADS);
     const size_t blocks = ((n + region - 1) / region + AUTOMATON_THREADS - 1) / AUTOMATON_THREADS;
@@ -1394,4 +1456,4 @@ extern "C" const pattern_match_version pattern_match_versions[] = {
 };
 extern "C" const int pattern_match_version_count =
     sizeof pattern_match_versions / sizeof pattern_match_versions[0];
-extern "C" const char pattern_match_fastest_version[] = "v5-longest";
+extern "C" const char pattern_match_fastest_version[] = "v6-automaton";

@@ -311,7 +311,8 @@ int pm_build_longest_tables(const pm_words *words, longest_tables *t, char *err,
 
 // --- v6's automaton ----------------------------------------------------------------------------
 
-int pm_build_automaton(const pm_words *words, automaton_tables *t, char *err, size_t errlen)
+int pm_build_automaton(const pm_words *words, int allowed, automaton_tables *t, char *err,
+                       size_t errlen)
 {
     static uint32_t packed[PM_MAX_WORDS][PM_WORD_INTS];
     int len[PM_MAX_WORDS];
@@ -347,25 +348,41 @@ int pm_build_automaton(const pm_words *words, automaton_tables *t, char *err, si
         word_at[s] = 1 + d;
     }
     t->states = states;
-    t->layout = states <= AUTOMATON_BYTE_STATES_MAX && t->distinct <= AUTOMATON_SHARED_OUTS_MAX
-                    ? AUTOMATON_BY_BYTE
-                : states <= AUTOMATON_SHARED_STATES_MAX && t->distinct <= AUTOMATON_SHARED_OUTS_MAX
-                    ? AUTOMATON_BY_CLASS
-                    : AUTOMATON_SPLIT;
-    int status = 0;
-    if (t->layout != AUTOMATON_BY_BYTE) {
-        for (int b = 0; b < 256; b++)
-            t->class_of[b] = used[b] ? (uint8_t)++t->classes : 0;
-        t->classes++;
-        if (t->classes > 32) {
-            snprintf(err, errlen,
-                     "%d states and %d distinct bytes in the words: over %d, and over 31", states,
-                     t->classes - 1, AUTOMATON_BYTE_STATES_MAX);
-            status = -1;
-            goto done;
+    int classes = 1; // class 0: the bytes in no word
+    for (int b = 0; b < 256; b++)
+        classes += used[b];
+    const int lane_row = (classes + 1) / 2 * 2; // entries a row, whole pairs
+    const bool fits[AUTOMATON_LAYOUTS] = {
+        [AUTOMATON_LANE_COPIES] = classes <= 32 &&
+                                  states * (lane_row * 64 + 128) <= AUTOMATON_LANE_BYTES_MAX &&
+                                  t->distinct <= AUTOMATON_SHARED_OUTS_MAX,
+        [AUTOMATON_BY_BYTE] =
+            states <= AUTOMATON_BYTE_STATES_MAX && t->distinct <= AUTOMATON_SHARED_OUTS_MAX,
+        [AUTOMATON_BY_CLASS] = classes <= 32 && states <= AUTOMATON_SHARED_STATES_MAX &&
+                               t->distinct <= AUTOMATON_SHARED_OUTS_MAX,
+        [AUTOMATON_SPLIT] = classes <= 32,
+    };
+    static const automaton_layout preferred[AUTOMATON_LAYOUTS] = {
+        AUTOMATON_LANE_COPIES, AUTOMATON_BY_BYTE, AUTOMATON_BY_CLASS, AUTOMATON_SPLIT};
+    int status = -1;
+    for (int k = 0; k < AUTOMATON_LAYOUTS && status; k++)
+        if (fits[preferred[k]] && (allowed & 1 << preferred[k])) {
+            t->layout = preferred[k];
+            status = 0;
         }
+    if (status) {
+        snprintf(err, errlen, "%d states and %d distinct bytes in the words: over %d, and over 31",
+                 states, classes - 1, AUTOMATON_BYTE_STATES_MAX);
+        goto done;
     }
-    t->row_entries = t->classes ? AUTOMATON_CLASS_ROW : AUTOMATON_BYTE_ROW;
+    if (t->layout != AUTOMATON_BY_BYTE) {
+        for (int b = 0, c = 0; b < 256; b++)
+            t->class_of[b] = used[b] ? (uint8_t)++c : 0;
+        t->classes = classes;
+    }
+    t->row_entries = t->layout == AUTOMATON_BY_BYTE       ? AUTOMATON_BYTE_ROW
+                     : t->layout == AUTOMATON_LANE_COPIES ? lane_row
+                                                          : AUTOMATON_CLASS_ROW;
     // Breadth first (a state's suffix is shallower, so done before it): the suffix link
     // fail[s], out[s] (its own word, else its suffix's out) and go[s][b] (a child, else
     // the suffix's go: the root's goes back to the root); order[] numbers them so.
@@ -395,10 +412,15 @@ int pm_build_automaton(const pm_words *words, automaton_tables *t, char *err, si
             const uint32_t entry =
                 t->layout == AUTOMATON_SPLIT
                     ? (uint32_t)id[g] | (uint32_t)out[g] << AUTOMATON_SPLIT_OUT_SHIFT
+                : t->layout == AUTOMATON_LANE_COPIES
+                    ? (uint32_t)id[g]
                     : (uint32_t)(g * t->row_entries * 4) | (uint32_t)out[g] * 128u
                                                                << AUTOMATON_OUT_SHIFT;
             t->next[id[s] * t->row_entries + (t->classes ? t->class_of[b] : b)] = entry;
         }
+    if (t->layout == AUTOMATON_LANE_COPIES)
+        for (int s = 0; s < states; s++)
+            t->out_of_state[id[s]] = (uint8_t)out[s];
     // Each distinct word's ends: the distinct words that end with it, itself included.
     int used_ends = 0;
     for (int d = 0; d < t->distinct; d++) {

@@ -218,27 +218,36 @@ PM_INLINE uint32_t find_node(const uint2 *slots, const node_hash *h, uint32_t ke
 // starts with; every word that ends at that byte is a suffix of it, and a suffix of the
 // longest such word, so one count a byte is enough (the longest, its "out"), and the
 // block adds each word's count to the words that end with it when it flushes (as v5
-// adds prefixes). Three layouts, the first that fits:
+// adds prefixes). Four layouts, the first that fits:
+//   a copy a lane  rows by byte class (the words' distinct bytes, each its own class;
+//              every other byte class 0, which leads back to the root), 16-bit entries,
+//              and every lane its own copy of the table in its own bank, so that a warp's
+//              32 loads are one shared-memory wavefront whatever states the lanes are in;
+//              a count a state (not an out: the entry is the next state alone, so a
+//              step's two addresses are one multiply-add each): up to 176 KB of rows
+//              and counters, 127 distinct words, 31 distinct bytes;
 //   by byte    a row of 256 entries a state, and one more so that row s starts s banks
 //              on (lanes in different states at the same byte do not collide): up to
 //              96 states (99 KB) and 127 distinct words, all in shared memory;
-//   by class   a row of 32 entries and one more, an entry a byte class (the words'
-//              distinct bytes, each its own class; every other byte class 0, which leads
-//              back to the root): up to 1241 states (160 KB) and 127 distinct words;
+//   by class   a row of 32 entries and one more, an entry a byte class: up to 1241
+//              states (160 KB) and 127 distinct words;
 //   split      rows by class, the states numbered breadth first so that the shallowest
 //              (where most steps land) are the ones in shared memory and the rest are read
 //              from global memory: any list whose words have at most 31 distinct bytes.
 // Entry, by byte and by class: the next state's row (its byte offset in the table) in bits
 // 0..17 and its out (1 + the longest word's distinct number, 0: none) times 128 in bits
-// 18..31, the byte offset of that out's counter row (a counter a lane, 32 a row). Split:
-// the next state in bits 0..15, its out in bits 16..31 (the block's counter of that out).
+// 18..31, the byte offset of that out's counter row (a counter a lane, 32 a row). A copy a
+// lane: the next state (its out in out_of_state). Split: the next state in bits 0..15,
+// its out in bits 16..31 (the block's counter of that out).
 enum {
-    AUTOMATON_BYTE_ROW = 257,           // entries a row, a byte each
-    AUTOMATON_CLASS_ROW = 33,           // entries a row, a class each (at most 32 classes)
-    AUTOMATON_BYTE_STATES_MAX = 96,     // 99 KB: rows by byte while they take no more
-    AUTOMATON_SHARED_STATES_MAX = 1241, // 160 KB: rows by class all in shared memory
-    AUTOMATON_SHARED_OUTS_MAX = 127,    // distinct words with rows in shared (a 7-bit out)
-    AUTOMATON_STATES_MAX = PM_MAX_WORDS * PM_MAX_WORD_BYTES + 1, // split
+    AUTOMATON_BYTE_ROW = 257,              // entries a row, a byte each
+    AUTOMATON_CLASS_ROW = 33,              // entries a row, a class each (at most 32 classes)
+    AUTOMATON_BYTE_STATES_MAX = 96,        // 99 KB: rows by byte while they take no more
+    AUTOMATON_SHARED_STATES_MAX = 1241,    // 160 KB: rows by class all in shared memory
+    AUTOMATON_SHARED_OUTS_MAX = 127,       // distinct words with rows in shared (a 7-bit out)
+    AUTOMATON_LANE_BYTES_MAX = 176 * 1024, // a copy a lane: rows and counters
+    AUTOMATON_LANE_STATES_MAX = AUTOMATON_LANE_BYTES_MAX / (2 * 64 + 128), // rows of 2 entries
+    AUTOMATON_STATES_MAX = PM_MAX_WORDS * PM_MAX_WORD_BYTES + 1,           // split
     AUTOMATON_ENTRIES_MAX = AUTOMATON_STATES_MAX * AUTOMATON_CLASS_ROW,
     AUTOMATON_WARMUP = 32, // bytes scanned before a region, uncounted (a word's most)
     AUTOMATON_ENDS_MAX = PM_MAX_WORDS * PM_MAX_WORD_BYTES, // a word ends with at most 32 words
@@ -249,7 +258,13 @@ PM_FLAGS{
     AUTOMATON_STATE_MASK = 0xffffu,
     AUTOMATON_SPLIT_OUT_SHIFT = 16,
 };
-typedef enum { AUTOMATON_BY_BYTE, AUTOMATON_BY_CLASS, AUTOMATON_SPLIT } automaton_layout;
+typedef enum {
+    AUTOMATON_BY_BYTE,
+    AUTOMATON_BY_CLASS,
+    AUTOMATON_SPLIT,
+    AUTOMATON_LANE_COPIES,
+    AUTOMATON_LAYOUTS
+} automaton_layout;
 
 typedef struct automaton_tables {
     uint32_t next[AUTOMATON_ENTRIES_MAX];  // [state][byte or class]: the next state's entry
@@ -257,6 +272,7 @@ typedef struct automaton_tables {
     uint16_t distinct_of[PM_MAX_WORDS];    // list entry -> distinct word
     uint16_t ends_start[PM_MAX_WORDS + 1]; // distinct word d: [ends_start[d], ends_start[d+1])
     uint16_t ends[AUTOMATON_ENDS_MAX];     // of ends: the distinct words that end with d
+    uint8_t out_of_state[AUTOMATON_LANE_STATES_MAX]; // a copy a lane: each state's out
     automaton_layout layout;
     int states, row_entries, classes; // classes 0: rows by byte
     int distinct, words;
@@ -267,14 +283,17 @@ PM_INLINE uint32_t automaton_step(const automaton_tables *t, uint32_t entry, uin
 {
     if (t->layout == AUTOMATON_SPLIT)
         return t->next[(entry & AUTOMATON_STATE_MASK) * AUTOMATON_CLASS_ROW + t->class_of[b]];
+    if (t->layout == AUTOMATON_LANE_COPIES)
+        return t->next[entry * t->row_entries + t->class_of[b]];
     return t->next[(entry & AUTOMATON_ROW_MASK) / 4 + (t->classes ? t->class_of[b] : b)];
 }
 
 // The out of an entry: 1 + the distinct number of the longest word that ends there, 0: none.
 PM_INLINE uint32_t automaton_out(const automaton_tables *t, uint32_t entry)
 {
-    return t->layout == AUTOMATON_SPLIT ? entry >> AUTOMATON_SPLIT_OUT_SHIFT
-                                        : entry >> AUTOMATON_OUT_SHIFT >> 7;
+    return t->layout == AUTOMATON_SPLIT         ? entry >> AUTOMATON_SPLIT_OUT_SHIFT
+           : t->layout == AUTOMATON_LANE_COPIES ? t->out_of_state[entry]
+                                                : entry >> AUTOMATON_OUT_SHIFT >> 7;
 }
 
 // The kernels' step in their shared-memory layout (32-bit shared addresses), the same
@@ -296,6 +315,24 @@ PM_INLINE uint32_t automaton_counter_address(uint32_t counter_base, uint32_t ent
 {
     return counter_base + (counted ? entry >> AUTOMATON_OUT_SHIFT : 0u);
 }
+// A copy a lane: entry i (state x row_entries + class) of lane `lane`'s copy, 16 bits, at
+// table + 128 (i / 2) + 4 lane + 2 (i % 2): every entry of the lane's copy in its own
+// bank. The lane's class table holds a class's slot (the address of the lane's entry
+// `class` in the root's row), so that the next entry's address is the state times the
+// row's bytes (row_entries x 64, the 32 copies) plus the slot; the lane's counter of state
+// s at counter_base + 128 s (a counter a lane, 32 a row).
+PM_INLINE uint32_t automaton_lane_slot(uint32_t table, uint32_t lane, uint32_t i)
+{
+    return table + 128u * (i >> 1) + 4u * lane + 2u * (i & 1u);
+}
+PM_INLINE uint32_t automaton_lane_next_address(uint32_t state, uint32_t row_bytes, uint32_t slot)
+{
+    return state * row_bytes + slot;
+}
+PM_INLINE uint32_t automaton_lane_counter_address(uint32_t counter_base, uint32_t state)
+{
+    return counter_base + 128u * state;
+}
 // Split: the block's counter of out o at counters + 4 o; a lane that counts no word (out 0,
 // or a byte past the end) adds to its own.
 PM_INLINE uint32_t automaton_split_counter(uint32_t counters, uint32_t lane_counter, uint32_t entry,
@@ -305,9 +342,13 @@ PM_INLINE uint32_t automaton_split_counter(uint32_t counters, uint32_t lane_coun
     return out && counted ? counters + 4u * out : lane_counter;
 }
 
-// Builds v6's automaton of a word list: returns 0, or -1 with the reason in err where no
-// layout fits (over 31 distinct bytes in words of more than 96 states).
-int pm_build_automaton(const pm_words *words, automaton_tables *t, char *err, size_t errlen);
+// Builds v6's automaton of a word list in the first of the layouts in `allowed` (a bit a
+// layout: 1 << AUTOMATON_LANE_COPIES, ...; AUTOMATON_ANY: all) that fits: returns 0, or
+// -1 with the reason in err where none does (all: over 31 distinct bytes in words of
+// more than 96 states).
+enum { AUTOMATON_ANY = (1 << AUTOMATON_LAYOUTS) - 1 };
+int pm_build_automaton(const pm_words *words, int allowed, automaton_tables *t, char *err,
+                       size_t errlen);
 
 // The kernel's scan on the host, for the tests: text[0..n) cut into regions of `region`
 // bytes, each scanned from AUTOMATON_WARMUP bytes before its start (uncounted) and counted

@@ -16,4 +16,10 @@ for n in 1 31 255 257 65537 1000007; do
     batch_gpu "pattern_match -k all -n $n --nwords 100" 0 -k all -n "$n" --nwords 100 -i 1
 done
 batch_gpu "pattern_match -k all -n 1e7 -S 3 --nwords 100" 0 -k all -n 1e7 -S 3 --nwords 100 -i 1
+# v6's rows by byte (words of 40 distinct bytes: too many for classes; 43 states) at its
+# regions' edges; the default words take a copy a lane of rows by class.
+byte_rows="abcdefghij,klmnopqrst,uvwxyzABCD,EFGHIJKLMN,the,and,a,ab"
+for n in 1 31 255 257 65537 1000007; do
+    batch_gpu "pattern_match -k all -n $n --words (40 distinct bytes)" 0 -k all -n "$n" --words "$byte_rows" -i 1
+done
 batch_end

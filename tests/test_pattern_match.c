@@ -455,7 +455,7 @@ static void test_automaton(void)
 {
     static automaton_tables t;
     char err[160];
-    int layouts[3] = {0}; // the trials' layouts: each tested
+    int layouts[AUTOMATON_LAYOUTS] = {0}; // the trials' layouts: each tested
     for (uint64_t trial = 0; trial < 60; trial++) {
         const uint64_t key = cl_rng_key(11, trial);
         static const size_t sizes[] = {1, 15, 16, 17, 31, 32, 33, 1023, 1024, 1025, 3000, 100003};
@@ -490,7 +490,10 @@ static void test_automaton(void)
                 EXPECT(pm_words_add(&words, word, len, err, sizeof err) == 0);
             }
         }
-        if (pm_build_automaton(&words, &t, err, sizeof err) != 0) {
+        // Half the lists without a copy a lane, so that rows by byte are tested too.
+        const int allowed =
+            trial % 2 ? AUTOMATON_ANY : AUTOMATON_ANY & ~(1 << AUTOMATON_LANE_COPIES);
+        if (pm_build_automaton(&words, allowed, &t, err, sizeof err) != 0) {
             printf("  trial %d: %s\n", (int)trial, err);
             EXPECT(!"the automaton built");
             free(text);
@@ -513,12 +516,16 @@ static void test_automaton(void)
         free(got);
         free(text);
     }
-    EXPECT(layouts[AUTOMATON_BY_BYTE] >= 10 && layouts[AUTOMATON_BY_CLASS] >= 10 &&
-           layouts[AUTOMATON_SPLIT] >= 5);
+    printf("  layouts of the 60 lists: %d by byte, %d by class, %d split, %d a copy a lane\n",
+           layouts[AUTOMATON_BY_BYTE], layouts[AUTOMATON_BY_CLASS], layouts[AUTOMATON_SPLIT],
+           layouts[AUTOMATON_LANE_COPIES]);
+    EXPECT(layouts[AUTOMATON_BY_BYTE] >= 10 && layouts[AUTOMATON_BY_CLASS] >= 8 &&
+           layouts[AUTOMATON_SPLIT] >= 5 && layouts[AUTOMATON_LANE_COPIES] >= 10);
     // 100 vocabulary words on the synthetic text: rows by class (507 states, 23 bytes).
     static pm_words words;
     pm_words_vocabulary(100, &words);
-    EXPECT(pm_build_automaton(&words, &t, err, sizeof err) == 0 && t.classes > 0);
+    EXPECT(pm_build_automaton(&words, AUTOMATON_ANY, &t, err, sizeof err) == 0 &&
+           t.layout == AUTOMATON_BY_CLASS);
     const size_t n = 200003;
     uint8_t *text = calloc(pm_text_buffer_bytes(n), 1);
     pm_text_synthetic(text, n, 5);
@@ -530,7 +537,7 @@ static void test_automaton(void)
     // 1024 vocabulary words: the split layout (5457 states), on the synthetic text.
     static pm_words many_words;
     pm_words_vocabulary(PM_MAX_WORDS, &many_words);
-    EXPECT(pm_build_automaton(&many_words, &t, err, sizeof err) == 0 &&
+    EXPECT(pm_build_automaton(&many_words, AUTOMATON_ANY, &t, err, sizeof err) == 0 &&
            t.layout == AUTOMATON_SPLIT);
     {
         const size_t n = 300007;
@@ -553,7 +560,8 @@ static void test_automaton(void)
             word[i] = (uint8_t)cl_rng_u64(cl_rng_key(13, (uint64_t)w), (uint64_t)i);
         EXPECT(pm_words_add(&words, word, sizeof word, err, sizeof err) == 0);
     }
-    EXPECT(pm_build_automaton(&words, &t, err, sizeof err) != 0 && strstr(err, "distinct bytes"));
+    EXPECT(pm_build_automaton(&words, AUTOMATON_ANY, &t, err, sizeof err) != 0 &&
+           strstr(err, "distinct bytes"));
 }
 
 // v6's kernels' shared-memory layout, on the host: the kernels' own address helpers
@@ -567,6 +575,17 @@ static uint32_t sim_load(uint32_t address)
     return v;
 }
 static void sim_store(uint32_t address, uint32_t v) { memcpy(sim_shared + address, &v, 4); }
+static uint32_t sim_load16(uint32_t address)
+{
+    uint16_t v;
+    memcpy(&v, sim_shared + address, 2);
+    return v;
+}
+static void sim_store16(uint32_t address, uint32_t v)
+{
+    const uint16_t h = (uint16_t)v;
+    memcpy(sim_shared + address, &h, 2);
+}
 static void sim_add(uint32_t address) { sim_store(address, sim_load(address) + 1); }
 
 static void automaton_on_simulated_block(const automaton_tables *t, const uint8_t *text, size_t n,
@@ -574,21 +593,30 @@ static void automaton_on_simulated_block(const automaton_tables *t, const uint8_
 {
     memset(sim_shared, 0, sizeof sim_shared);
     const uint32_t table = 0x400;
-    const bool split = t->layout == AUTOMATON_SPLIT;
+    const bool split = t->layout == AUTOMATON_SPLIT, lanes = t->layout == AUTOMATON_LANE_COPIES;
     const int shared_states = split ? (t->states < 600 ? t->states : 600) : t->states;
-    const uint32_t row_bytes = (uint32_t)padded_to_16(shared_states * t->row_entries * 4);
-    for (int i = 0; i < shared_states * t->row_entries; i++)
-        sim_store(table + 4u * (uint32_t)i,
-                  split ? t->next[i] : automaton_placed(t->next[i], table));
+    const int entries = shared_states * t->row_entries;
+    const uint32_t row_bytes = (uint32_t)padded_to_16(entries * (lanes ? 64 : 4));
+    for (int i = 0; i < entries; i++)
+        if (lanes)
+            for (uint32_t lane = 0; lane < 32; lane++)
+                sim_store16(automaton_lane_slot(table, lane, (uint32_t)i), t->next[i]);
+        else
+            sim_store(table + 4u * (uint32_t)i,
+                      split ? t->next[i] : automaton_placed(t->next[i], table));
     const uint32_t class_table = table + row_bytes;
-    if (t->classes)
-        for (int i = 0; i < 256 * 32; i++) // split: the class; by class: 4 x the class
-            sim_store(class_table + 4u * (uint32_t)i, (split ? 1u : 4u) * t->class_of[i / 32]);
+    if (t->classes) // split: the class; by class: 4 x the class; a copy a lane: its slot
+        for (uint32_t i = 0; i < 256 * 32; i++) {
+            const uint32_t c = t->class_of[i / 32];
+            sim_store(class_table + 4u * i, lanes   ? automaton_lane_slot(table, i % 32, c)
+                                            : split ? c
+                                                    : 4u * c);
+        }
     const uint32_t counters = class_table + (t->classes ? 256 * 32 * 4 : 0);
     for (size_t r = 0, start = 0; start < n; r++, start += region) {
         const uint32_t lane = (uint32_t)(r % 32), lane_classes = class_table + 4u * lane;
         const size_t end = start + region < n ? start + region : n;
-        uint32_t entry = split ? 0u : table;
+        uint32_t entry = split || lanes ? 0u : table;
         for (size_t p = start >= AUTOMATON_WARMUP ? start - AUTOMATON_WARMUP : 0; p < end; p++) {
             const uint32_t byte = text[p];
             const bool counted = p >= start;
@@ -601,6 +629,12 @@ static void automaton_on_simulated_block(const automaton_tables *t, const uint8_
                 if (counted)
                     sim_add(automaton_split_counter(counters + 128u, counters + 4u * lane, entry,
                                                     true));
+            } else if (lanes) {
+                const uint32_t slot = sim_load(automaton_class_address(lane_classes, byte));
+                entry = sim_load16(
+                    automaton_lane_next_address(entry, (uint32_t)t->row_entries * 64u, slot));
+                if (counted)
+                    sim_add(automaton_lane_counter_address(counters + 4u * lane, entry));
             } else {
                 const uint32_t column =
                     t->classes ? sim_load(automaton_class_address(lane_classes, byte)) : 4u * byte;
@@ -617,6 +651,10 @@ static void automaton_on_simulated_block(const automaton_tables *t, const uint8_
             const uint32_t o = 1u + t->ends[i];
             if (split)
                 counts[w] += sim_load(counters + 128u + 4u * o);
+            else if (lanes) // the counts of the states whose out is o
+                for (int state = 0; state < t->states; state++)
+                    for (uint32_t lane = 0; t->out_of_state[state] == o && lane < 32; lane++)
+                        counts[w] += sim_load(counters + 128u * (uint32_t)state + 4u * lane);
             else
                 for (uint32_t lane = 0; lane < 32; lane++)
                     counts[w] += sim_load(counters + 128u * o + 4u * lane);
@@ -633,21 +671,25 @@ static void test_automaton_layout(void)
     uint8_t *text = calloc(pm_text_buffer_bytes(n), 1);
     pm_text_synthetic(text, n, 9);
     uint64_t *gold = malloc(PM_MAX_WORDS * sizeof *gold), *got = malloc(PM_MAX_WORDS * sizeof *got);
-    static const int lists[] = {0, 100, PM_MAX_WORDS};
-    static const automaton_layout layouts[] = {AUTOMATON_BY_BYTE, AUTOMATON_BY_CLASS,
-                                               AUTOMATON_SPLIT};
-    for (int k = 0; k < 3; k++) {
+    // The default words twice: a copy a lane, and rows by byte where that is not allowed.
+    static const int lists[] = {0, 0, 100, PM_MAX_WORDS};
+    static const automaton_layout layouts[] = {AUTOMATON_LANE_COPIES, AUTOMATON_BY_BYTE,
+                                               AUTOMATON_BY_CLASS, AUTOMATON_SPLIT};
+    for (int k = 0; k < 4; k++) {
         if (lists[k])
             pm_words_vocabulary(lists[k], &words);
         else
             pm_words_default(&words);
-        EXPECT(pm_build_automaton(&words, &t, err, sizeof err) == 0 && t.layout == layouts[k]);
+        const int allowed = k == 1 ? 1 << AUTOMATON_BY_BYTE : AUTOMATON_ANY;
+        EXPECT(pm_build_automaton(&words, allowed, &t, err, sizeof err) == 0 &&
+               t.layout == layouts[k]);
         pattern_match_gold(text, n, &words, gold);
         automaton_on_simulated_block(&t, text, n, 256, got);
         const bool same = memcmp(gold, got, words.count * sizeof *gold) == 0;
         EXPECT(same);
         if (!same)
-            printf("  %d words: the simulated block's counts differ\n", words.count);
+            printf("  %d words (layout %d): the simulated block's counts differ\n", words.count,
+                   (int)t.layout);
     }
     free(gold);
     free(got);
