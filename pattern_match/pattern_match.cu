@@ -883,7 +883,7 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
 // ~3.4 for the row's.
 // Bigger lists take the split layout (automaton_split_kernel below); lists of words with
 // over 31 distinct bytes and over 96 states run v5 (and say so).
-enum { AUTOMATON_THREADS = 1024, AUTOMATON_REGION_MIN = 256 };
+enum { AUTOMATON_THREADS = 1024 };
 
 // One byte's step from `entry`, column the byte's (or its class's) 4 x, or for a copy a
 // lane its class's slot: the next entry, its out counted where COUNT (the warm-up counts
@@ -1366,13 +1366,15 @@ static void launch_v5(const uint8_t *text, size_t n, const pm_device_words *dw,
     CL_LAUNCH_CHECK();
 }
 
-// One region a thread of `threads`, whole 32-byte sectors, at least AUTOMATON_REGION_MIN
-// bytes (the warm-up's 32 bytes a region are then at most 1/8 more).
+// One region a thread of `threads` (those the SMs hold at once), whole 32-byte sectors.
+// Below 4.3 MB (132 SMs x 1024 threads x 32 bytes) a region is one sector and its 32
+// bytes of warm-up double a thread's work, but every byte is a step of a chain of
+// dependent loads (~200 cycles each on a full SM), so more threads a shorter chain win:
+// 1 MB runs 31 blocks of 32-byte regions, where regions of at least 256 bytes ran 4.
 static size_t automaton_region(size_t n, size_t threads)
 {
-    size_t region = (n + threads - 1) / threads;
-    region = (region + 31) / 32 * 32;
-    return region < (size_t)AUTOMATON_REGION_MIN ? (size_t)AUTOMATON_REGION_MIN : region;
+    const size_t region = (n + threads - 1) / threads;
+    return (region + 31) / 32 * 32;
 }
 
 static void launch_v6(const uint8_t *text, size_t n, const pm_device_words *dw,
