@@ -956,12 +956,15 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, LAYOUT == AUTOMATON_BY_BYTE
     const uint32_t table = (uint32_t)__cvta_generic_to_shared(shared);
     const int states = t->states, entries = states * t->row_entries;
     if (LANES) {
-        // Each lane's copy: consecutive threads write consecutive lanes' copies of an entry.
-        for (int i = threadIdx.x; i < entries * 32; i += blockDim.x)
-            asm volatile("st.shared.u16 [%0], %1;" ::"r"(
-                             automaton_lane_slot(table, (uint32_t)(i % 32), (uint32_t)(i / 32))),
-                         "h"((unsigned short)__ldg(&t->next[i / 32]))
-                         : "memory");
+        // A thread an entry, loaded once and stored to the 32 lanes' copies, a warp's
+        // threads in 32 banks (thread k's lane l + k at step l). (A load a store, in a loop
+        // that waited ~600 cycles an iteration on it, took 28 us a launch.)
+        uint16_t *copies = reinterpret_cast<uint16_t *>(shared);
+        for (int e = threadIdx.x; e < entries; e += blockDim.x) {
+            const uint16_t entry = (uint16_t)__ldg(&t->next[e]);
+            for (int l = 0; l < 32; l++)
+                copies[(automaton_lane_slot(0u, (uint32_t)(l + e) % 32, (uint32_t)e)) / 2] = entry;
+        }
     } else {
         // The rows, each entry's row made the row's shared-memory address (below 2^18: no
         // carry into the out), so that a step's address is the row plus the column.
@@ -975,9 +978,13 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, LAYOUT == AUTOMATON_BY_BYTE
         // A copy a lane of the class table: by class 4 x the class, a copy a lane the
         // class's slot.
         uint32_t *class_table = reinterpret_cast<uint32_t *>(shared);
-        for (int i = threadIdx.x; i < 256 * 32; i += blockDim.x) {
-            const uint32_t c = t->class_of[i / 32];
-            class_table[i] = LANES ? automaton_lane_slot(table, (uint32_t)(i % 32), c) : 4u * c;
+        for (int byte = threadIdx.x; byte < 256; byte += blockDim.x) { // as the copies
+            const uint32_t c = t->class_of[byte];
+            for (int l = 0; l < 32; l++) {
+                const uint32_t lane_l = (uint32_t)(l + byte) % 32;
+                class_table[byte * 32 + lane_l] =
+                    LANES ? automaton_lane_slot(table, lane_l, c) : 4u * c;
+            }
         }
         classes = (uint32_t)__cvta_generic_to_shared(class_table + lane);
         shared += 256 * 32 * 4;
@@ -1103,8 +1110,11 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, 1)
         rows[i] = __ldg(&t->next[i]);
     shared += row_bytes;
     uint32_t *class_table = reinterpret_cast<uint32_t *>(shared);
-    for (int i = threadIdx.x; i < 256 * 32; i += blockDim.x)
-        class_table[i] = t->class_of[i / 32];
+    for (int byte = threadIdx.x; byte < 256; byte += blockDim.x) { // as automaton_kernel's
+        const uint32_t c = t->class_of[byte];
+        for (int l = 0; l < 32; l++)
+            class_table[byte * 32 + (l + byte) % 32] = c;
+    }
     const uint32_t classes = (uint32_t)__cvta_generic_to_shared(class_table + lane);
     shared += 256 * 32 * 4;
     uint32_t *block_counts = reinterpret_cast<uint32_t *>(shared); // [0..32): the lanes' 0
