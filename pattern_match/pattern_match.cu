@@ -942,6 +942,32 @@ __device__ __forceinline__ uint32_t automaton_vector(uint32_t entry, const uint4
     return entry;
 }
 
+// The automaton's entries [0, entries) into shared memory (dst: room for them rounded up to
+// 16 bytes), each placed at `table` (automaton_placed; split: 0, as they are): 16 bytes a
+// load and four loads a thread in flight before their stores, where a loop of a load and
+// its store would wait ~600 cycles an iteration on each load.
+__device__ static void copy_entries_to_shared(uint32_t *dst, const uint32_t *src, int entries,
+                                              uint32_t table)
+{
+    enum { IN_FLIGHT = 4 };
+    uint4 *d = reinterpret_cast<uint4 *>(dst);
+    const uint4 *s = reinterpret_cast<const uint4 *>(src);
+    const int vectors = (entries + 3) / 4, step = (int)blockDim.x;
+    for (int first = threadIdx.x; first < vectors; first += IN_FLIGHT * step) {
+        uint4 v[IN_FLIGHT];
+#pragma unroll
+        for (int k = 0; k < IN_FLIGHT; k++)
+            if (first + k * step < vectors)
+                v[k] = __ldg(&s[first + k * step]);
+#pragma unroll
+        for (int k = 0; k < IN_FLIGHT; k++)
+            if (first + k * step < vectors)
+                d[first + k * step] =
+                    make_uint4(automaton_placed(v[k].x, table), automaton_placed(v[k].y, table),
+                               automaton_placed(v[k].z, table), automaton_placed(v[k].w, table));
+    }
+}
+
 // Shared memory: the rows (row_bytes), the class table unless by byte (256 x 32 entries),
 // the lanes' counters (a copy a lane: states x 32, else (AUTOMATON_SHARED_OUTS_MAX + 1) x 32).
 template <automaton_layout LAYOUT>
@@ -968,9 +994,7 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, LAYOUT == AUTOMATON_BY_BYTE
     } else {
         // The rows, each entry's row made the row's shared-memory address (below 2^18: no
         // carry into the out), so that a step's address is the row plus the column.
-        uint32_t *rows = reinterpret_cast<uint32_t *>(shared);
-        for (int i = threadIdx.x; i < entries; i += blockDim.x)
-            rows[i] = automaton_placed(__ldg(&t->next[i]), table);
+        copy_entries_to_shared(reinterpret_cast<uint32_t *>(shared), t->next, entries, table);
     }
     shared += row_bytes;
     uint32_t classes = 0;
@@ -1106,8 +1130,7 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, 1)
     char *shared = reinterpret_cast<char *>(shared_raw);
     const int lane = threadIdx.x % 32;
     uint32_t *rows = reinterpret_cast<uint32_t *>(shared);
-    for (int i = threadIdx.x; i < shared_states * AUTOMATON_CLASS_ROW; i += blockDim.x)
-        rows[i] = __ldg(&t->next[i]);
+    copy_entries_to_shared(rows, t->next, shared_states * AUTOMATON_CLASS_ROW, 0u);
     shared += row_bytes;
     uint32_t *class_table = reinterpret_cast<uint32_t *>(shared);
     for (int byte = threadIdx.x; byte < 256; byte += blockDim.x) { // as automaton_kernel's
