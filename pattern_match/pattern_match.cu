@@ -968,6 +968,41 @@ __device__ static void copy_entries_to_shared(uint32_t *dst, const uint32_t *src
     }
 }
 
+// The thread's regions of the text, each scanned from `root`: the 32 bytes before it
+// (uncounted: their state), then its bytes 32 a step, a 32-byte sector (two 16-byte
+// loads, the next step's in flight): a warp's lanes read 32 regions at once, so each
+// sector is used whole when loaded. vector(entry, x, count, valid) scans 16 bytes x,
+// counting the first `valid` where `count`, and returns the entry after them.
+template <typename Vector>
+__device__ __forceinline__ void scan_regions(const uint4 *text, size_t n, size_t region,
+                                             uint32_t root, Vector vector)
+{
+    const size_t regions = (n + region - 1) / region, threads = (size_t)gridDim.x * blockDim.x;
+    for (size_t r = (size_t)blockIdx.x * blockDim.x + threadIdx.x; r < regions; r += threads) {
+        const size_t start = r * region, end = start + region < n ? start + region : n;
+        uint32_t entry = root;
+        if (start) {
+            entry = vector(entry, __ldg(&text[start / 16 - 2]), false, 16);
+            entry = vector(entry, __ldg(&text[start / 16 - 1]), false, 16);
+        }
+        size_t p = start;
+        uint4 a = __ldg(&text[p / 16]), b = __ldg(&text[p / 16 + 1]);
+        for (; p + 32 <= end; p += 32) { // past the end: the buffer's padding (64 bytes)
+            const uint4 next_a = __ldg(&text[p / 16 + 2]), next_b = __ldg(&text[p / 16 + 3]);
+            entry = vector(entry, a, true, 16);
+            entry = vector(entry, b, true, 16);
+            a = next_a;
+            b = next_b;
+        }
+        if (p < end) { // the text's last 1..31 bytes
+            const int left = (int)(end - p);
+            entry = vector(entry, a, true, left < 16 ? left : 16);
+            if (left > 16)
+                vector(entry, b, true, left - 16);
+        }
+    }
+}
+
 // Shared memory: the rows (row_bytes), the class table unless by byte (256 x 32 entries),
 // the lanes' counters (a copy a lane: states x 32, else (AUTOMATON_SHARED_OUTS_MAX + 1) x 32).
 template <automaton_layout LAYOUT>
@@ -1025,38 +1060,13 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, LAYOUT == AUTOMATON_BY_BYTE
     // A copy a lane: a row's bytes, its entries' 32 copies (the same in every thread).
     const uint32_t lane_row_bytes = (uint32_t)t->row_entries * 64u;
 
-    const size_t regions = (n + region - 1) / region, threads = (size_t)gridDim.x * blockDim.x;
-    for (size_t r = (size_t)blockIdx.x * blockDim.x + threadIdx.x; r < regions; r += threads) {
-        const size_t start = r * region, end = start + region < n ? start + region : n;
-        uint32_t entry = LANES ? 0u : table; // the root (its row)
-        auto scan = [&](const uint4 x, bool count, int valid) {
-            entry = count ? automaton_vector<LAYOUT, true>(entry, x, classes, counter_base,
-                                                           lane_row_bytes, valid)
-                          : automaton_vector<LAYOUT, false>(entry, x, classes, counter_base,
-                                                            lane_row_bytes, valid);
-        };
-        if (start) { // the 32 bytes before: their state, uncounted
-            scan(__ldg(&text[start / 16 - 2]), false, 16);
-            scan(__ldg(&text[start / 16 - 1]), false, 16);
-        }
-        // 32 bytes a step, a 32-byte sector (two 16-byte loads, the next step's in flight):
-        // a warp's lanes read 32 regions at once, so each sector is used whole when loaded.
-        size_t p = start;
-        uint4 a = __ldg(&text[p / 16]), b = __ldg(&text[p / 16 + 1]);
-        for (; p + 32 <= end; p += 32) { // past the end: the buffer's padding (64 bytes)
-            const uint4 next_a = __ldg(&text[p / 16 + 2]), next_b = __ldg(&text[p / 16 + 3]);
-            scan(a, true, 16);
-            scan(b, true, 16);
-            a = next_a;
-            b = next_b;
-        }
-        if (p < end) { // the text's last 1..31 bytes
-            const int left = (int)(end - p);
-            scan(a, true, left < 16 ? left : 16);
-            if (left > 16)
-                scan(b, true, left - 16);
-        }
-    }
+    scan_regions(text, n, region, LANES ? 0u : table, // the root (its row)
+                 [&](uint32_t entry, const uint4 x, bool count, int valid) {
+                     return count ? automaton_vector<LAYOUT, true>(entry, x, classes, counter_base,
+                                                                   lane_row_bytes, valid)
+                                  : automaton_vector<LAYOUT, false>(entry, x, classes, counter_base,
+                                                                    lane_row_bytes, valid);
+                 });
 
     // The block's counts by out (a copy a lane: by state, each added to its out's), then
     // each word's: the sum over the words ending with it.
@@ -1149,34 +1159,12 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, 1)
     const uint32_t counters = (uint32_t)__cvta_generic_to_shared(block_counts + 32);
     const uint32_t *global_rows = t->next;
 
-    const size_t regions = (n + region - 1) / region, threads = (size_t)gridDim.x * blockDim.x;
-    for (size_t r = (size_t)blockIdx.x * blockDim.x + threadIdx.x; r < regions; r += threads) {
-        const size_t start = r * region, end = start + region < n ? start + region : n;
-        uint32_t entry = 0; // the root
-        auto scan = [&](const uint4 x, bool count, int valid) {
-            entry = split_vector(entry, x, classes, rows, global_rows, (uint32_t)shared_states,
-                                 counters, lane_counter, count, valid);
-        };
-        if (start) { // the 32 bytes before: their state, uncounted
-            scan(__ldg(&text[start / 16 - 2]), false, 16);
-            scan(__ldg(&text[start / 16 - 1]), false, 16);
-        }
-        size_t p = start;
-        uint4 a = __ldg(&text[p / 16]), b = __ldg(&text[p / 16 + 1]);
-        for (; p + 32 <= end; p += 32) { // as automaton_kernel: 32 bytes a step
-            const uint4 next_a = __ldg(&text[p / 16 + 2]), next_b = __ldg(&text[p / 16 + 3]);
-            scan(a, true, 16);
-            scan(b, true, 16);
-            a = next_a;
-            b = next_b;
-        }
-        if (p < end) {
-            const int left = (int)(end - p);
-            scan(a, true, left < 16 ? left : 16);
-            if (left > 16)
-                scan(b, true, left - 16);
-        }
-    }
+    scan_regions(text, n, region, 0u, // the root
+                 [&](uint32_t entry, const uint4 x, bool count, int valid) {
+                     return split_vector(entry, x, classes, rows, global_rows,
+                                         (uint32_t)shared_states, counters, lane_counter, count,
+                                         valid);
+                 });
 
     // Each word's count: the sum over the words ending with it, from the block's counters.
     __syncthreads();
@@ -1200,8 +1188,7 @@ struct pm_device_words {
     automaton_tables *automaton;                // NULL where the list's does not fit
     automaton_layout automaton_layout;
     int automaton_states, automaton_row_bytes; // its rows' bytes (all: a multiple of 16)
-    int automaton_distinct;
-    char automaton_why[160]; // why not, said once by v6
+    char automaton_why[160];                   // why not, said once by v6
     mutable bool automaton_said;
     int count;
     int distinct_count;
@@ -1243,7 +1230,6 @@ extern "C" pm_device_words *pm_device_words_create(const pm_words *words)
         dw->automaton_row_bytes =
             padded_to_16(host_automaton->states * host_automaton->row_entries *
                          (host_automaton->layout == AUTOMATON_LANE_COPIES ? 64 : 4));
-        dw->automaton_distinct = host_automaton->distinct;
         CL_CUDA_CHECK(cudaMalloc((void **)&dw->automaton, sizeof *host_automaton));
         CL_CUDA_CHECK(cudaMemcpy(dw->automaton, host_automaton, sizeof *host_automaton,
                                  cudaMemcpyHostToDevice));
@@ -1399,15 +1385,18 @@ static void launch_v5(const uint8_t *text, size_t n, const pm_device_words *dw,
     CL_LAUNCH_CHECK();
 }
 
-// One region a thread of `threads` (those the SMs hold at once), whole 32-byte sectors.
-// Below 4.3 MB (132 SMs x 1024 threads x 32 bytes) a region is one sector and its 32
-// bytes of warm-up double a thread's work, but every byte is a step of a chain of
-// dependent loads (~200 cycles each on a full SM), so more threads a shorter chain win:
-// 1 MB runs 31 blocks of 32-byte regions, where regions of at least 256 bytes ran 4.
-static size_t automaton_region(size_t n, size_t threads)
+// One region a thread of those the SMs hold at once (fit), whole 32-byte sectors; returns
+// the blocks, at most those resident. Below 4.3 MB (132 SMs x 1024 threads x 32 bytes) a
+// region is one sector and its 32 bytes of warm-up double a thread's work, but every byte
+// is a step of a chain of dependent loads (~200 cycles each on a full SM), so more
+// threads a shorter chain win: 1 MB runs 31 blocks of 32-byte regions, where regions of
+// at least 256 bytes ran 4.
+static unsigned automaton_grid(size_t n, const cl_kernel_fit &fit, size_t *region)
 {
-    const size_t region = (n + threads - 1) / threads;
-    return (region + 31) / 32 * 32;
+    const size_t threads = (size_t)fit.resident * AUTOMATON_THREADS;
+    *region = ((n + threads - 1) / threads + 31) / 32 * 32;
+    const size_t blocks = ((n + *region - 1) / *region + AUTOMATON_THREADS - 1) / AUTOMATON_THREADS;
+    return (unsigned)(blocks < (size_t)fit.resident ? blocks : (size_t)fit.resident);
 }
 
 static void launch_v6(const uint8_t *text, size_t n, const pm_device_words *dw,
@@ -1438,12 +1427,9 @@ static void launch_v6(const uint8_t *text, size_t n, const pm_device_words *dw,
         const size_t shared = row_bytes + others;
         const cl_kernel_fit fit =
             cl_kernel_fit_for((const void *)automaton_split_kernel, AUTOMATON_THREADS, shared);
-        const size_t region = automaton_region(n, (size_t)fit.resident * AUTOMATON_THREADS);
-        const size_t blocks =
-            ((n + region - 1) / region + AUTOMATON_THREADS - 1) / AUTOMATON_THREADS;
-        automaton_split_kernel<<<(unsigned)(blocks < (size_t)fit.resident ? blocks
-                                                                          : (size_t)fit.resident),
-                                 AUTOMATON_THREADS, shared, s>>>(
+        size_t region;
+        const unsigned blocks = automaton_grid(n, fit, &region);
+        automaton_split_kernel<<<blocks, AUTOMATON_THREADS, shared, s>>>(
             text16, n, region, dw->automaton, (int)fit_states, row_bytes, counts);
         CL_LAUNCH_CHECK();
         return;
@@ -1458,11 +1444,10 @@ static void launch_v6(const uint8_t *text, size_t n, const pm_device_words *dw,
                                                  : AUTOMATON_SHARED_OUTS_MAX + 1) *
             32 * 4;
     const cl_kernel_fit fit = cl_kernel_fit_for((const void *)kernel, AUTOMATON_THREADS, shared);
-    const size_t region = automaton_region(n, (size_t)fit.resident * AUTOMATON_THREADS);
-    const size_t blocks = ((n + region - 1) / region + AUTOMATON_THREADS - 1) / AUTOMATON_THREADS;
-    kernel<<<(unsigned)(blocks < (size_t)fit.resident ? blocks : (size_t)fit.resident),
-             AUTOMATON_THREADS, shared, s>>>(text16, n, region, dw->automaton,
-                                             dw->automaton_row_bytes, counts);
+    size_t region;
+    const unsigned blocks = automaton_grid(n, fit, &region);
+    kernel<<<blocks, AUTOMATON_THREADS, shared, s>>>(text16, n, region, dw->automaton,
+                                                     dw->automaton_row_bytes, counts);
     CL_LAUNCH_CHECK();
 }
 
