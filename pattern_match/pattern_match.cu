@@ -883,7 +883,7 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
 // ~3.4 for the row's.
 // Bigger lists take the split layout (automaton_split_kernel below); lists of words with
 // over 31 distinct bytes and over 96 states run v5 (and say so).
-enum { AUTOMATON_THREADS = 1024, AUTOMATON_REGION_MIN = 256 };
+enum { AUTOMATON_THREADS = 1024 };
 
 // One byte's step from `entry`, column the byte's (or its class's) 4 x, or for a copy a
 // lane its class's slot: the next entry, its out counted where COUNT (the warm-up counts
@@ -942,6 +942,32 @@ __device__ __forceinline__ uint32_t automaton_vector(uint32_t entry, const uint4
     return entry;
 }
 
+// The automaton's entries [0, entries) into shared memory (dst: room for them rounded up to
+// 16 bytes), each placed at `table` (automaton_placed; split: 0, as they are): 16 bytes a
+// load and four loads a thread in flight before their stores, where a loop of a load and
+// its store would wait ~600 cycles an iteration on each load.
+__device__ static void copy_entries_to_shared(uint32_t *dst, const uint32_t *src, int entries,
+                                              uint32_t table)
+{
+    enum { IN_FLIGHT = 4 };
+    uint4 *d = reinterpret_cast<uint4 *>(dst);
+    const uint4 *s = reinterpret_cast<const uint4 *>(src);
+    const int vectors = (entries + 3) / 4, step = (int)blockDim.x;
+    for (int first = threadIdx.x; first < vectors; first += IN_FLIGHT * step) {
+        uint4 v[IN_FLIGHT];
+#pragma unroll
+        for (int k = 0; k < IN_FLIGHT; k++)
+            if (first + k * step < vectors)
+                v[k] = __ldg(&s[first + k * step]);
+#pragma unroll
+        for (int k = 0; k < IN_FLIGHT; k++)
+            if (first + k * step < vectors)
+                d[first + k * step] =
+                    make_uint4(automaton_placed(v[k].x, table), automaton_placed(v[k].y, table),
+                               automaton_placed(v[k].z, table), automaton_placed(v[k].w, table));
+    }
+}
+
 // The thread's regions of the text, each scanned from `root`: the 32 bytes before it
 // (uncounted: their state), then its bytes 32 a step, a 32-byte sector (two 16-byte
 // loads, the next step's in flight): a warp's lanes read 32 regions at once, so each
@@ -991,18 +1017,19 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, LAYOUT == AUTOMATON_BY_BYTE
     const uint32_t table = (uint32_t)__cvta_generic_to_shared(shared);
     const int states = t->states, entries = states * t->row_entries;
     if (LANES) {
-        // Each lane's copy: consecutive threads write consecutive lanes' copies of an entry.
-        for (int i = threadIdx.x; i < entries * 32; i += blockDim.x)
-            asm volatile("st.shared.u16 [%0], %1;" ::"r"(
-                             automaton_lane_slot(table, (uint32_t)(i % 32), (uint32_t)(i / 32))),
-                         "h"((unsigned short)__ldg(&t->next[i / 32]))
-                         : "memory");
+        // A thread an entry, loaded once and stored to the 32 lanes' copies, a warp's
+        // threads in 32 banks (thread k's lane l + k at step l). (A load a store, in a loop
+        // that waited ~600 cycles an iteration on it, took 28 us a launch.)
+        uint16_t *copies = reinterpret_cast<uint16_t *>(shared);
+        for (int e = threadIdx.x; e < entries; e += blockDim.x) {
+            const uint16_t entry = (uint16_t)__ldg(&t->next[e]);
+            for (int l = 0; l < 32; l++)
+                copies[(automaton_lane_slot(0u, (uint32_t)(l + e) % 32, (uint32_t)e)) / 2] = entry;
+        }
     } else {
         // The rows, each entry's row made the row's shared-memory address (below 2^18: no
         // carry into the out), so that a step's address is the row plus the column.
-        uint32_t *rows = reinterpret_cast<uint32_t *>(shared);
-        for (int i = threadIdx.x; i < entries; i += blockDim.x)
-            rows[i] = automaton_placed(__ldg(&t->next[i]), table);
+        copy_entries_to_shared(reinterpret_cast<uint32_t *>(shared), t->next, entries, table);
     }
     shared += row_bytes;
     uint32_t classes = 0;
@@ -1010,9 +1037,13 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, LAYOUT == AUTOMATON_BY_BYTE
         // A copy a lane of the class table: by class 4 x the class, a copy a lane the
         // class's slot.
         uint32_t *class_table = reinterpret_cast<uint32_t *>(shared);
-        for (int i = threadIdx.x; i < 256 * 32; i += blockDim.x) {
-            const uint32_t c = t->class_of[i / 32];
-            class_table[i] = LANES ? automaton_lane_slot(table, (uint32_t)(i % 32), c) : 4u * c;
+        for (int byte = threadIdx.x; byte < 256; byte += blockDim.x) { // as the copies
+            const uint32_t c = t->class_of[byte];
+            for (int l = 0; l < 32; l++) {
+                const uint32_t lane_l = (uint32_t)(l + byte) % 32;
+                class_table[byte * 32 + lane_l] =
+                    LANES ? automaton_lane_slot(table, lane_l, c) : 4u * c;
+            }
         }
         classes = (uint32_t)__cvta_generic_to_shared(class_table + lane);
         shared += 256 * 32 * 4;
@@ -1109,12 +1140,14 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, 1)
     char *shared = reinterpret_cast<char *>(shared_raw);
     const int lane = threadIdx.x % 32;
     uint32_t *rows = reinterpret_cast<uint32_t *>(shared);
-    for (int i = threadIdx.x; i < shared_states * AUTOMATON_CLASS_ROW; i += blockDim.x)
-        rows[i] = __ldg(&t->next[i]);
+    copy_entries_to_shared(rows, t->next, shared_states * AUTOMATON_CLASS_ROW, 0u);
     shared += row_bytes;
     uint32_t *class_table = reinterpret_cast<uint32_t *>(shared);
-    for (int i = threadIdx.x; i < 256 * 32; i += blockDim.x)
-        class_table[i] = t->class_of[i / 32];
+    for (int byte = threadIdx.x; byte < 256; byte += blockDim.x) { // as automaton_kernel's
+        const uint32_t c = t->class_of[byte];
+        for (int l = 0; l < 32; l++)
+            class_table[byte * 32 + (l + byte) % 32] = c;
+    }
     const uint32_t classes = (uint32_t)__cvta_generic_to_shared(class_table + lane);
     shared += 256 * 32 * 4;
     uint32_t *block_counts = reinterpret_cast<uint32_t *>(shared); // [0..32): the lanes' 0
@@ -1352,15 +1385,16 @@ static void launch_v5(const uint8_t *text, size_t n, const pm_device_words *dw,
     CL_LAUNCH_CHECK();
 }
 
-// One region a thread of those the SMs hold at once (fit), whole 32-byte sectors, at
-// least AUTOMATON_REGION_MIN bytes (the warm-up's 32 bytes a region are then at most 1/8
-// more); returns the blocks, at most those resident.
+// One region a thread of those the SMs hold at once (fit), whole 32-byte sectors; returns
+// the blocks, at most those resident. Below 4.3 MB (132 SMs x 1024 threads x 32 bytes) a
+// region is one sector and its 32 bytes of warm-up double a thread's work, but every byte
+// is a step of a chain of dependent loads (~200 cycles each on a full SM), so more
+// threads a shorter chain win: 1 MB runs 31 blocks of 32-byte regions, where regions of
+// at least 256 bytes ran 4.
 static unsigned automaton_grid(size_t n, const cl_kernel_fit &fit, size_t *region)
 {
     const size_t threads = (size_t)fit.resident * AUTOMATON_THREADS;
-    size_t r = (n + threads - 1) / threads;
-    r = (r + 31) / 32 * 32;
-    *region = r < (size_t)AUTOMATON_REGION_MIN ? (size_t)AUTOMATON_REGION_MIN : r;
+    *region = ((n + threads - 1) / threads + 31) / 32 * 32;
     const size_t blocks = ((n + *region - 1) / *region + AUTOMATON_THREADS - 1) / AUTOMATON_THREADS;
     return (unsigned)(blocks < (size_t)fit.resident ? blocks : (size_t)fit.resident);
 }

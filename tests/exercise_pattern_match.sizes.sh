@@ -3,7 +3,7 @@
 # tests/run.sh runs it beside tests/exercise_pattern_match.sh; `make test_pattern_match` runs both.
 pm=bin/pattern_match
 
-# Every version against the trie gold: edge sizes (ints, 16-byte lanes, v6's 256-byte
+# Every version against the trie gold: edge sizes (ints, 16-byte lanes, v6's 32-byte
 # regions, 512-byte warp chunks, the course's 1024-byte chunks), the default words and
 # 1024 vocabulary words of every length 1..32.
 batch "$pm"
@@ -11,7 +11,7 @@ for n in 1 2 3 4 5 15 16 17 31 33 255 256 257 511 512 513 1023 1024 1025 4099 65
     batch_gpu "pattern_match -k all -n $n" 0 -k all -n "$n" -i 1
     batch_gpu "pattern_match -k all -n $n --nwords 1024" 0 -k all -n "$n" --nwords 1024 -i 1
 done
-# v6's rows by byte class (100 vocabulary words) at its regions' edges (256 bytes and up).
+# v6's rows by byte class (100 vocabulary words) at its regions' edges.
 for n in 1 31 255 257 65537 1000007; do
     batch_gpu "pattern_match -k all -n $n --nwords 100" 0 -k all -n "$n" --nwords 100 -i 1
 done

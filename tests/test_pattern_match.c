@@ -503,8 +503,8 @@ static void test_automaton(void)
         uint64_t *gold = malloc(words.count * sizeof *gold),
                  *got = malloc(words.count * sizeof *got);
         pattern_match_gold(text, n, &words, gold);
-        static const size_t regions[] = {16, 48, 1024};
-        for (int r = 0; r < 3; r++) {
+        static const size_t regions[] = {16, 32, 48, 1024};
+        for (int r = 0; r < 4; r++) {
             pm_automaton_count(&t, text, n, regions[r], got);
             bool same = memcmp(gold, got, words.count * sizeof *gold) == 0;
             EXPECT(same);
