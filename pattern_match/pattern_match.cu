@@ -874,7 +874,7 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
 // copy of the class table, one wavefront), the row's and the count, 3 a byte, 0.40 ms a
 // GB; the entry is the next state alone, counted by state, so a step is 7 instructions
 // (byte permute, the class's address and load, the row's address and load, the counter's
-// address and add). Measured (1 GB): 0.672 ms on an H100 and on an H200 (by byte 0.755
+// address and add). Measured (1 GB): 0.653 ms on an H100 and on an H200 (by byte 0.755
 // and 0.751). ncu (H200, 100 MB): 1.0 wavefront a load, 1.3 an add, 9.6 instructions a
 // warp's byte; the L1 / shared-memory unit at 79% of its peak throughput with the
 // wavefronts at 45%: the adds (read, add, write) cost that unit more than a load, and at
@@ -1101,8 +1101,8 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, LAYOUT == AUTOMATON_BY_BYTE
 // Napkin math (1 GB, 1024 words, H100): ~12 instructions a byte (0.38 G warp
 // instructions, 0.4 ms at the issue rate); 10% of the steps read a 32-byte sector of L2
 // (1e8 sectors, 3.2 GB, ~0.6 ms at ~5.5 TB/s) and wait ~250 cycles for it, and a warp's
-// step waits for its slowest lane: ~1 ms, against v5's 4.57. Measured: 1.573 ms (H100),
-// 1.562 (H200); ncu (100 MB, 1480 rows): 17.4 instructions a warp's byte, issue in 29%,
+// step waits for its slowest lane: ~1 ms, against v5's 4.57. Measured: 1.561 ms (H100),
+// 1.550 (H200); ncu (100 MB, 1480 rows): 17.4 instructions a warp's byte, issue in 29%,
 // 81% of the stalls on the long scoreboard (L1 hit rate 27%): the L2 latency bounds it.
 __device__ __forceinline__ uint32_t split_vector(uint32_t entry, const uint4 x, uint32_t classes,
                                                  const uint32_t *shared_rows,
