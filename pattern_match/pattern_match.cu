@@ -923,7 +923,8 @@ __device__ __forceinline__ uint32_t automaton_step(uint32_t entry, uint32_t colu
 template <automaton_layout LAYOUT, bool COUNT>
 __device__ __forceinline__ uint32_t automaton_vector(uint32_t entry, const uint4 x,
                                                      uint32_t classes, uint32_t counter_base,
-                                                     uint32_t row_bytes, int valid = 16)
+                                                     uint32_t row_bytes, uint32_t first_out,
+                                                     int valid = 16)
 {
     const uint32_t ints[4] = {x.x, x.y, x.z, x.w};
     uint32_t column[16];
@@ -936,9 +937,29 @@ __device__ __forceinline__ uint32_t automaton_vector(uint32_t entry, const uint4
                          : "=r"(column[j])
                          : "r"(automaton_class_address(classes, byte)));
     }
+    if constexpr (LAYOUT == AUTOMATON_LANE_COPIES && COUNT) {
+        // Two steps a count where the first's state has no out (most bytes), see
+        // automaton_pair_counter: the shared-memory unit's atomics halved.
 #pragma unroll
-    for (int j = 0; j < 16; j++)
-        entry = automaton_step<LAYOUT, COUNT>(entry, column[j], counter_base, row_bytes, j < valid);
+        for (int j = 0; j < 16; j += 2) {
+            const uint32_t s1 =
+                automaton_step<LAYOUT, false>(entry, column[j], 0u, row_bytes, true);
+            entry = automaton_step<LAYOUT, false>(s1, column[j + 1], 0u, row_bytes, true);
+            const int counted = valid - j < 0 ? 0 : valid - j > 2 ? 2 : valid - j;
+            asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(automaton_lane_counter_address(
+                counter_base, automaton_pair_counter(s1, entry, first_out, counted)))
+                         : "memory");
+            if (automaton_pair_counts_both(s1, entry, first_out, counted))
+                asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(
+                                 automaton_lane_counter_address(counter_base, entry))
+                             : "memory");
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < 16; j++)
+            entry =
+                automaton_step<LAYOUT, COUNT>(entry, column[j], counter_base, row_bytes, j < valid);
+    }
     return entry;
 }
 
@@ -1058,14 +1079,16 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, LAYOUT == AUTOMATON_BY_BYTE
     __syncthreads();
     const uint32_t counter_base = (uint32_t)__cvta_generic_to_shared(lane_counts + lane);
     // A copy a lane: a row's bytes, its entries' 32 copies (the same in every thread).
-    const uint32_t lane_row_bytes = (uint32_t)t->row_entries * 64u;
+    const uint32_t lane_row_bytes = (uint32_t)t->row_entries * 64u,
+                   first_out = (uint32_t)t->first_out;
 
     scan_regions(text, n, region, LANES ? 0u : table, // the root (its row)
                  [&](uint32_t entry, const uint4 x, bool count, int valid) {
-                     return count ? automaton_vector<LAYOUT, true>(entry, x, classes, counter_base,
-                                                                   lane_row_bytes, valid)
-                                  : automaton_vector<LAYOUT, false>(entry, x, classes, counter_base,
-                                                                    lane_row_bytes, valid);
+                     return count
+                                ? automaton_vector<LAYOUT, true>(entry, x, classes, counter_base,
+                                                                 lane_row_bytes, first_out, valid)
+                                : automaton_vector<LAYOUT, false>(entry, x, classes, counter_base,
+                                                                  lane_row_bytes, first_out, valid);
                  });
 
     // The block's counts by out (a copy a lane: by state, each added to its out's), then
