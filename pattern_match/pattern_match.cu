@@ -991,21 +991,56 @@ __device__ static void copy_entries_to_shared(uint32_t *dst, const uint32_t *src
 
 // The thread's regions of the text, each scanned from `root`: the 32 bytes before it
 // (uncounted: their state), then its bytes 32 a step, a 32-byte sector (two 16-byte
-// loads, the next step's in flight): a warp's lanes read 32 regions at once, so each
-// sector is used whole when loaded. vector(entry, x, count, valid) scans 16 bytes x,
+// loads, the next step's in flight). vector(entry, x, count, valid) scans 16 bytes x,
 // counting the first `valid` where `count`, and returns the entry after them.
+// A warp's lanes read 32 regions at once, 32 sectors a load instruction, and L1's data
+// pipe (which the shared-memory loads and adds share) takes a wavefront a sector,
+// whether a lane reads 16 of its 32 bytes or all. So where the warp's 32 regions are all
+// whole, two neighbouring lanes load one sector together (the even lane's, then the odd
+// lane's: 16 sectors an instruction) and swap halves with one shuffle a word.
 template <typename Vector>
 __device__ __forceinline__ void scan_regions(const uint4 *text, size_t n, size_t region,
                                              uint32_t root, Vector vector)
 {
     const size_t regions = (n + region - 1) / region, threads = (size_t)gridDim.x * blockDim.x;
-    for (size_t r = (size_t)blockIdx.x * blockDim.x + threadIdx.x; r < regions; r += threads) {
-        const size_t start = r * region, end = start + region < n ? start + region : n;
+    const uint32_t lane = threadIdx.x % 32;
+    const bool odd = lane & 1u;
+    auto warmed = [&](size_t start) {
         uint32_t entry = root;
         if (start) {
             entry = vector(entry, __ldg(&text[start / 16 - 2]), false, 16);
             entry = vector(entry, __ldg(&text[start / 16 - 1]), false, 16);
         }
+        return entry;
+    };
+    for (size_t warp_first = (size_t)blockIdx.x * blockDim.x + threadIdx.x - lane;
+         warp_first < regions; warp_first += threads) { // the same in the warp's lanes
+        const size_t r = warp_first + lane, start = r * region;
+        if (__all_sync(~0u, r < regions && start + region <= n)) {
+            uint32_t entry = warmed(start);
+            // This lane's half of the even lane's sector (lo) and of the odd lane's (hi).
+            const uint4 *lo = text + (odd ? start - region : start) / 16 + odd,
+                        *hi = lo + region / 16;
+            uint4 x = __ldg(lo), y = __ldg(hi);
+            for (size_t k = 0; k < region / 32; k++) { // past the end: the padding (64 bytes)
+                const uint4 next_x = __ldg(lo + 2 * k + 2), next_y = __ldg(hi + 2 * k + 2);
+                // Even lane: x its first half, y the odd lane's first; odd: x the even
+                // lane's second half, y its own second.
+                const uint4 send = odd ? x : y;
+                const uint4 got =
+                    make_uint4(__shfl_xor_sync(~0u, send.x, 1), __shfl_xor_sync(~0u, send.y, 1),
+                               __shfl_xor_sync(~0u, send.z, 1), __shfl_xor_sync(~0u, send.w, 1));
+                entry = vector(entry, odd ? got : x, true, 16);
+                entry = vector(entry, odd ? y : got, true, 16);
+                x = next_x;
+                y = next_y;
+            }
+            continue;
+        }
+        if (r >= regions)
+            continue;
+        const size_t end = start + region < n ? start + region : n;
+        uint32_t entry = warmed(start);
         size_t p = start;
         uint4 a = __ldg(&text[p / 16]), b = __ldg(&text[p / 16 + 1]);
         for (; p + 32 <= end; p += 32) { // past the end: the buffer's padding (64 bytes)
