@@ -871,14 +871,18 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
 // waiting for the one before, at 2 blocks an SM).
 // A copy a lane (the default words: 66 states x 24 entries of 16 bits, 100 KB, a copy in
 // each lane's bank) makes the row's load one wavefront: the class's load (the lane's
-// copy of the class table, one wavefront), the row's and the count, 3 a byte, 0.40 ms a
-// GB; the entry is the next state alone, counted by state, so a step is 7 instructions
-// (byte permute, the class's address and load, the row's address and load, the counter's
-// address and add). Measured (1 GB): 0.653 ms on an H100 and on an H200 (by byte 0.755
-// and 0.751). ncu (H200, 100 MB): 1.0 wavefront a load, 1.3 an add, 9.6 instructions a
-// warp's byte; the L1 / shared-memory unit at 79% of its peak throughput with the
-// wavefronts at 45%: the adds (read, add, write) cost that unit more than a load, and at
-// one block an SM (143 KB) each warp's chain of loads waits ~200 cycles a byte.
+// copy of the class table, one wavefront), the row's and the count; the entry is the
+// next state alone, counted by state. What bounds it is L1's data pipe, which the text's
+// global loads share with shared memory: a wavefront a sector, 2 a warp's byte when each
+// lane loads its own 16-byte halves. ncu (H200, 100 MB, a wavefront an SM a cycle at
+// most) with one add a byte: 17.6 M wavefronts (5.6 a warp's byte: loads 2.1, adds 1.3,
+// text 2.2), the pipe 85% busy, 0.653 ms a GB. Two bytes a count (automaton_vector: 19%
+// of this text's bytes end in a state with an out, both of a pair in 2.1%, which a warp
+// meets in 49% of its pairs: 0.75 adds a byte): 16.6 M, 0.620 ms. A sector loaded by two
+// lanes together (scan_regions): 13.8 M (4.4 a warp's byte: text 1.1, the shuffles 0.15),
+// 0.521 ms a GB on the H200, 0.538 on the H100 (the pipe ~94% busy at 1 GB, where the
+// warm-up is 1% of the bytes); 11.9 instructions a warp's byte, issue 53%. Floor of this
+// design: ~4.1 wavefronts a warp's byte, 1e9 / 32 x 4.1 / (132 SMs x 1.98 GHz) = 0.49 ms.
 // Rows by class (100 vocabulary words: 508 states, 23 bytes) take the class's load and
 // ~3.4 for the row's.
 // Bigger lists take the split layout (automaton_split_kernel below); lists of words with
@@ -938,8 +942,8 @@ __device__ __forceinline__ uint32_t automaton_vector(uint32_t entry, const uint4
                          : "r"(automaton_class_address(classes, byte)));
     }
     if constexpr (LAYOUT == AUTOMATON_LANE_COPIES && COUNT) {
-        // Two steps a count where the first's state has no out (most bytes), see
-        // automaton_pair_counter: the shared-memory unit's atomics halved.
+        // Two steps a count, and a second add only where both states have an out (see
+        // automaton_pair_counter): 0.75 adds a warp's byte, not 1, in L1's data pipe.
 #pragma unroll
         for (int j = 0; j < 16; j += 2) {
             const uint32_t s1 =
@@ -996,9 +1000,12 @@ __device__ static void copy_entries_to_shared(uint32_t *dst, const uint32_t *src
 // A warp's lanes read 32 regions at once, 32 sectors a load instruction, and L1's data
 // pipe (which the shared-memory loads and adds share) takes a wavefront a sector,
 // whether a lane reads 16 of its 32 bytes or all. So where the warp's 32 regions are all
-// whole, two neighbouring lanes load one sector together (the even lane's, then the odd
-// lane's: 16 sectors an instruction) and swap halves with one shuffle a word.
-template <typename Vector>
+// whole, with SHARED_SECTORS two neighbouring lanes load one sector together (the even
+// lane's, then the odd lane's: 16 sectors an instruction) and swap halves with one
+// shuffle a word. (Not for rows by byte: at 32 registers a thread, 2 blocks an SM, ptxas
+// issues the next step's loads mid-step, and at 1 GB the H100 took 0.674 -> 0.733 ms, though
+// the H200 0.667 -> 0.564.)
+template <bool SHARED_SECTORS, typename Vector>
 __device__ __forceinline__ void scan_regions(const uint4 *text, size_t n, size_t region,
                                              uint32_t root, Vector vector)
 {
@@ -1016,7 +1023,7 @@ __device__ __forceinline__ void scan_regions(const uint4 *text, size_t n, size_t
     for (size_t warp_first = (size_t)blockIdx.x * blockDim.x + threadIdx.x - lane;
          warp_first < regions; warp_first += threads) { // the same in the warp's lanes
         const size_t r = warp_first + lane, start = r * region;
-        if (__all_sync(~0u, r < regions && start + region <= n)) {
+        if (SHARED_SECTORS && __all_sync(~0u, r < regions && start + region <= n)) {
             uint32_t entry = warmed(start);
             // This lane's half of the even lane's sector (lo) and of the odd lane's (hi).
             const uint4 *lo = text + (odd ? start - region : start) / 16 + odd,
@@ -1117,14 +1124,14 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, LAYOUT == AUTOMATON_BY_BYTE
     const uint32_t lane_row_bytes = (uint32_t)t->row_entries * 64u,
                    first_out = (uint32_t)t->first_out;
 
-    scan_regions(text, n, region, LANES ? 0u : table, // the root (its row)
-                 [&](uint32_t entry, const uint4 x, bool count, int valid) {
-                     return count
-                                ? automaton_vector<LAYOUT, true>(entry, x, classes, counter_base,
-                                                                 lane_row_bytes, first_out, valid)
-                                : automaton_vector<LAYOUT, false>(entry, x, classes, counter_base,
-                                                                  lane_row_bytes, first_out, valid);
-                 });
+    scan_regions<LAYOUT != AUTOMATON_BY_BYTE>(
+        text, n, region, LANES ? 0u : table, // the root (its row)
+        [&](uint32_t entry, const uint4 x, bool count, int valid) {
+            return count ? automaton_vector<LAYOUT, true>(entry, x, classes, counter_base,
+                                                          lane_row_bytes, first_out, valid)
+                         : automaton_vector<LAYOUT, false>(entry, x, classes, counter_base,
+                                                           lane_row_bytes, first_out, valid);
+        });
 
     // The block's counts by out (a copy a lane: by state, each added to its out's), then
     // each word's: the sum over the words ending with it.
@@ -1217,12 +1224,12 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, 1)
     const uint32_t counters = (uint32_t)__cvta_generic_to_shared(block_counts + 32);
     const uint32_t *global_rows = t->next;
 
-    scan_regions(text, n, region, 0u, // the root
-                 [&](uint32_t entry, const uint4 x, bool count, int valid) {
-                     return split_vector(entry, x, classes, rows, global_rows,
-                                         (uint32_t)shared_states, counters, lane_counter, count,
-                                         valid);
-                 });
+    scan_regions<true>(text, n, region, 0u, // the root
+                       [&](uint32_t entry, const uint4 x, bool count, int valid) {
+                           return split_vector(entry, x, classes, rows, global_rows,
+                                               (uint32_t)shared_states, counters, lane_counter,
+                                               count, valid);
+                       });
 
     // Each word's count: the sum over the words ending with it, from the block's counters.
     __syncthreads();
