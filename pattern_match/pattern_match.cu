@@ -871,14 +871,18 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
 // waiting for the one before, at 2 blocks an SM).
 // A copy a lane (the default words: 66 states x 24 entries of 16 bits, 100 KB, a copy in
 // each lane's bank) makes the row's load one wavefront: the class's load (the lane's
-// copy of the class table, one wavefront), the row's and the count, 3 a byte, 0.40 ms a
-// GB; the entry is the next state alone, counted by state, so a step is 7 instructions
-// (byte permute, the class's address and load, the row's address and load, the counter's
-// address and add). Measured (1 GB): 0.653 ms on an H100 and on an H200 (by byte 0.755
-// and 0.751). ncu (H200, 100 MB): 1.0 wavefront a load, 1.3 an add, 9.6 instructions a
-// warp's byte; the L1 / shared-memory unit at 79% of its peak throughput with the
-// wavefronts at 45%: the adds (read, add, write) cost that unit more than a load, and at
-// one block an SM (143 KB) each warp's chain of loads waits ~200 cycles a byte.
+// copy of the class table, one wavefront), the row's and the count; the entry is the
+// next state alone, counted by state. What bounds it is L1's data pipe, which the text's
+// global loads share with shared memory: a wavefront a sector, 2 a warp's byte when each
+// lane loads its own 16-byte halves. ncu (H200, 100 MB, a wavefront an SM a cycle at
+// most) with one add a byte: 17.6 M wavefronts (5.6 a warp's byte: loads 2.1, adds 1.3,
+// text 2.2), the pipe 85% busy, 0.653 ms a GB. Two bytes a count (automaton_vector: 19%
+// of this text's bytes end in a state with an out, both of a pair in 2.1%, which a warp
+// meets in 49% of its pairs: 0.75 adds a byte): 16.6 M, 0.620 ms. A sector loaded by two
+// lanes together (scan_regions): 13.8 M (4.4 a warp's byte: text 1.1, the shuffles 0.15),
+// 0.521 ms a GB on the H200, 0.538 on the H100 (the pipe ~94% busy at 1 GB, where the
+// warm-up is 1% of the bytes); 11.9 instructions a warp's byte, issue 53%. Floor of this
+// design: ~4.1 wavefronts a warp's byte, 1e9 / 32 x 4.1 / (132 SMs x 1.98 GHz) = 0.49 ms.
 // Rows by class (100 vocabulary words: 508 states, 23 bytes) take the class's load and
 // ~3.4 for the row's.
 // Bigger lists take the split layout (automaton_split_kernel below); lists of words with
@@ -923,7 +927,8 @@ __device__ __forceinline__ uint32_t automaton_step(uint32_t entry, uint32_t colu
 template <automaton_layout LAYOUT, bool COUNT>
 __device__ __forceinline__ uint32_t automaton_vector(uint32_t entry, const uint4 x,
                                                      uint32_t classes, uint32_t counter_base,
-                                                     uint32_t row_bytes, int valid = 16)
+                                                     uint32_t row_bytes, uint32_t first_out,
+                                                     int valid = 16)
 {
     const uint32_t ints[4] = {x.x, x.y, x.z, x.w};
     uint32_t column[16];
@@ -936,9 +941,29 @@ __device__ __forceinline__ uint32_t automaton_vector(uint32_t entry, const uint4
                          : "=r"(column[j])
                          : "r"(automaton_class_address(classes, byte)));
     }
+    if constexpr (LAYOUT == AUTOMATON_LANE_COPIES && COUNT) {
+        // Two steps a count, and a second add only where both states have an out (see
+        // automaton_pair_counter): 0.75 adds a warp's byte, not 1, in L1's data pipe.
 #pragma unroll
-    for (int j = 0; j < 16; j++)
-        entry = automaton_step<LAYOUT, COUNT>(entry, column[j], counter_base, row_bytes, j < valid);
+        for (int j = 0; j < 16; j += 2) {
+            const uint32_t s1 =
+                automaton_step<LAYOUT, false>(entry, column[j], 0u, row_bytes, true);
+            entry = automaton_step<LAYOUT, false>(s1, column[j + 1], 0u, row_bytes, true);
+            const int counted = valid - j < 0 ? 0 : valid - j > 2 ? 2 : valid - j;
+            asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(automaton_lane_counter_address(
+                counter_base, automaton_pair_counter(s1, entry, first_out, counted)))
+                         : "memory");
+            if (automaton_pair_counts_both(s1, entry, first_out, counted))
+                asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(
+                                 automaton_lane_counter_address(counter_base, entry))
+                             : "memory");
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < 16; j++)
+            entry =
+                automaton_step<LAYOUT, COUNT>(entry, column[j], counter_base, row_bytes, j < valid);
+    }
     return entry;
 }
 
@@ -970,21 +995,59 @@ __device__ static void copy_entries_to_shared(uint32_t *dst, const uint32_t *src
 
 // The thread's regions of the text, each scanned from `root`: the 32 bytes before it
 // (uncounted: their state), then its bytes 32 a step, a 32-byte sector (two 16-byte
-// loads, the next step's in flight): a warp's lanes read 32 regions at once, so each
-// sector is used whole when loaded. vector(entry, x, count, valid) scans 16 bytes x,
+// loads, the next step's in flight). vector(entry, x, count, valid) scans 16 bytes x,
 // counting the first `valid` where `count`, and returns the entry after them.
-template <typename Vector>
+// A warp's lanes read 32 regions at once, 32 sectors a load instruction, and L1's data
+// pipe (which the shared-memory loads and adds share) takes a wavefront a sector,
+// whether a lane reads 16 of its 32 bytes or all. So where the warp's 32 regions are all
+// whole, with SHARED_SECTORS two neighbouring lanes load one sector together (the even
+// lane's, then the odd lane's: 16 sectors an instruction) and swap halves with one
+// shuffle a word. (Not for rows by byte: at 32 registers a thread, 2 blocks an SM, ptxas
+// issues the next step's loads mid-step, and at 1 GB the H100 took 0.674 -> 0.733 ms, though
+// the H200 0.667 -> 0.564.)
+template <bool SHARED_SECTORS, typename Vector>
 __device__ __forceinline__ void scan_regions(const uint4 *text, size_t n, size_t region,
                                              uint32_t root, Vector vector)
 {
     const size_t regions = (n + region - 1) / region, threads = (size_t)gridDim.x * blockDim.x;
-    for (size_t r = (size_t)blockIdx.x * blockDim.x + threadIdx.x; r < regions; r += threads) {
-        const size_t start = r * region, end = start + region < n ? start + region : n;
+    const uint32_t lane = threadIdx.x % 32;
+    const bool odd = lane & 1u;
+    auto warmed = [&](size_t start) {
         uint32_t entry = root;
         if (start) {
             entry = vector(entry, __ldg(&text[start / 16 - 2]), false, 16);
             entry = vector(entry, __ldg(&text[start / 16 - 1]), false, 16);
         }
+        return entry;
+    };
+    for (size_t warp_first = (size_t)blockIdx.x * blockDim.x + threadIdx.x - lane;
+         warp_first < regions; warp_first += threads) { // the same in the warp's lanes
+        const size_t r = warp_first + lane, start = r * region;
+        if (SHARED_SECTORS && __all_sync(~0u, r < regions && start + region <= n)) {
+            uint32_t entry = warmed(start);
+            // This lane's half of the even lane's sector (lo) and of the odd lane's (hi).
+            const uint4 *lo = text + (odd ? start - region : start) / 16 + odd,
+                        *hi = lo + region / 16;
+            uint4 x = __ldg(lo), y = __ldg(hi);
+            for (size_t k = 0; k < region / 32; k++) { // past the end: the padding (64 bytes)
+                const uint4 next_x = __ldg(lo + 2 * k + 2), next_y = __ldg(hi + 2 * k + 2);
+                // Even lane: x its first half, y the odd lane's first; odd: x the even
+                // lane's second half, y its own second.
+                const uint4 send = odd ? x : y;
+                const uint4 got =
+                    make_uint4(__shfl_xor_sync(~0u, send.x, 1), __shfl_xor_sync(~0u, send.y, 1),
+                               __shfl_xor_sync(~0u, send.z, 1), __shfl_xor_sync(~0u, send.w, 1));
+                entry = vector(entry, odd ? got : x, true, 16);
+                entry = vector(entry, odd ? y : got, true, 16);
+                x = next_x;
+                y = next_y;
+            }
+            continue;
+        }
+        if (r >= regions)
+            continue;
+        const size_t end = start + region < n ? start + region : n;
+        uint32_t entry = warmed(start);
         size_t p = start;
         uint4 a = __ldg(&text[p / 16]), b = __ldg(&text[p / 16 + 1]);
         for (; p + 32 <= end; p += 32) { // past the end: the buffer's padding (64 bytes)
@@ -1058,15 +1121,17 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, LAYOUT == AUTOMATON_BY_BYTE
     __syncthreads();
     const uint32_t counter_base = (uint32_t)__cvta_generic_to_shared(lane_counts + lane);
     // A copy a lane: a row's bytes, its entries' 32 copies (the same in every thread).
-    const uint32_t lane_row_bytes = (uint32_t)t->row_entries * 64u;
+    const uint32_t lane_row_bytes = (uint32_t)t->row_entries * 64u,
+                   first_out = (uint32_t)t->first_out;
 
-    scan_regions(text, n, region, LANES ? 0u : table, // the root (its row)
-                 [&](uint32_t entry, const uint4 x, bool count, int valid) {
-                     return count ? automaton_vector<LAYOUT, true>(entry, x, classes, counter_base,
-                                                                   lane_row_bytes, valid)
-                                  : automaton_vector<LAYOUT, false>(entry, x, classes, counter_base,
-                                                                    lane_row_bytes, valid);
-                 });
+    scan_regions<LAYOUT != AUTOMATON_BY_BYTE>(
+        text, n, region, LANES ? 0u : table, // the root (its row)
+        [&](uint32_t entry, const uint4 x, bool count, int valid) {
+            return count ? automaton_vector<LAYOUT, true>(entry, x, classes, counter_base,
+                                                          lane_row_bytes, first_out, valid)
+                         : automaton_vector<LAYOUT, false>(entry, x, classes, counter_base,
+                                                           lane_row_bytes, first_out, valid);
+        });
 
     // The block's counts by out (a copy a lane: by state, each added to its out's), then
     // each word's: the sum over the words ending with it.
@@ -1159,12 +1224,12 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, 1)
     const uint32_t counters = (uint32_t)__cvta_generic_to_shared(block_counts + 32);
     const uint32_t *global_rows = t->next;
 
-    scan_regions(text, n, region, 0u, // the root
-                 [&](uint32_t entry, const uint4 x, bool count, int valid) {
-                     return split_vector(entry, x, classes, rows, global_rows,
-                                         (uint32_t)shared_states, counters, lane_counter, count,
-                                         valid);
-                 });
+    scan_regions<true>(text, n, region, 0u, // the root
+                       [&](uint32_t entry, const uint4 x, bool count, int valid) {
+                           return split_vector(entry, x, classes, rows, global_rows,
+                                               (uint32_t)shared_states, counters, lane_counter,
+                                               count, valid);
+                       });
 
     // Each word's count: the sum over the words ending with it, from the block's counters.
     __syncthreads();

@@ -403,9 +403,22 @@ int pm_build_automaton(const pm_words *words, int allowed, automaton_tables *t, 
         }
     }
     // The rows (a class's bytes lead alike: class 0's to the root); split: the states
-    // renumbered breadth first, the shallowest first.
+    // renumbered breadth first, the shallowest first; a copy a lane: those without an out
+    // first (the root stays 0), so that one compare tells whether a state has one
+    // (automaton_pair_counter).
     for (int i = 0; i < states; i++)
         id[order[i]] = t->layout == AUTOMATON_SPLIT ? i : order[i];
+    t->first_out = states;
+    if (t->layout == AUTOMATON_LANE_COPIES) {
+        int next_id = 0;
+        for (int s = 0; s < states; s++)
+            if (!out[s])
+                id[s] = next_id++;
+        t->first_out = next_id;
+        for (int s = 0; s < states; s++)
+            if (out[s])
+                id[s] = next_id++;
+    }
     for (int s = 0; s < states; s++)
         for (int b = 0; b < 256; b++) {
             const int g = go[s][b];

@@ -273,6 +273,7 @@ typedef struct automaton_tables {
     uint16_t ends_start[PM_MAX_WORDS + 1]; // distinct word d: [ends_start[d], ends_start[d+1])
     uint16_t ends[AUTOMATON_ENDS_MAX];     // of ends: the distinct words that end with d
     uint8_t out_of_state[AUTOMATON_LANE_STATES_MAX]; // a copy a lane: each state's out
+    int first_out; // a copy a lane: the states with an out are numbered from here on
     automaton_layout layout;
     int states, row_entries, classes; // classes 0: rows by byte
     int distinct, words;
@@ -332,6 +333,17 @@ PM_INLINE uint32_t automaton_lane_next_address(uint32_t state, uint32_t row_byte
 PM_INLINE uint32_t automaton_lane_counter_address(uint32_t counter_base, uint32_t state)
 {
     return counter_base + 128u * state;
+}
+// A copy a lane counts two bytes' states s1, s2 (the first `counted` of them, 0..2) with
+// one add where it can: s1's count if s1 has an out, else s2's (a state without an out
+// counts on a counter never read), and a second add, s2's, only where both have an out.
+PM_INLINE uint32_t automaton_pair_counter(uint32_t s1, uint32_t s2, uint32_t first_out, int counted)
+{
+    return counted >= 1 && s1 >= first_out ? s1 : counted == 2 ? s2 : 0u;
+}
+PM_INLINE bool automaton_pair_counts_both(uint32_t s1, uint32_t s2, uint32_t first_out, int counted)
+{
+    return counted == 2 && s1 >= first_out && s2 >= first_out;
 }
 // Split: the block's counter of out o at counters + 4 o; a lane that counts no word (out 0,
 // or a byte past the end) adds to its own.

@@ -617,6 +617,25 @@ static void automaton_on_simulated_block(const automaton_tables *t, const uint8_
         const uint32_t lane = (uint32_t)(r % 32), lane_classes = class_table + 4u * lane;
         const size_t end = start + region < n ? start + region : n;
         uint32_t entry = split || lanes ? 0u : table;
+        if (lanes) { // two bytes a count (automaton_pair_counter)
+            const uint32_t row_bytes = (uint32_t)t->row_entries * 64u, base = counters + 4u * lane;
+            const size_t first = start >= AUTOMATON_WARMUP ? start - AUTOMATON_WARMUP : 0;
+            uint32_t s1 = 0;
+            for (size_t p = first; p < start + (end - start + 1) / 2 * 2; p++) {
+                const uint32_t slot = sim_load(automaton_class_address(lane_classes, text[p]));
+                entry = sim_load16(automaton_lane_next_address(entry, row_bytes, slot));
+                if (p < start || (p - start) % 2 == 0) {
+                    s1 = entry;
+                    continue;
+                }
+                const int counted = end - (p - 1) >= 2 ? 2 : 1; // p: the buffer's padding
+                sim_add(automaton_lane_counter_address(
+                    base, automaton_pair_counter(s1, entry, (uint32_t)t->first_out, counted)));
+                if (automaton_pair_counts_both(s1, entry, (uint32_t)t->first_out, counted))
+                    sim_add(automaton_lane_counter_address(base, entry));
+            }
+            continue;
+        }
         for (size_t p = start >= AUTOMATON_WARMUP ? start - AUTOMATON_WARMUP : 0; p < end; p++) {
             const uint32_t byte = text[p];
             const bool counted = p >= start;
@@ -629,12 +648,6 @@ static void automaton_on_simulated_block(const automaton_tables *t, const uint8_
                 if (counted)
                     sim_add(automaton_split_counter(counters + 128u, counters + 4u * lane, entry,
                                                     true));
-            } else if (lanes) {
-                const uint32_t slot = sim_load(automaton_class_address(lane_classes, byte));
-                entry = sim_load16(
-                    automaton_lane_next_address(entry, (uint32_t)t->row_entries * 64u, slot));
-                if (counted)
-                    sim_add(automaton_lane_counter_address(counters + 4u * lane, entry));
             } else {
                 const uint32_t column =
                     t->classes ? sim_load(automaton_class_address(lane_classes, byte)) : 4u * byte;
