@@ -1533,11 +1533,12 @@ extern "C" const pattern_match_version pattern_match_versions[] = {
                     "bytes; only where a 3-byte or longer word may start, a queued trie walk"},
      launch_v5},
     {{"v6-automaton", "Aho-Corasick's automaton as a full table in shared memory: a thread "
-                      "scans its region byte by byte, one load and one count a byte (a row a "
-                      "state by byte class, a copy of the table a lane so a warp's loads "
-                      "never share a bank; by byte or one shared copy where that does not "
-                      "fit; for big lists the shallowest states' rows in shared memory, the "
-                      "rest from L1/L2)"},
+                      "scans its region byte by byte, a load a byte and a count a byte or "
+                      "two (a row a state by byte class, a copy of the table a lane so a "
+                      "warp's loads never share a bank, two lanes loading a text sector "
+                      "together; by byte or one shared copy where that does not fit; for "
+                      "big lists the shallowest states' rows in shared memory, the rest "
+                      "from L1/L2)"},
      launch_v6},
     {{"yours", pattern_match_yours_idea}, pattern_match_yours},
 };

@@ -224,7 +224,8 @@ PM_INLINE uint32_t find_node(const uint2 *slots, const node_hash *h, uint32_t ke
 //              and every lane its own copy of the table in its own bank, so that a warp's
 //              32 loads are one shared-memory wavefront whatever states the lanes are in;
 //              a count a state (not an out: the entry is the next state alone, so a
-//              step's two addresses are one multiply-add each): up to 176 KB of rows
+//              step's two addresses are one multiply-add each), two bytes a count where
+//              the first's state has no out (those numbered first): up to 176 KB of rows
 //              and counters, 127 distinct words, 31 distinct bytes;
 //   by byte    a row of 256 entries a state, and one more so that row s starts s banks
 //              on (lanes in different states at the same byte do not collide): up to
