@@ -900,22 +900,18 @@ enum { AUTOMATON_THREADS = 1024 };
 // One byte's step from `entry`, column the byte's (or its class's) 4 x, or for a copy a
 // lane its class's slot: the next entry, its out counted where COUNT (the warm-up counts
 // nothing), on counter 0 (never read) where the byte is not `counted` (past the text's
-// end). A copy a lane counts the next state, on the root's counter where not counted
-// (the root's count is never read: its out is 0).
+// end). A copy a lane's step only loads: it counts two steps at a time (automaton_vector).
 template <automaton_layout LAYOUT, bool COUNT>
 __device__ __forceinline__ uint32_t automaton_step(uint32_t entry, uint32_t column,
                                                    uint32_t counter_base, uint32_t row_bytes,
                                                    bool counted)
 {
+    static_assert(LAYOUT != AUTOMATON_LANE_COPIES || !COUNT, "a copy a lane counts pairs");
     uint32_t next;
     if (LAYOUT == AUTOMATON_LANE_COPIES) {
         asm volatile("ld.shared.u16 %0, [%1];"
                      : "=r"(next)
                      : "r"(automaton_lane_next_address(entry, row_bytes, column)));
-        if (COUNT)
-            asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(
-                             automaton_lane_counter_address(counter_base, counted ? next : 0u))
-                         : "memory");
         return next;
     }
     asm volatile("ld.shared.u32 %0, [%1];"
