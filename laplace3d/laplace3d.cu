@@ -268,15 +268,21 @@ __global__ void __launch_bounds__(32 * V5_BY)
 }
 
 // v6: T iterations a pass (3.5D blocking: Nguyen et al., SC'10 - a 2D tile in xy
-// streamed through z, and time). A block of TILE_X x ROWS threads owns a TILE_X x
-// (ROWS RY) tile of columns (RY rows a thread) with a T-point halo, and marches up in
-// z. At step s it takes plane q + s of the input (q = the chunk's first plane - T) and
-// level t = 1..T computes plane q + s - t from level t - 1: its own column's planes
-// below and centre are in registers (the plane above was computed a moment before,
-// in the same step), the x and y neighbours of the centre plane in shared memory,
-// where every level's values of the previous step are. Two shared buffers of T planes
-// alternate by step, so a step has one barrier: it reads the previous step's planes
-// and writes its own. Level T is the output: the tile less its T-point rim.
+// streamed through z, and time). A block of TILE_X/2 x ROWS threads owns a TILE_X x
+// (ROWS RY) tile of columns (two neighbouring columns and RY rows a thread) with a
+// T-point halo, and marches up in z. At step s it takes plane q + s of the input (q =
+// the chunk's first plane - T) and level t = 1..T computes plane q + s - t from level
+// t - 1: its own columns' planes below and centre are in registers (the plane above was
+// computed a moment before, in the same step), the x and y neighbours of the centre
+// plane in shared memory, where every level's values of the previous step are. Two
+// shared buffers of T planes alternate by step, so a step has one barrier: it reads
+// the previous step's planes and writes its own. Level T is the output: the tile less
+// its T-point rim.
+// A plane keeps the tile's even and odd columns apart (two half-planes): the thread's
+// even point takes its x - 1 neighbour from the odd half-plane and its x + 1 from the
+// thread's own odd point, and the odd point the other way round, so a pair's four x
+// neighbours cost two shared loads, each warp's falling in 32 banks. One column a
+// thread (four loads) ran 1.6-3.7% slower at T = 2 and 4 (H200; README.md).
 // Ghost zone: a tile loads TILE_X x TILE_Y columns for (TILE_X - 2T) x (TILE_Y - 2T)
 // outputs, and each level is computed on the whole tile; a chunk of Z planes takes
 // Z + 2T steps. laplace_temporal_work() counts the stencil evaluations of a pass
@@ -284,62 +290,70 @@ __global__ void __launch_bounds__(32 * V5_BY)
 // T = 8 (48 x 48) 2.34, so 25%, 30% and 57% of the work is redundant.
 // Napkin (T = 4, 512^3): a pass reads ~1.3 grids and writes 1 (1.23 GB, 0.41 ms at
 // the copy rate) for 4 iterations, so memory allows ~350% of copy an iteration; but
-// an evaluation is ~10 instructions of work (2.5 shared loads, a store, 6 flops, a
-// select) and ~10 of upkeep (register moves, predicates, addresses): a step of the
-// 72 x 56 tile is 332 instructions a thread for 16 evaluations, 0.50 G warp
-// instructions a pass (ncu), ~0.53 ms at the issue rate (132 SMs x 4 x 1.755 GHz =
-// 0.93 G a ms): issue-bound (ncu, H200: issue active 87%, DRAM 31%). The global
-// addresses were 64-bit products a row (366 instructions a step): one pointer that
-// moves a plane a step and 32-bit row offsets took 512^3 from 1.266 to 1.120 ms for
-// 8 iterations (H200). Values outside the grid are 0 and never reach an in-grid value
-// (an interior point's neighbours are in the grid); boundary points keep their values
-// at every level.
+// an evaluation is ~9 instructions of work (1.5 shared loads, a store, 6 flops, a
+// select) and ~7 of upkeep (register moves, predicates, addresses): 0.42 G warp
+// instructions a pass (ncu; 0.50 G with a column a thread), ~0.45 ms at the issue rate
+// (132 SMs x 4 x 1.755 GHz = 0.93 G a ms) against 0.55 measured: issue-bound, with a
+// quarter of the SM's warps (504 threads, 122 registers) issuing 73% of the cycles. The
+// global addresses were 64-bit products a row: one pointer that moves a plane a step
+// and 32-bit row offsets took 512^3 from 1.266 to 1.120 ms for 8 iterations (H200). Values outside
+// the grid are 0 and never reach an in-grid value (an interior point's neighbours are in the grid);
+// boundary points keep their values at every level.
 template <int T, int TILE_X, int ROWS, int RY> struct temporal_tile {
     static constexpr int tile_x = TILE_X, tile_y = ROWS * RY, out_x = TILE_X - 2 * T,
-                         out_y = tile_y - 2 * T, threads = TILE_X * ROWS;
-    // Row stride: thread (tx, ty)'s point (tx, ty RY) lies at ty (RY stride) + tx; with
-    // RY stride = TILE_X (mod 32) that is the thread index mod 32, so a warp's 32
-    // accesses fall in 32 banks even where it spans two thread rows.
+                         out_y = tile_y - 2 * T, pairs_x = TILE_X / 2, threads = pairs_x * ROWS;
+    static_assert(TILE_X % 2 == 0, "a thread takes two neighbouring columns");
+    // Row stride of a half-plane: thread (tx, ty)'s pair (tx, ty RY) lies at ty (RY
+    // stride) + tx; with RY stride = pairs_x (mod 32) that is the thread index mod 32, so
+    // a warp's 32 accesses fall in 32 banks even where it spans two thread rows. 0: no
+    // such stride (RY even and pairs_x odd, say).
     __host__ __device__ static constexpr int stride()
     {
-        int s = TILE_X;
-        while ((RY * s - TILE_X) % 32 != 0)
-            s++;
-        return s;
+        for (int s = pairs_x + 1; s <= pairs_x + 32; s++)
+            if ((RY * s - pairs_x) % 32 == 0)
+                return s;
+        return 0;
     }
-    // A plane: a pad float, a pad row, tile_y rows, a pad row, a pad float, so that the
-    // rim threads' x +- 1 and y +- 1 reads stay inside it.
-    static constexpr int plane = (tile_y + 2) * stride() + 2;
+    static_assert(stride() > 0, "no row stride puts a warp's accesses in 32 banks");
+    // A half-plane: a pad float, a pad row, tile_y rows, a pad row, a pad float, so that
+    // the rim threads' x +- 1 and y +- 1 reads stay inside it. A plane: even, then odd.
+    static constexpr int half_plane = (tile_y + 2) * stride() + 2, plane = 2 * half_plane;
     static constexpr size_t smem_bytes = 2 * T * plane * sizeof(float);
 };
 
 template <int T, int TILE_X, int ROWS, int RY>
-__global__ void __launch_bounds__(TILE_X *ROWS)
+__global__ void __launch_bounds__(TILE_X / 2 * ROWS)
     jacobi_temporal(const float *__restrict__ in, float *__restrict__ out, grid_shape g, int zchunk)
 {
     using tile = temporal_tile<T, TILE_X, ROWS, RY>;
-    constexpr int S = tile::stride();
+    constexpr int S = tile::stride(), ODD = tile::half_plane;
     extern __shared__ float smem[];
     for (int e = threadIdx.x; e < 2 * T * tile::plane; e += tile::threads)
         smem[e] = 0.0f;
-    const int tx = threadIdx.x % TILE_X, ty = threadIdx.x / TILE_X;
-    const int i = blockIdx.x * tile::out_x - T + tx, j0 = blockIdx.y * tile::out_y - T + ty * RY;
+    const int tx = threadIdx.x % tile::pairs_x, ty = threadIdx.x / tile::pairs_x;
+    // the thread's even column; its odd one is i + 1
+    const int i = blockIdx.x * tile::out_x - T + 2 * tx,
+              j0 = blockIdx.y * tile::out_y - T + ty * RY;
     const int k0 = blockIdx.z * zchunk, k1 = min(k0 + zchunk, g.nz - 1);
     const int q = k0 - T; // the input plane of step 0
     const size_t nx = g.nx, kstride = nx * g.ny;
-    // Per row r of the thread: loaded (in the grid), interior in xy, written (in the
-    // output tile and interior).
+    // Bit 2r + c for row r, column c (0 even, 1 odd): loaded (in the grid), interior in
+    // xy, written (in the output tile and interior).
     unsigned loaded = 0, interior_xy = 0, written = 0;
-    const bool col_in = i >= 0 && i < g.nx;
-    const bool col_inner = i > 0 && i < g.nx - 1;
-    const bool col_out = tx >= T && tx < TILE_X - T;
 #pragma unroll
-    for (int r = 0; r < RY; r++) {
-        const int j = j0 + r, y = ty * RY + r;
-        loaded |= (col_in && j >= 0 && j < g.ny) << r;
-        interior_xy |= (col_inner && j > 0 && j < g.ny - 1) << r;
-        written |= (col_out && col_inner && j > 0 && j < g.ny - 1 && y >= T && y < tile::tile_y - T)
-                   << r;
+    for (int c = 0; c < 2; c++) {
+        const int x = 2 * tx + c, ic = i + c;
+        const bool col_in = ic >= 0 && ic<g.nx, col_inner = ic> 0 && ic < g.nx - 1;
+        const bool col_out = x >= T && x < TILE_X - T;
+#pragma unroll
+        for (int r = 0; r < RY; r++) {
+            const int j = j0 + r, y = ty * RY + r;
+            loaded |= (col_in && j >= 0 && j < g.ny) << (2 * r + c);
+            interior_xy |= (col_inner && j > 0 && j < g.ny - 1) << (2 * r + c);
+            written |=
+                (col_out && col_inner && j > 0 && j < g.ny - 1 && y >= T && y < tile::tile_y - T)
+                << (2 * r + c);
+        }
     }
     // Row r of a plane is r * nx floats past row 0: a 32-bit offset, so a row's address
     // is one wide multiply-add on a 64-bit pointer that moves a plane a step (64-bit
@@ -348,61 +362,83 @@ __global__ void __launch_bounds__(TILE_X *ROWS)
     const long long kstep = (long long)kstride, column = i + (long long)j0 * (long long)nx;
     const float *from = in + column + q * kstep;
     float *to = out + column + (q - T) * kstep;
-    // level t's values at the planes below and at the centre of level t + 1's stencil
-    float below[T][RY] = {}, centre[T][RY] = {}, next[RY] = {};
+    // level t's values (column c) at the planes below and at the centre of level t + 1's
+    // stencil
+    float below[2][T][RY] = {}, centre[2][T][RY] = {}, next[2][RY] = {};
     const int steps = k1 - k0 + 2 * T;
-    auto load_plane = [&](int k, float *v) {
+    auto load_plane = [&](int k) {
         const bool plane_in = k >= 0 && k < g.nz;
 #pragma unroll
         for (int r = 0; r < RY; r++)
-            v[r] = plane_in && (loaded >> r & 1) ? __ldg(from + r * g.nx) : 0.0f;
+#pragma unroll
+            for (int c = 0; c < 2; c++)
+                next[c][r] =
+                    plane_in && (loaded >> (2 * r + c) & 1) ? __ldg(from + r * g.nx + c) : 0.0f;
     };
-    load_plane(q, next);
+    load_plane(q);
     from += kstep;
     __syncthreads();
-    // My point's slot in level t's plane of buffer b: point (tx, ty RY) of the tile.
+    // My even point's slot in level t's plane of buffer b: pair (tx, ty RY) of the tile;
+    // the odd point's is ODD floats on.
     float *const mine = smem + 1 + S + ty * RY * S + tx;
     for (int s = 0; s < steps; s++) {
         const float *read = mine + (s & 1) * T * tile::plane;
         float *write = mine + ((s + 1) & 1) * T * tile::plane;
-        float up[RY];
+        float up[2][RY];
 #pragma unroll
         for (int r = 0; r < RY; r++)
-            up[r] = next[r];
-        load_plane(q + s + 1, next);
+#pragma unroll
+            for (int c = 0; c < 2; c++)
+                up[c][r] = next[c][r];
+        load_plane(q + s + 1);
         from += kstep;
 #pragma unroll
         for (int t = 0; t < T; t++) {
             // up = level t at plane q + s - t: to shared memory for the next step, and
-            // the plane above of level t + 1's point q + s - t - 1.
+            // the plane above of level t + 1's points q + s - t - 1.
 #pragma unroll
-            for (int r = 0; r < RY; r++)
-                write[t * tile::plane + r * S] = up[r];
-            const float *lv = read + t * tile::plane;
+            for (int r = 0; r < RY; r++) {
+                write[t * tile::plane + r * S] = up[0][r];
+                write[t * tile::plane + ODD + r * S] = up[1][r];
+            }
+            const float *ev = read + t * tile::plane, *od = ev + ODD;
             const int p = q + s - t - 1;
             const bool z_inner = p > 0 && p < g.nz - 1;
-            float res[RY];
+            float res[2][RY];
 #pragma unroll
             for (int r = 0; r < RY; r++) {
-                const float ym = r > 0 ? centre[t][r - 1] : lv[(r - 1) * S];
-                const float yp = r < RY - 1 ? centre[t][r + 1] : lv[(r + 1) * S];
-                const float v = jacobi(lv[r * S - 1], lv[r * S + 1], ym, yp, below[t][r], up[r]);
-                res[r] = z_inner && (interior_xy >> r & 1) ? v : centre[t][r];
+                // the y neighbours: the thread's own rows, or the half-plane's beyond them
+                // (this order of the statements, not a loop over the two columns: ptxas
+                // scheduled that one 4% slower)
+                const float ym0 = r > 0 ? centre[0][t][r - 1] : ev[(r - 1) * S];
+                const float yp0 = r < RY - 1 ? centre[0][t][r + 1] : ev[(r + 1) * S];
+                const float ym1 = r > 0 ? centre[1][t][r - 1] : od[(r - 1) * S];
+                const float yp1 = r < RY - 1 ? centre[1][t][r + 1] : od[(r + 1) * S];
+                const float v0 =
+                    jacobi(od[r * S - 1], centre[1][t][r], ym0, yp0, below[0][t][r], up[0][r]);
+                const float v1 =
+                    jacobi(centre[0][t][r], ev[r * S + 1], ym1, yp1, below[1][t][r], up[1][r]);
+                res[0][r] = z_inner && (interior_xy >> (2 * r) & 1) ? v0 : centre[0][t][r];
+                res[1][r] = z_inner && (interior_xy >> (2 * r + 1) & 1) ? v1 : centre[1][t][r];
             }
 #pragma unroll
-            for (int r = 0; r < RY; r++) {
-                below[t][r] = centre[t][r];
-                centre[t][r] = up[r];
-                up[r] = res[r];
-            }
+            for (int r = 0; r < RY; r++)
+#pragma unroll
+                for (int c = 0; c < 2; c++) {
+                    below[c][t][r] = centre[c][t][r];
+                    centre[c][t][r] = up[c][r];
+                    up[c][r] = res[c][r];
+                }
         }
         // up = level T at plane q + s - T
         const int p = q + s - T;
         if (p >= max(k0, 1) && p < k1)
 #pragma unroll
             for (int r = 0; r < RY; r++)
-                if (written >> r & 1)
-                    to[r * g.nx] = up[r];
+#pragma unroll
+                for (int c = 0; c < 2; c++)
+                    if (written >> (2 * r + c) & 1)
+                        to[r * g.nx + c] = up[c][r];
         to += kstep;
         __syncthreads();
     }
@@ -614,11 +650,11 @@ extern "C" void laplace_checksum_planes(const float *slab, grid_shape g, int k_f
 // 512 and 1024 points split without a ragged tile. T = 2 takes 15 rows of threads (60
 // of points): with 9, ptxas gives it 70 registers and one block an SM fits.
 template <int T> struct tile_of;
-template <> struct tile_of<2> : temporal_tile<2, 68, 15, 4> {
+template <> struct tile_of<2> : temporal_tile<2, 68, 30, 2> {
 };
 template <> struct tile_of<4> : temporal_tile<4, 72, 14, 4> {
 };
-template <> struct tile_of<8> : temporal_tile<8, 48, 8, 6> {
+template <> struct tile_of<8> : temporal_tile<8, 48, 24, 2> {
 };
 
 template <int T, int TILE_X, int ROWS, int RY>
