@@ -997,6 +997,21 @@ __device__ static void copy_entries_to_shared(uint32_t *dst, const uint32_t *src
     }
 }
 
+// A copy a lane of the class table (256 bytes x 32 lanes, 32 KB): lane l's word of byte b
+// is slot(l, class of b). Thread k stores lane l + k at step l, so that a warp's stores
+// fall in 32 banks.
+template <typename Slot>
+__device__ static void fill_class_table(uint32_t *class_table, const uint8_t *class_of, Slot slot)
+{
+    for (int byte = threadIdx.x; byte < 256; byte += blockDim.x) {
+        const uint32_t c = class_of[byte];
+        for (int l = 0; l < 32; l++) {
+            const uint32_t lane = (uint32_t)(l + byte) % 32;
+            class_table[byte * 32 + lane] = slot(lane, c);
+        }
+    }
+}
+
 // The thread's regions of the text, each scanned from `root`: the 32 bytes before it
 // (uncounted: their state), then its bytes 32 a step, a 32-byte sector (two 16-byte
 // loads, the next step's in flight). vector(entry, x, count, valid) scans 16 bytes x,
@@ -1101,17 +1116,11 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, LAYOUT == AUTOMATON_BY_BYTE
     shared += row_bytes;
     uint32_t classes = 0;
     if (LAYOUT != AUTOMATON_BY_BYTE) {
-        // A copy a lane of the class table: by class 4 x the class, a copy a lane the
-        // class's slot.
+        // The class table: by class 4 x the class, a copy a lane the class's slot.
         uint32_t *class_table = reinterpret_cast<uint32_t *>(shared);
-        for (int byte = threadIdx.x; byte < 256; byte += blockDim.x) { // as the copies
-            const uint32_t c = t->class_of[byte];
-            for (int l = 0; l < 32; l++) {
-                const uint32_t lane_l = (uint32_t)(l + byte) % 32;
-                class_table[byte * 32 + lane_l] =
-                    LANES ? automaton_lane_slot(table, lane_l, c) : 4u * c;
-            }
-        }
+        fill_class_table(class_table, t->class_of, [table](uint32_t l, uint32_t c) {
+            return LANES ? automaton_lane_slot(table, l, c) : 4u * c;
+        });
         classes = (uint32_t)__cvta_generic_to_shared(class_table + lane);
         shared += 256 * 32 * 4;
     }
@@ -1212,11 +1221,7 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS, 1)
     copy_entries_to_shared(rows, t->next, shared_states * AUTOMATON_CLASS_ROW, 0u);
     shared += row_bytes;
     uint32_t *class_table = reinterpret_cast<uint32_t *>(shared);
-    for (int byte = threadIdx.x; byte < 256; byte += blockDim.x) { // as automaton_kernel's
-        const uint32_t c = t->class_of[byte];
-        for (int l = 0; l < 32; l++)
-            class_table[byte * 32 + (l + byte) % 32] = c;
-    }
+    fill_class_table(class_table, t->class_of, [](uint32_t, uint32_t c) { return c; });
     const uint32_t classes = (uint32_t)__cvta_generic_to_shared(class_table + lane);
     shared += 256 * 32 * 4;
     uint32_t *block_counts = reinterpret_cast<uint32_t *>(shared); // [0..32): the lanes' 0
