@@ -290,8 +290,8 @@ __global__ void __launch_bounds__(32 * V5_BY)
 // T = 8 (48 x 48) 2.34, so 25%, 30% and 57% of the work is redundant.
 // Napkin (T = 4, 512^3): a pass reads ~1.3 grids and writes 1 (1.23 GB, 0.41 ms at
 // the copy rate) for 4 iterations, so memory allows ~350% of copy an iteration; but
-// an evaluation is ~9 instructions of work (1.5 shared loads, a store, 6 flops, a
-// select) and ~7 of upkeep (register moves, predicates, addresses): 0.42 G warp
+// an evaluation is ~9.5 instructions of work (1.5 shared loads, a store, 6 flops, a
+// select) and ~8 of upkeep (register moves, predicates, addresses): 0.42 G warp
 // instructions a pass (ncu; 0.50 G with a column a thread), ~0.45 ms at the issue rate
 // (132 SMs x 4 x 1.755 GHz = 0.93 G a ms) against 0.55 measured: issue-bound, with a
 // quarter of the SM's warps (504 threads, 122 registers) issuing 73% of the cycles. The
