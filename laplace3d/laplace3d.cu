@@ -296,9 +296,9 @@ __global__ void __launch_bounds__(32 * V5_BY)
 // (132 SMs x 4 x 1.755 GHz = 0.93 G a ms) against 0.55 measured: issue-bound, with a
 // quarter of the SM's warps (504 threads, 122 registers) issuing 73% of the cycles. The
 // global addresses were 64-bit products a row: one pointer that moves a plane a step
-// and 32-bit row offsets took 512^3 from 1.266 to 1.120 ms for 8 iterations (H200). Values outside
-// the grid are 0 and never reach an in-grid value (an interior point's neighbours are in the grid);
-// boundary points keep their values at every level.
+// and 32-bit row offsets took 512^3 from 1.266 to 1.120 ms for 8 iterations (H200).
+// Values outside the grid are 0 and never reach an in-grid value (an interior point's
+// neighbours are in the grid); boundary points keep their values at every level.
 template <int T, int TILE_X, int ROWS, int RY> struct temporal_tile {
     static constexpr int tile_x = TILE_X, tile_y = ROWS * RY, out_x = TILE_X - 2 * T,
                          out_y = tile_y - 2 * T, pairs_x = TILE_X / 2, threads = pairs_x * ROWS;
@@ -343,7 +343,8 @@ __global__ void __launch_bounds__(TILE_X / 2 * ROWS)
 #pragma unroll
     for (int c = 0; c < 2; c++) {
         const int x = 2 * tx + c, ic = i + c;
-        const bool col_in = ic >= 0 && ic<g.nx, col_inner = ic> 0 && ic < g.nx - 1;
+        const bool col_in = ic >= 0 && ic < g.nx;
+        const bool col_inner = ic > 0 && ic < g.nx - 1;
         const bool col_out = x >= T && x < TILE_X - T;
 #pragma unroll
         for (int r = 0; r < RY; r++) {
@@ -647,8 +648,10 @@ extern "C" void laplace_checksum_planes(const float *slab, grid_shape g, int k_f
 }
 
 // The tile of each T (README.md: the sweep that chose them). Output tiles 64 wide, so
-// 512 and 1024 points split without a ragged tile. T = 2 takes 15 rows of threads (60
-// of points): with 9, ptxas gives it 70 registers and one block an SM fits.
+// 512 and 1024 points split without a ragged tile. Rows a thread: T = 4 takes 4 (504
+// threads, 122 registers; 1008 threads of 2 ran the same at 512^3, 0.7% slower at
+// 1024^3); T = 2 and 8 take 2, as 4 would leave T = 2 no conflict-free stride (34 pairs
+// a row) and cost T = 8 16% (168 registers).
 template <int T> struct tile_of;
 template <> struct tile_of<2> : temporal_tile<2, 68, 30, 2> {
 };
