@@ -3,7 +3,8 @@
 // bytes, or a whole 2D tile, between global and shared memory; the other threads spend
 // no instructions on addresses. The scan (scan.cuh) streams its tiles through it,
 // tridiag's v6 prefetches the next system with it, and matmul's v9 loads its tiles with
-// the tensor form (tensor_load_2d). sm_90 only: CL_HAVE_BULK_COPY is defined where the
+// the tensor form (tensor_load_2d), and the sort (sort.cu) has the L2 prefetch the
+// keys of a tile ahead. sm_90 only: CL_HAVE_BULK_COPY is defined where the
 // code is compiled for it, and a host launcher asks the kernel's compiled architecture
 // (cl_kernel_fit_for(...).code_arch >= CL_BULK_COPY_ARCH, launch.h) before launching a
 // kernel that uses it: in a build for an older GPU the kernel's body is compiled out,
@@ -78,6 +79,12 @@ __device__ __forceinline__ void tensor_load_2d(void *dst, const void *map, int x
                  " [%0], [%1, {%2, %3}], [%4];" ::"r"(shared_address(dst)),
                  "l"(map), "r"(x), "r"(y), "r"(shared_address(bar))
                  : "memory");
+}
+// A hint: the L2 fetches `bytes` (a multiple of 16) from `src` (16-byte aligned) ahead of
+// the loads that will want them; nothing waits for it.
+__device__ __forceinline__ void bulk_prefetch_l2(const void *src, unsigned bytes)
+{
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(src), "r"(bytes) : "memory");
 }
 // shared -> global, one bulk group per call.
 __device__ __forceinline__ void bulk_store(void *dst, const void *src, unsigned bytes)

@@ -15,7 +15,7 @@
 // Napkin math: a pass reads and writes every key (8 bytes a key, 16 with values): at
 // 256M keys 2.1 GB, 0.72 ms at an H100's ~2.97 TB/s copy rate; four 8-bit passes plus
 // the histogram's read, 3.2 ms, ~80 Gkeys/s. v4 sorts 256M keys at about 50% of the copy
-// rate, v5 at about 62% (H100; the v5 section below says what bounds it).
+// rate, v5 at about 65% (H100; the v5 section below says what bounds it).
 #include "check.h"
 #include "device.h"
 #include "launch.h"
@@ -299,6 +299,8 @@ __global__ void __launch_bounds__(SORT_THREADS, 3)
 //      copied into shared memory (cp.async) in step 1, so they arrive while the keys
 //      are ranked and take no registers; they follow the keys through the staging
 //      buffer, and pairs keep 8192-key tiles.
+// Keys alone, a block that takes its ticket has the L2 fetch the keys of a tile 132 tickets
+// on (a bulk prefetch, sm_90), so that the loads the counting waits for find them in L2.
 // Every tile but the last is full: it runs a copy of the code without bounds checks
 // (they were 64-bit compares and branches around each of the 32 items in five loops). Single-use
 // loads and stores are streaming (__ldcs/__stcs, evict first). Kernels after a sort's first are
@@ -307,16 +309,22 @@ __global__ void __launch_bounds__(SORT_THREADS, 3)
 //
 // Napkin math, 256M keys on an H100: a pass moves 2 GB (8 bytes a key: 16 with
 // values), 0.72 ms at the 2.97 TB/s copy rate; four passes plus the histogram's read,
-// 3.2 ms. v5 takes 4.97 ms (62% of that rate): before the ballots went into PTX (3
+// 3.2 ms. v5 takes 4.76 ms (65% of that rate): before the ballots went into PTX (3
 // instructions a bit, not ~7) ncu (64M keys, one pass) had the ranking at 2/3 of the
 // warps' stall samples and the ALU pipe the busiest, so the pass is bound by the
-// ranking's instructions and latency, not bytes. Pairs add the values' staging and
-// stores: 10.3 ms at 256M on the H100 (7.8 on the H200), its warps waiting on the MIO
-// queue (shared memory and copies: ncu, 64M pairs) more than issuing.
+// ranking's instructions and latency, not bytes (the L2 prefetch of a tile ahead took
+// 4.97 ms to 4.76: part of the latency was the tile's first loads). Pairs add the
+// values' staging and stores: 10.3 ms at 256M on the H100 (7.8 on the H200), its warps
+// waiting on the MIO queue (shared memory and copies: ncu, 64M pairs) more than issuing.
 
 #define V5_ITEMS 32   // keys a thread: 8192-key tiles, with or without values
 #define V5_LOOKBACK 4 // status words a look-back thread reads at once
 #define V5_MIN_BLOCKS 3
+// Keys alone, the L2 prefetch's distance in tiles (about one an SM: 132 on an H100). H100,
+// 256M keys: none 4.97 ms, 16 tiles 4.85, 48 4.77, 132 4.76, 264 4.76, 396 4.88. With values
+// every distance measured slower (256M pairs 9.76 ms: keys 16 tiles 10.13, 132 9.99; keys
+// and values 16 tiles 10.15, 132 10.19, 396 12.15), so pairs do without.
+#define V5_PREFETCH_AHEAD 132
 
 __device__ __forceinline__ uint32_t load_once(const uint32_t *p) { return __ldcs(p); }
 __device__ __forceinline__ void store_once(uint32_t *p, uint32_t v) { __stcs(p, v); }
@@ -692,6 +700,16 @@ __global__ void __launch_bounds__(SORT_THREADS, V5_MIN_BLOCKS)
     let_next_grid_launch();
     const unsigned tile = sm.ticket;
     const tile_span span = tiles.span(tile);
+#ifdef CL_HAVE_BULK_COPY
+    // Keys alone: thread 0 has the L2 fetch the keys of the tile V5_PREFETCH_AHEAD tickets
+    // on, so that its block's loads, which the counting waits for, find them in L2.
+    if (!PAIRS && t == 0 && tile + V5_PREFETCH_AHEAD < num_tiles) {
+        const tile_span ahead = tiles.span(tile + V5_PREFETCH_AHEAD);
+        const size_t from = ahead.first * 4 & ~(size_t)15, to = ahead.end * 4 & ~(size_t)15;
+        if (to > from)
+            bulk_prefetch_l2((const char *)keys_in + from, (unsigned)(to - from));
+    }
+#endif
     if (span.end - span.first == V5_TILE)
         onesweep_tile<PAIRS, true>(sm, tile, span, keys_in, values_in, out, shift, mask, st);
     else if (span.end > span.first)
