@@ -701,11 +701,11 @@ __global__ void __launch_bounds__(SORT_THREADS, V5_MIN_BLOCKS)
     const unsigned tile = sm.ticket;
     const tile_span span = tiles.span(tile);
 #ifdef CL_HAVE_BULK_COPY
-    // Keys alone: thread 0 has the L2 fetch the keys of the tile V5_PREFETCH_AHEAD tickets
-    // on, so that its block's loads, which the counting waits for, find them in L2.
+    // Keys alone: the keys of a tile ahead into L2 (the v5 section's header says why).
     if (!PAIRS && t == 0 && tile + V5_PREFETCH_AHEAD < num_tiles) {
         const tile_span ahead = tiles.span(tile + V5_PREFETCH_AHEAD);
-        const size_t from = ahead.first * 4 & ~(size_t)15, to = ahead.end * 4 & ~(size_t)15;
+        const size_t from = ahead.first * sizeof *keys_in & ~(size_t)15,
+                     to = ahead.end * sizeof *keys_in & ~(size_t)15;
         if (to > from)
             bulk_prefetch_l2((const char *)keys_in + from, (unsigned)(to - from));
     }
