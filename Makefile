@@ -152,7 +152,13 @@ $(foreach ex,$(EXERCISES),$(eval include $(ex)/exercise.mk)$(eval $(call exercis
 # tests/test_<exercise>.c tests that exercise's gold.
 UNIT_TESTS := bin/tests/test_common bin/tests/test_launch $(foreach ex,$(EXERCISES),$(if $(wildcard tests/test_$(ex).c),bin/tests/test_$(ex)))
 
-bin/tests/test_common bin/tests/test_launch: bin/tests/%: build/tests/%.o $(LIBCUDALAB)
+# test_launch tests the team's wait too (common/team.c, which calls NCCL where the build has it).
+bin/tests/test_launch: LDLIBS += $(NCCL_LIBS)
+
+# bin/tests/gpu_count: how many GPUs the binaries find usable, for the tests that need N.
+TEST_TOOLS := bin/tests/gpu_count
+
+bin/tests/test_common bin/tests/test_launch bin/tests/gpu_count: bin/tests/%: build/tests/%.o $(LIBCUDALAB)
 	@mkdir -p $(@D)
 	$(call show,LINK,$@)$(NVCC) $(GENCODE) -o $@ $^ $(LDLIBS)
 
@@ -164,14 +170,14 @@ bin/tests/test_%: build/tests/test_%.o build/%/gold.o $(LIBCUDALAB)
 	@mkdir -p $(@D)
 	$(call show,LINK,$@)$(NVCC) $(GENCODE) -o $@ $^ $(LDLIBS)
 
-all: $(BINARIES) $(UNIT_TESTS)
+all: $(BINARIES) $(UNIT_TESTS) $(TEST_TOOLS)
 
 # `make test`: every test, the groups at once (tests/run.sh; TEST_JOBS=N caps them).
 # `make test_<exercise>` (or `make test EX="scan heat"`): one exercise's unit and
 # integration tests, building only what they run.
 # V=1: every job's lines, the ones whose tests all needed a GPU that is not there too.
 export V
-test_prereqs = $(foreach ex,$(1),bin/$(ex) $(filter bin/tests/test_$(ex),$(UNIT_TESTS)))
+test_prereqs = $(TEST_TOOLS) $(foreach ex,$(1),bin/$(ex) $(filter bin/tests/test_$(ex),$(UNIT_TESTS)))
 test: $(if $(EX),$(call test_prereqs,$(filter $(EXERCISES),$(EX))),all)
 	bash tests/run.sh $(EX)
 $(foreach ex,$(EXERCISES),$(eval test_$(ex): $(call test_prereqs,$(ex)) ; bash tests/run.sh $(ex)))

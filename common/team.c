@@ -131,11 +131,24 @@ static void abort_nccl_team(void)
     nccl_team = NULL;
 }
 
+// The polling waits (the GPUs' streams, NCCL's settling) poll without a pause for the
+// first POLL_SPIN_MS (the short waits of a timed loop end within microseconds of the GPU),
+// then every POLL_SLEEP_US: a wait of milliseconds, up to the watchdog's minutes, leaves
+// its CPU core to the others (a process a GPU, each polling), at most that much later.
+enum { POLL_SPIN_MS = 1, POLL_SLEEP_US = 50 };
+static void poll_pause(const cl_watchdog *spin)
+{
+    if (cl_watchdog_expired(spin))
+        usleep(POLL_SLEEP_US);
+}
+
 #ifdef CL_HAVE_NCCL
 void cl_team_nccl_settle(cl_team *team, ncclComm_t comm, ncclResult_t r, const char *call)
 {
     const cl_watchdog watchdog = cl_watchdog_start(team->watchdog_ms);
+    const cl_watchdog spin = cl_watchdog_start(POLL_SPIN_MS);
     while (r == ncclInProgress) {
+        poll_pause(&spin);
         if (cl_watchdog_expired(&watchdog)) {
             abort_team(team);
             cl_die(CL_EXIT_CUDA, "%s: no answer from the other ranks in %.0f s (one stopped?)",
@@ -158,10 +171,21 @@ static void nccl_join(cl_team *team, const char *id_file)
     ncclUniqueId id;
     if (rank == 0) {
         CL_NCCL_CALL(team, NULL, ncclGetUniqueId(&id));
-        cl_id_file_write(id_file, &id, sizeof id);
-    } else if (!cl_id_file_read(id_file, &id, sizeof id, team->watchdog_ms)) {
-        cl_die(CL_EXIT_CUDA, "rank %d: no NCCL id in %s after %.0f s (is rank 0 running?)", rank,
-               id_file, team->watchdog_ms / 1e3);
+        cl_id_file_write(id_file, &id, sizeof id, team->watchdog_ms);
+    } else {
+        char why[256];
+        switch (cl_id_file_read(id_file, &id, sizeof id, team->watchdog_ms, why, sizeof why)) {
+        case CL_ID_READ:
+            break;
+        case CL_ID_STALE:
+            cl_die(CL_EXIT_USAGE,
+                   "rank %d: --nccl-id-file %s is an earlier run's (%s): remove it, or give "
+                   "every rank a new path",
+                   rank, id_file, why);
+        case CL_ID_NONE:
+            cl_die(CL_EXIT_CUDA, "rank %d: no NCCL id in %s after %.0f s (is rank 0 running?)",
+                   rank, id_file, team->watchdog_ms / 1e3);
+        }
     }
     ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
     config.blocking = 0;
@@ -247,6 +271,7 @@ void cl_team_close(cl_team *team)
 void cl_team_wait(cl_team *team)
 {
     const cl_watchdog watchdog = cl_watchdog_start(team->watchdog_ms);
+    const cl_watchdog spin = cl_watchdog_start(POLL_SPIN_MS);
     for (;;) {
         bool done = true;
         for (int l = 0; l < team->plan.nlocal; l++) {
@@ -278,6 +303,7 @@ void cl_team_wait(cl_team *team)
             cl_die(CL_EXIT_CUDA, "a GPU has not finished in %.0f s (a GPU or a process stopped?)",
                    team->watchdog_ms / 1e3);
         }
+        poll_pause(&spin);
     }
 }
 

@@ -12,8 +12,8 @@
 //   - sums across the team (an all-reduce, also a barrier), a timer between barriers,
 //     the table that says how the run is laid out.
 // The exercise keeps only its own data on each GPU and its own exchanges (laplace3d:
-// slabs and halo planes; radix_sort: shares, cuts and ranges). launch_env.c holds the
-// parts that need no GPU (unit-tested on the CPU), team.c the rest.
+// slabs and halo planes; radix_sort: shares, cuts and ranges). The layer below it,
+// launch_env.h, holds the parts that need no GPU (unit-tested on the CPU); team.c the rest.
 #ifndef CUDALAB_TEAM_H
 #define CUDALAB_TEAM_H
 
@@ -23,6 +23,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cli.h"
+#include "launch_env.h"
 #ifdef CL_HAVE_NCCL
 #include <nccl.h>
 #endif
@@ -32,35 +33,6 @@ extern "C" {
 #endif
 
 enum { CL_TEAM_MAX_GPUS = 64, CL_TEAM_SUM_CHUNK = 1024 };
-
-// --- without a GPU: the launcher, the watchdog, the id file (launch_env.c) -----------
-
-// Where the launcher put this process: from OMPI_COMM_WORLD_RANK/SIZE (mpirun),
-// SLURM_PROCID/NTASKS (srun) or RANK/WORLD_SIZE (torchrun and others); world 1 when
-// none is set. local_rank picks the GPU, modulo the GPUs the process sees
-// (OMPI_COMM_WORLD_LOCAL_RANK, SLURM_LOCALID, LOCAL_RANK; -1 when none is set: the rank
-// then). A malformed value exits 2.
-typedef struct {
-    int rank, world, local_rank;
-    const char *source; // the variable that set the rank, for messages; NULL for none
-} cl_launch;
-cl_launch cl_launch_from_env(void);
-// One process driving every GPU: what a run without a launcher is.
-static inline cl_launch cl_launch_single(void) { return (cl_launch){0, 1, -1, NULL}; }
-
-// A deadline for polling waits: expired once limit_ms have passed since the start.
-typedef struct {
-    double start_ms, limit_ms;
-} cl_watchdog;
-cl_watchdog cl_watchdog_start(double limit_ms);
-bool cl_watchdog_expired(const cl_watchdog *w);
-
-// How the processes of a one-process-a-GPU run meet: rank 0 writes `bytes` of id to
-// `path` whole (a temporary file renamed into place, so a reader never sees half), and
-// refuses a path that exists (exit 2: the others could read an earlier run's id); the
-// others wait for it, polling, until the watchdog's `limit_ms` (false: it never came).
-void cl_id_file_write(const char *path, const void *id, size_t bytes);
-bool cl_id_file_read(const char *path, void *id, size_t bytes, double limit_ms);
 
 // --- the team (team.c) ---------------------------------------------------------------
 

@@ -36,6 +36,7 @@
 #include "check_libs.h"
 #include "device.h"
 #include "fft.h"
+#include "launch.h"
 
 // --- complex arithmetic and the butterflies --------------------------------------------
 
@@ -589,9 +590,8 @@ static bool plan_v3(planner &pl, int n, size_t, bool, char *why, size_t len)
     const size_t smem = 2 * (size_t)n * sizeof(float2);
     if (smem > cl_device_current()->shared_optin_bytes)
         return skip(why, len, "n = %d: 16 bytes a point do not fit in a block's shared memory", n);
-    if (!pl.dry)
-        CL_CUDA_CHECK(cudaFuncSetAttribute(v3_shared_kernel,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    if (!pl.dry) // raises the kernel's shared-memory allowance on this device
+        cl_kernel_fit_for((const void *)v3_shared_kernel, v3_threads(n), smem);
     p->passes = 1;
     char r[96];
     describe_radices(r, sizeof r, p->radix, p->stages);
@@ -871,6 +871,7 @@ static bool block_shape(pass_desc &d)
 static void launch_fixed_pass(const pass_desc &d, const float2 *in, float2 *out,
                               cudaStream_t stream);
 static bool use_fixed_kernel(planner &pl, pass_desc &d);
+static const void *pass_kernel_of(const pass_desc &d);
 static bool has_fixed_kernel(int m);
 static bool fusable_passes(const fft_plan *inner);
 static bool use_fused_bluestein(planner &pl, long long m);
@@ -902,6 +903,9 @@ static bool plan_pass(planner &pl, pass_desc &d, int n, int m, int ns, size_t ba
             (int)((d.contiguous ? (size_t)C * d.pitch : (size_t)m * (C + 1)) * sizeof(float2));
         if ((size_t)d.smem_bytes > cl_device_current()->shared_optin_bytes)
             return false;
+        if (!pl.dry) // raises the kernel's shared-memory allowance on this device
+            cl_kernel_fit_for(pass_kernel_of(d), d.columns_per_block * d.threads_per_column,
+                              (size_t)d.smem_bytes);
         d.staged_store = !d.contiguous && ns == 1;
     }
     if (!d.fixed || d.smem_bytes > 0) // a fixed pass without shared memory is one stage
@@ -933,6 +937,15 @@ static void describe_pass(char *out, size_t len, const pass_desc &d)
     describe_radices(out, len, radix, d.stages);
 }
 
+static const void *pass_kernel_of(const pass_desc &d)
+{
+    switch (d.butterflies) {
+    case 1: return (const void *)pass_kernel<1>;
+    case 2: return (const void *)pass_kernel<2>;
+    default: return (const void *)pass_kernel<4>;
+    }
+}
+
 static void launch_pass(const pass_desc &desc, const void *in, void *out, bool conj_in,
                         bool conj_out, cudaStream_t stream)
 {
@@ -961,21 +974,6 @@ static void launch_pass(const pass_desc &desc, const void *in, void *out, bool c
     CL_LAUNCH_CHECK();
 }
 
-static void allow_pass_shared_memory(void)
-{
-    static bool done = false;
-    if (done)
-        return;
-    const int most = (int)cl_device_current()->shared_optin_bytes;
-    CL_CUDA_CHECK(
-        cudaFuncSetAttribute(pass_kernel<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
-    CL_CUDA_CHECK(
-        cudaFuncSetAttribute(pass_kernel<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
-    CL_CUDA_CHECK(
-        cudaFuncSetAttribute(pass_kernel<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
-    done = true;
-}
-
 static void run_passes(const fft_plan *p, const fft_args *a, cudaStream_t stream)
 {
     void *dst[MAX_PASSES];
@@ -998,8 +996,6 @@ static bool plan_v4(planner &pl, int n, size_t batch, bool, char *why, size_t le
     if (radices(n, true, r) < 0)
         return skip(why, len,
                     "n = %d has a prime factor above 7 (v5 does it, by Bluestein's algorithm)", n);
-    if (!pl.dry)
-        allow_pass_shared_memory();
     pass_desc &d = p->pass[0];
     if (!plan_pass(pl, d, n, n, 1, batch, false) || max_butterflies(d) > V4_MAX_BUTTERFLIES)
         return skip(why, len,
@@ -1226,6 +1222,8 @@ static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
             CL_CUDA_CHECK(
                 cudaMemcpy(staged, wrapped.data(), p->m * sizeof(float2), cudaMemcpyHostToDevice));
         fft_plan *single = make_plan(inner, (int)p->m, 1, false, false, NULL, why, sizeof why);
+        if (!single) // one transform of m where the batch's plan fitted: not expected, not assumed
+            return false;
         const fft_args args = {(int)p->m, 1, false, staged, p->spectrum};
         single->run(single, &args, 0);
         CL_CUDA_CHECK(cudaDeviceSynchronize());
@@ -1259,8 +1257,6 @@ static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
 static bool plan_any_length(planner &pl, int n, size_t batch, bool in_place, bool fixed,
                             plan_builder self, char *why, size_t len)
 {
-    if (!pl.dry)
-        allow_pass_shared_memory();
     const bool compiled = fixed && has_fixed_kernel(n); // v6: 4095 too
     if (fft_is_smooth(n) || compiled) {
         if (plan_multipass(pl, n, batch, in_place, fixed))
@@ -1803,7 +1799,7 @@ struct fixed_kernel {
     void (*launch)(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream);
     const void *kernel;   // whole transforms, or the first pass over columns
     const void *twiddled; // the later passes over columns (NULL: the same kernel)
-    int smem_bytes, columns_per_block;
+    int threads, smem_bytes, columns_per_block;
     const char *chain; // a mixed-radix kernel's radices ("13 9 7 5"); NULL for the others
 };
 
@@ -1827,6 +1823,7 @@ template <int M, bool STRIDED> static fixed_kernel fixed_kernel_of()
     return {launch_fixed<M, STRIDED>,
             (const void *)fixed_pass_kernel<M, STRIDED, false>,
             STRIDED ? (const void *)fixed_pass_kernel<M, STRIDED, STRIDED> : NULL,
+            S::THREADS,
             M > S::EPT ? (int)(S::SLOTS * sizeof(float2)) : 0,
             S::C,
             NULL};
@@ -1857,6 +1854,7 @@ template <int M, bool STRIDED> static fixed_kernel mixed_kernel_of()
     return {launch_mixed<M, STRIDED>,
             (const void *)mixed_pass_kernel<M, STRIDED>,
             NULL,
+            S::THREADS,
             (int)(S::SLOTS * sizeof(float2)),
             S::C,
             chain_text(typename mixed_length<M>::chain{})};
@@ -1901,7 +1899,7 @@ static fixed_kernel find_fixed_kernel(int m, bool strided)
         case 1944: return mixed_kernel_of<1944, true>();
         }
     // clang-format on
-    return {NULL, NULL, NULL, 0, 0, NULL};
+    return {NULL, NULL, NULL, 0, 0, 0, NULL};
 }
 
 // A whole transform of m points by a v6 kernel (4095, whose 13 no v5 stage does).
@@ -1925,10 +1923,9 @@ static bool use_fixed_kernel(planner &pl, pass_desc &d)
     const fixed_kernel k = find_fixed_kernel(d.m, !d.contiguous);
     if (!k.launch || (size_t)k.smem_bytes > cl_device_current()->shared_optin_bytes)
         return false;
-    if (!pl.dry && k.smem_bytes > 48 * 1024)
-        CL_CUDA_CHECK(cudaFuncSetAttribute(d.ns > 1 && k.twiddled ? k.twiddled : k.kernel,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           k.smem_bytes));
+    if (!pl.dry) // raises the kernel's shared-memory allowance on this device
+        cl_kernel_fit_for(d.ns > 1 && k.twiddled ? k.twiddled : k.kernel, k.threads,
+                          (size_t)k.smem_bytes);
     d.fixed = true;
     d.smem_bytes = k.smem_bytes;
     d.columns_per_block = k.columns_per_block; // for the plan's description
@@ -2009,13 +2006,14 @@ static void launch_bluestein_fused(const fft_plan *p, const fft_args *a, cudaStr
 struct fused_bluestein {
     void (*launch)(const fft_plan *p, const fft_args *a, cudaStream_t stream);
     const void *kernel;
+    int threads;
     size_t smem_bytes;
 };
 
 template <int M> static fused_bluestein fused_bluestein_of()
 {
     return {launch_bluestein_fused<M>, (const void *)bluestein_fused_kernel<M>,
-            fixed_shape<M, false>::SLOTS * sizeof(float2)};
+            fixed_shape<M, false>::THREADS, fixed_shape<M, false>::SLOTS * sizeof(float2)};
 }
 
 // m >= 2n - 1 with n >= 11 (the least prime above 7): 32 .. 8192.
@@ -2034,7 +2032,7 @@ static fused_bluestein find_fused_bluestein(long long m)
     case 8192: return fused_bluestein_of<8192>();
     }
     // clang-format on
-    return {NULL, NULL, 0};
+    return {NULL, NULL, 0, 0};
 }
 
 static bool use_fused_bluestein(planner &pl, long long m)
@@ -2042,9 +2040,8 @@ static bool use_fused_bluestein(planner &pl, long long m)
     const fused_bluestein k = find_fused_bluestein(m);
     if (!k.launch || k.smem_bytes > cl_device_current()->shared_optin_bytes)
         return false;
-    if (!pl.dry && k.smem_bytes > 48 * 1024)
-        CL_CUDA_CHECK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           (int)k.smem_bytes));
+    if (!pl.dry) // raises the kernel's shared-memory allowance on this device
+        cl_kernel_fit_for(k.kernel, k.threads, k.smem_bytes);
     return true;
 }
 

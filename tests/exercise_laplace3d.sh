@@ -63,7 +63,7 @@ expect_gpu "laplace3d --gpus 2 -n 4096 (memory guard)" 3 "$lp" --gpus 2 -n 4096
 expect_json_lines "laplace3d --gpus 2 --json" "$lp" --gpus 2 --exchange all --json -n 40 -i 1
 # One process a GPU, as mpirun, srun or torchrun start them: the same checksum as one
 # process driving both; a rank that never comes ends the run (exit 3), never a hang.
-if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')" -ge 2 ]; then
+if [ "$(usable_gpus)" -ge 2 ]; then
     run "$lp" --gpus 2 -n 100 --input random -i 1
     one_process=$(grep "^m3-nccl: checksum" "$tmp/out")
     rm -f "$tmp/nccl_id"

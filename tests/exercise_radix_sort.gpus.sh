@@ -44,7 +44,7 @@ expect_json_lines "radix_sort --gpus 2 --json" "$rs" --gpus 2 --json -n 4000 -i 
 
 # More than two GPUs where the machine has them: cuts and runs among 3 and 4 shares, down
 # to a key a GPU (m4's runs crossing several GPUs in one tile).
-if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')" -ge 4 ]; then
+if [ "$(usable_gpus)" -ge 4 ]; then
     for g in 3 4; do
         for n in "$g" 1000003; do
             expect_gpu "radix_sort --gpus $g -n $n --pairs --input few" 0 "$rs" --gpus "$g" -n "$n" --pairs --input few -i 1
@@ -58,7 +58,7 @@ fi
 # One process a GPU, as mpirun, srun or torchrun start them: m2's, m3's and m4's results
 # the same as one process driving both (their lines: the hashes; m4 stores through CUDA
 # IPC there); a rank that dies ends the other (exit 3).
-if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')" -ge 2 ]; then
+if [ "$(usable_gpus)" -ge 2 ]; then
     run "$rs" --gpus 2 -n 1000003 --pairs --input few -i 1
     one_process=$(grep -E "^m[234]-(sample|merge|scatter): " "$tmp/out")
     rm -f "$tmp/nccl_id"

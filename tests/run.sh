@@ -94,6 +94,10 @@ gpu_verdict() {
     else echo "    exit $rc, wanted $2: $3" >>"$tmp/out"; fail "$1"; fi
 }
 
+# usable_gpus: how many GPUs the binaries find usable (CUDA_VISIBLE_DEVICES counts; 0
+# without a driver): a test that needs N GPUs runs where this is at least N, else skips.
+usable_gpus() { bin/tests/gpu_count 2>/dev/null || echo 0; }
+
 # expect_too_few_gpus NAME COMMAND...: COMMAND (a --gpus 2 run) with one GPU visible
 # says so in one line and exits 77; with no GPU at all it gives the usual line (skipped).
 expect_too_few_gpus() {

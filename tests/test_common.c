@@ -855,45 +855,73 @@ static void test_watchdog(void)
 
 // The id file: written whole and read back; a path that exists is refused (exit 2, an
 // earlier run's id); a reader gives up after its watchdog when no file comes, and
-// finds one that a writer leaves while it waits.
+// finds one that a writer leaves while it waits. A file an earlier run left is stale,
+// said at once: its writer (a process of this host) has ended, it was written longer ago
+// than its writer waits, or it is not an id file.
 static const char id_path[] = "/tmp/cudalab_test_team_id";
 static void write_id_twice(void)
 {
     const unsigned char id[128] = {1};
-    cl_id_file_write(id_path, id, sizeof id);
+    cl_id_file_write(id_path, id, sizeof id, 60e3);
+}
+
+static cl_id_status read_id(unsigned char *got, double limit_ms, char *why)
+{
+    return cl_id_file_read(id_path, got, 128, limit_ms, why, 256);
 }
 
 static void test_id_file(void)
 {
     unsigned char id[128], got[128];
+    char why[256];
     for (int i = 0; i < 128; i++)
         id[i] = (unsigned char)(7 * i + 3);
     remove(id_path);
-    cl_id_file_write(id_path, id, sizeof id);
-    EXPECT(cl_id_file_read(id_path, got, sizeof got, 100) && memcmp(id, got, sizeof id) == 0);
+    cl_id_file_write(id_path, id, sizeof id, 60e3);
+    EXPECT(read_id(got, 100, why) == CL_ID_READ && memcmp(id, got, sizeof id) == 0);
     int status, runs;
     die_in_child(write_id_twice, false, &status, &runs, NULL);
     EXPECT(status == CL_EXIT_USAGE);
-    EXPECT(cl_id_file_read(id_path, got, sizeof got, 100) && memcmp(id, got, sizeof id) == 0);
+    EXPECT(read_id(got, 100, why) == CL_ID_READ && memcmp(id, got, sizeof id) == 0);
     remove(id_path);
 
     const double t0 = cl_wall_ms();
-    EXPECT(!cl_id_file_read(id_path, got, sizeof got, 50));
+    EXPECT(read_id(got, 50, why) == CL_ID_NONE);
     const double waited = cl_wall_ms() - t0;
     EXPECT(waited >= 50 && waited < 2000);
 
+    // A writer that leaves the file while the reader waits, and lives on until it has read.
+    int done[2];
+    EXPECT(pipe(done) == 0);
     fflush(stdout);
-    const pid_t writer = fork();
+    pid_t writer = fork();
     if (writer == 0) {
+        close(done[1]);
         usleep(50000);
-        cl_id_file_write(id_path, id, sizeof id);
-        _exit(0);
+        cl_id_file_write(id_path, id, sizeof id, 60e3);
+        char c;
+        _exit(read(done[0], &c, 1) == 0 ? 0 : 1); // until the reader closes its end
     }
+    close(done[0]);
     memset(got, 0, sizeof got);
-    EXPECT(cl_id_file_read(id_path, got, sizeof got, 10000) && memcmp(id, got, sizeof id) == 0);
+    EXPECT(read_id(got, 10000, why) == CL_ID_READ && memcmp(id, got, sizeof id) == 0);
+    close(done[1]);
     int wait_status = 0;
     EXPECT(waitpid(writer, &wait_status, 0) == writer && WIFEXITED(wait_status) &&
            WEXITSTATUS(wait_status) == 0);
+
+    // Stale: its writer has ended (the file above, left behind).
+    EXPECT(read_id(got, 10000, why) == CL_ID_STALE && strstr(why, "which has ended"));
+    remove(id_path);
+    // Stale: written longer before the reader started than the writer waits (1 ms).
+    cl_id_file_write(id_path, id, sizeof id, 1);
+    usleep(20000);
+    EXPECT(read_id(got, 10000, why) == CL_ID_STALE && strstr(why, "before this rank started"));
+    remove(id_path);
+    // Stale: not an id file (an NCCL id alone, as earlier versions wrote it).
+    FILE *f = fopen(id_path, "wb");
+    EXPECT(f && fwrite(id, sizeof id, 1, f) == 1 && fclose(f) == 0);
+    EXPECT(read_id(got, 10000, why) == CL_ID_STALE && strstr(why, "not an id file"));
     remove(id_path);
 }
 

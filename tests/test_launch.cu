@@ -1,12 +1,16 @@
 // Unit tests of common/launch.h on the GPU: the architecture a kernel's code was compiled
 // for (what the bulk-copy scan and the sort's dependent launches are chosen by), the
 // cache's keys (kernel, device, threads, shared bytes), and the shared-memory
-// allowance on every device. Exits 77 without a usable device (tests/run.sh: skipped).
+// allowance on every device; and the team's wait (common/team.h), which must not hold a
+// CPU core while the GPU works. Exits 77 without a usable device (tests/run.sh: skipped).
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include "check.h"
 #include "device.h"
 #include "launch.h"
+#include "team.h"
+#include "timing.h"
 #include "unit.h"
 
 // Writes the architecture its code was compiled for.
@@ -97,6 +101,42 @@ static void test_second_device()
     EXPECT(launch_with_shared(big) == cudaSuccess);
 }
 
+// Busy for `ns` nanoseconds of the GPU's global timer.
+__global__ void busy_for(unsigned long long ns)
+{
+    unsigned long long start, now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+    do
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    while (now - start < ns);
+}
+
+static double cpu_ms(void)
+{
+    struct rusage r;
+    getrusage(RUSAGE_SELF, &r);
+    return (r.ru_utime.tv_sec + r.ru_stime.tv_sec) * 1e3 +
+           (r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1e3;
+}
+
+// cl_team_wait on a kernel of 400 ms: the process's CPU time over the wait a small part
+// of it (a wait that spins takes a whole core: CPU time = wall time).
+static void test_team_wait_sleeps()
+{
+    cl_team team;
+    const cl_team_plan plan = cl_team_plan_one(cl_device_current()->index);
+    cl_team_open(&team, &plan, 60);
+    busy_for<<<1, 1, 0, team.local[0].compute>>>(400ull * 1000 * 1000);
+    CL_CUDA_CHECK(cudaGetLastError());
+    const double wall0 = cl_wall_ms(), cpu0 = cpu_ms();
+    cl_team_wait(&team);
+    const double wall = cl_wall_ms() - wall0, cpu = cpu_ms() - cpu0;
+    printf("  cl_team_wait: %.0f ms waited, %.0f ms of CPU\n", wall, cpu);
+    EXPECT(wall > 300);
+    EXPECT(cpu < 0.2 * wall);
+    cl_team_close(&team);
+}
+
 int main(void)
 {
     cl_progname = "test_launch";
@@ -111,6 +151,7 @@ int main(void)
     RUN_TEST(test_code_arch_is_what_the_kernel_runs);
     RUN_TEST(test_cache_keys);
     RUN_TEST(test_shared_allowance);
+    RUN_TEST(test_team_wait_sleeps);
     if (devices >= 2)
         RUN_TEST(test_second_device);
     return UNIT_RESULT();
