@@ -14,7 +14,7 @@
 # exercise.mk naming the libraries it links (see mk/rules.mk).
 
 .DEFAULT_GOAL := all
-NO_TOOLKIT_GOALS := clean format lint plots
+NO_TOOLKIT_GOALS := clean format format-check lint plots
 ifneq ($(filter-out $(NO_TOOLKIT_GOALS),$(or $(MAKECMDGOALS),all)),)
 NEED_TOOLKIT := 1
 endif
@@ -44,12 +44,19 @@ $(error $(call arch_refusal,$(ARCH))(nothing remembered))
 endif
 endif
 endif
+# A dry run (make -n) or a question (make -q) writes nothing: neither the remembered ARCH
+# nor the flags stamp below (else the next real build would rebuild everything).
+DRY_RUN := $(findstring n,$(firstword -$(MAKEFLAGS)))$(findstring q,$(firstword -$(MAKEFLAGS)))
 ifeq ($(ARCH),auto)
+ifeq ($(DRY_RUN),)
 $(shell rm -f $(ARCH_FILE))
+endif
 override undefine ARCH
 else ifeq ($(origin ARCH),command line)
 ifdef NEED_TOOLKIT
+ifeq ($(DRY_RUN),)
 $(shell mkdir -p $(dir $(ARCH_FILE)) && echo '$(ARCH)' > $(ARCH_FILE))
+endif
 endif
 endif
 ifeq ($(origin ARCH),undefined)
@@ -112,8 +119,14 @@ LDLIBS := -Xcompiler -fopenmp $(PNG_LIBS) -lm -Xlinker -rpath=$(CUDA_HOME)/lib64
 FLAGS_STAMP := build/flags.stamp
 FLAGS_LINE := $(CC) $(CFLAGS) | $(NVCC) $(NVCCFLAGS) | $(LDLIBS) | $(NCCL_CFLAGS) $(NCCL_LIBS)
 ifdef NEED_TOOLKIT
-$(shell mkdir -p build && (echo '$(FLAGS_LINE)' | cmp -s - $(FLAGS_STAMP) || echo '$(FLAGS_LINE)' > $(FLAGS_STAMP)))
+ifeq ($(DRY_RUN),)
+$(shell mkdir -p $(dir $(FLAGS_STAMP)) && (echo '$(FLAGS_LINE)' | cmp -s - $(FLAGS_STAMP) || echo '$(FLAGS_LINE)' > $(FLAGS_STAMP)))
 endif
+endif
+
+# Written above on every real run; this rule only lets a dry run on a fresh tree go on.
+$(FLAGS_STAMP):
+	@mkdir -p $(@D) && echo '$(FLAGS_LINE)' > $@
 
 # The build prints a short line a file; V=1 prints each command whole.
 ifeq ($(V),1)
@@ -172,6 +185,11 @@ bin/tests/test_%: build/tests/test_%.o build/%/gold.o $(LIBCUDALAB)
 
 all: $(BINARIES) $(UNIT_TESTS) $(TEST_TOOLS)
 
+# What the build is for: `make ARCH=sm_80 arch` remembers sm_80 and says so, building nothing.
+arch:
+	@echo "building for $(ARCH) ($(GENCODE))"
+
+
 # `make test`: every test, the groups at once (tests/run.sh; TEST_JOBS=N caps them).
 # `make test_<exercise>` (or `make test EX="scan heat"`): one exercise's unit and
 # integration tests, building only what they run.
@@ -190,19 +208,36 @@ check: $(BINARIES)
 clean:
 	rm -rf build bin
 
-FORMAT_FILES := $(sort $(wildcard common/*.[ch] common/*.cu common/*.cuh */*.c */*.h */*.cu tests/*.c tests/*.h))
+FORMAT_FILES := $(sort $(wildcard */*.c */*.h */*.cu */*.cuh))
 # A tool a target needs, or one line naming it and what to install, and exit 2.
 CLANG_FORMAT ?= clang-format
 CPPCHECK ?= cppcheck
 need_tool = @command -v $(1) >/dev/null || { echo "make $@: needs $(1), which is not installed ($(2))"; exit 2; }
 
+# The tree is formatted by clang-format 14 (.clang-format): `make format` rewrites it,
+# `make format-check` (part of `make lint`, and of CI where clang-format is installed)
+# fails on any file it would change. An older clang-format is refused; a newer one may
+# wrap a few lines otherwise, so it is named.
+CLANG_FORMAT_MAJOR := 14
+clang_format_major = $(shell $(CLANG_FORMAT) --version 2>/dev/null | sed -n 's/.*clang-format version \([0-9][0-9]*\).*/\1/p')
+need_clang_format = $(call need_tool,$(CLANG_FORMAT),e.g. apt-get install clang-format-$(CLANG_FORMAT_MAJOR)); \
+	major=$(clang_format_major); \
+	if [ -z "$$major" ] || [ "$$major" -lt $(CLANG_FORMAT_MAJOR) ]; then \
+	  echo "make $@: $(CLANG_FORMAT) is version $${major:-unknown}; the tree is formatted with clang-format $(CLANG_FORMAT_MAJOR) (CLANG_FORMAT=clang-format-$(CLANG_FORMAT_MAJOR))"; exit 2; fi; \
+	if [ "$$major" -gt $(CLANG_FORMAT_MAJOR) ]; then \
+	  echo "make $@: note: $(CLANG_FORMAT) is version $$major; the tree is formatted with $(CLANG_FORMAT_MAJOR), which may wrap a few lines otherwise"; fi
+
 format:
-	$(call need_tool,$(CLANG_FORMAT),e.g. apt-get install clang-format)
+	$(need_clang_format)
 	$(CLANG_FORMAT) -i $(FORMAT_FILES)
 
+format-check:
+	$(need_clang_format)
+	@$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_FILES) && echo "format-check: $(words $(FORMAT_FILES)) files as clang-format $(CLANG_FORMAT_MAJOR) formats them"
+
 SHELL_SCRIPTS := scripts/bench-all scripts/profile scripts/gallery scripts/device-session.sh \
-                 tests/run.sh tests/scripts.sh $(wildcard tests/exercise_*.sh) .ci/run
-lint:
+                 tests/run.sh tests/scripts.sh tests/devices.sh $(wildcard tests/exercise_*.sh) .ci/run
+lint: format-check
 	$(call need_tool,$(CPPCHECK),e.g. apt-get install cppcheck)
 	$(CPPCHECK) --quiet --error-exitcode=1 --enable=warning,performance,portability \
 	  --std=c11 -Icommon -D__GNUC__ --suppress=missingIncludeSystem \
@@ -224,7 +259,7 @@ plots:
 gallery: $(BINARIES)
 	scripts/gallery
 
-.PHONY: all test check clean format lint bench plots gallery $(addprefix check_,$(EXERCISES)) \
+.PHONY: all arch test check clean format format-check lint bench plots gallery $(addprefix check_,$(EXERCISES)) \
         $(addprefix test_,$(EXERCISES))
 .DELETE_ON_ERROR:
 .SECONDARY:

@@ -269,10 +269,30 @@ static bool fail(char *err, size_t errlen, const char *fmt, ...)
     return false;
 }
 
+// The destinations of the options the last parse set, for cl_option_given.
+enum { MAX_GIVEN = 64 };
+static const void *given[MAX_GIVEN];
+static int given_count;
+
+bool cl_option_given(const void *dest)
+{
+    for (int i = 0; i < given_count; i++)
+        if (given[i] == dest)
+            return true;
+    return false;
+}
+
+static void note_given(const void *dest)
+{
+    if (given_count < MAX_GIVEN && !cl_option_given(dest))
+        given[given_count++] = dest;
+}
+
 static bool parse_all(const cl_program *prog, int argc, char **argv, cl_common_args *out,
                       const cl_option *common, char *err, size_t errlen)
 {
     int positionals = 0;
+    given_count = 0;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const cl_option *o = NULL;
@@ -309,6 +329,7 @@ static bool parse_all(const cl_program *prog, int argc, char **argv, cl_common_a
             if (attached)
                 return fail(err, errlen, "%s takes no value", label);
             *(bool *)o->dest = true;
+            note_given(o->dest);
             continue;
         }
         const char *value = attached;
@@ -319,11 +340,17 @@ static bool parse_all(const cl_program *prog, int argc, char **argv, cl_common_a
         }
         if (!set_value(o, label, value, err, errlen))
             return false;
+        note_given(o->dest);
         out->n_given |= o->dest == &out->n;
     }
     if (out->check && out->no_peer)
         return fail(err, errlen,
                     "--no-peer: --check scores a version against the peer; use one or the other");
+    if (out->check && out->n_given)
+        return fail(err, errlen,
+                    "-n (--%s): --check times its table's own sizes; leave out -n, or --check "
+                    "to run at -n",
+                    prog->n_long ? prog->n_long : "size");
     if (!out->kernel) {
         out->kernel_index = prog->kernels.fastest;
     } else if (strcmp(out->kernel, "all") == 0) {
@@ -567,8 +594,7 @@ static int run_batch(char *program, const char *path, int (*run)(int argc, char 
 
 int cl_main(int argc, char **argv, int (*run)(int argc, char **argv))
 {
-    double size;
-    if (argc == 3 && strcmp(argv[1], "--batch") == 0 && !cl_parse_size(argv[2], &size))
+    if (argc == 3 && strcmp(argv[1], "--batch") == 0)
         return run_batch(argv[0], argv[2], run);
     return run(argc, argv);
 }

@@ -98,6 +98,11 @@ void cl_parse_args_or_exit(const cl_program *prog, int argc, char **argv, cl_com
 
 void cl_print_help(const cl_program *prog, FILE *out);
 
+// Whether the last parse set the option whose destination is `dest` (given on the command
+// line, whatever its value): for an option that has no effect in some combination, which
+// is then refused (exit 2) rather than ignored.
+bool cl_option_given(const void *dest);
+
 // An exercise's main: `return cl_main(argc, argv, run);`, where run is the program
 // itself. `prog --batch FILE` runs each line of FILE as the program's arguments (split
 // at spaces, no quoting), one after another in one process, so one CUDA context (and
@@ -105,8 +110,7 @@ void cl_print_help(const cl_program *prog, FILE *out);
 // over a second with 16 programs starting at once. After each run a line
 // CL_BATCH_MARK "RC" on stdout gives its exit status; a run that exits (usage error,
 // CUDA error, no device) ends the batch, its line saying so: CL_BATCH_MARK "RC, the
-// batch ends". A FILE that reads as a size is not one: `fft --batch 7` is
-// fft's own option (transforms a call).
+// batch ends". No exercise has an option of its own by that name.
 #define CL_BATCH_MARK "@@ cudalab batch: exit "
 int cl_main(int argc, char **argv, int (*run)(int argc, char **argv));
 

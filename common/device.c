@@ -191,6 +191,17 @@ void cl_require_host_memory(size_t bytes, size_t bytes_per_n)
            cl_format_bytes(physical, have, sizeof have), hint);
 }
 
+unsigned cl_grid_blocks(size_t n, size_t per_block, const char *what)
+{
+    const size_t blocks = cl_ceil_div(n, per_block);
+    if (blocks > CL_MAX_GRID_X)
+        cl_die(CL_EXIT_USAGE,
+               "%s: %zu blocks of %zu for %zu items, past a launch's 2^31 - 1 blocks: a smaller "
+               "size or more a block",
+               what, blocks, per_block, n);
+    return (unsigned)blocks;
+}
+
 int cl_rotation_count(size_t bytes)
 {
     size_t l2 = device_open ? device.l2_bytes : ((size_t)64 << 20);

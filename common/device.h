@@ -74,11 +74,19 @@ void cl_rotating_copy(const cl_rotating *dst, const cl_rotating *src, size_t byt
 void *cl_rotating_at(const cl_rotating *r, int rep);
 void cl_rotating_free(cl_rotating *r);
 
-// Blocks (or tiles) of `per_block` that cover n: the grid size of a launch.
-static inline unsigned cl_ceil_div(size_t n, size_t per_block)
+// Blocks (or tiles) of `per_block` that cover n (no overflow near SIZE_MAX).
+static inline size_t cl_ceil_div(size_t n, size_t per_block)
 {
-    return (unsigned)((n + per_block - 1) / per_block);
+    return n / per_block + (n % per_block != 0);
 }
+
+// The most blocks a launch's grid.x takes (CUDA's limit from compute capability 3.0 on).
+#define CL_MAX_GRID_X 2147483647u
+
+// cl_ceil_div(n, per_block) as a launch's grid.x: where that is past CL_MAX_GRID_X, exits 2
+// with the numbers (a grid that wrapped would leave outputs unwritten, blamed on the kernel
+// as a wrong result). `what` names the launch ("v1's grid").
+unsigned cl_grid_blocks(size_t n, size_t per_block, const char *what);
 
 // A grow-only device buffer: the temporary storage of the CUB peers (each asks CUB how
 // much a call needs and reserves it before timing, so no timed call allocates) and any

@@ -124,8 +124,8 @@ static bool stale(const id_header *h, size_t bytes, double began_unix_ms, char *
     return false;
 }
 
-cl_id_status cl_id_file_read(const char *path, void *id, size_t bytes, double limit_ms,
-                             char *why, size_t why_len)
+cl_id_status cl_id_file_read(const char *path, void *id, size_t bytes, double limit_ms, char *why,
+                             size_t why_len)
 {
     const double began = unix_ms();
     const cl_watchdog watchdog = cl_watchdog_start(limit_ms);
@@ -135,7 +135,8 @@ cl_id_status cl_id_file_read(const char *path, void *id, size_t bytes, double li
         bool got = false, whole = false;
         if (f) {
             got = fread(&h, sizeof h, 1, f) == 1;
-            whole = got && h.magic == ID_MAGIC && h.id_bytes == bytes && fread(id, bytes, 1, f) == 1;
+            whole =
+                got && h.magic == ID_MAGIC && h.id_bytes == bytes && fread(id, bytes, 1, f) == 1;
             fclose(f);
         }
         if (f && !got) {

@@ -45,8 +45,8 @@ void cl_id_file_write(const char *path, const void *id, size_t bytes, double wai
 typedef enum { CL_ID_READ, CL_ID_NONE, CL_ID_STALE } cl_id_status;
 // CL_ID_READ: `id` filled; CL_ID_NONE: no file came in time; CL_ID_STALE: `why` says whose
 // file it is and why it is not this run's.
-cl_id_status cl_id_file_read(const char *path, void *id, size_t bytes, double limit_ms,
-                             char *why, size_t why_len);
+cl_id_status cl_id_file_read(const char *path, void *id, size_t bytes, double limit_ms, char *why,
+                             size_t why_len);
 
 #ifdef __cplusplus
 }

@@ -940,9 +940,12 @@ static void describe_pass(char *out, size_t len, const pass_desc &d)
 static const void *pass_kernel_of(const pass_desc &d)
 {
     switch (d.butterflies) {
-    case 1: return (const void *)pass_kernel<1>;
-    case 2: return (const void *)pass_kernel<2>;
-    default: return (const void *)pass_kernel<4>;
+    case 1:
+        return (const void *)pass_kernel<1>;
+    case 2:
+        return (const void *)pass_kernel<2>;
+    default:
+        return (const void *)pass_kernel<4>;
     }
 }
 
@@ -2083,14 +2086,22 @@ static bool plan_direct(planner &pl, int n, size_t, bool in_place, char *why, si
     return true;
 }
 
-static bool plan_yours(planner &pl, int n, size_t, bool in_place, char *why, size_t len)
+static bool yours_fits(int n, bool in_place, char *why, size_t len)
 {
-    if (n > fft_yours_max_n)
-        return skip(why, len, "n = %d is above fft_yours_max_n in yours.cu", n);
-    if (in_place) {
-        snprintf(why, len, "yours reads every input for every output: out of place only");
+    if (n > fft_yours_max_n) {
+        snprintf(why, len, "n = %d is above fft_yours_max_n in yours.cu (%d)", n, fft_yours_max_n);
         return false;
     }
+    if (in_place)
+        return skip(why, len,
+                    "yours reads every input for every output (n = %d): out of place only", n);
+    return true;
+}
+
+static bool plan_yours(planner &pl, int n, size_t, bool in_place, char *why, size_t len)
+{
+    if (!yours_fits(n, in_place, why, len))
+        return false;
     pl.plan->passes = 1;
     snprintf(pl.plan->description, sizeof pl.plan->description, "yours.cu");
     pl.plan->run = run_yours;
@@ -2178,6 +2189,15 @@ extern "C" const fft_version fft_versions[] = {
      v6_plan_bytes},
     {{"yours", fft_yours_idea}, yours_plan, yours_plan_bytes},
 };
+
+extern "C" bool fft_version_fits(int k, int n, bool in_place, char *why, size_t len)
+{
+    if (fft_versions[k].plan == v1_plan)
+        return direct_fits(n, in_place, why, len);
+    if (fft_versions[k].plan == yours_plan)
+        return yours_fits(n, in_place, why, len);
+    return true;
+}
 extern "C" const int fft_version_count = sizeof fft_versions / sizeof fft_versions[0];
 extern "C" const char fft_fastest_version[] = "v6-fixed";
 

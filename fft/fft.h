@@ -43,6 +43,10 @@ typedef struct {
 } fft_version;
 
 extern const fft_version fft_versions[];
+// The limits version k has on any GPU (v1 and yours: the O(n^2) bound on n, out of place
+// only): false with the reason, so a run that names the version is refused before the
+// device is opened. The others' limits depend on the GPU (their plans say).
+bool fft_version_fits(int k, int n, bool in_place, char *why, size_t why_len);
 extern const int fft_version_count;
 extern const char fft_fastest_version[];
 

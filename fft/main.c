@@ -17,7 +17,7 @@
 
 static const char *const input_names[] = {"random", "impulse", NULL};
 enum { INPUT_RANDOM, INPUT_IMPULSE };
-static const size_t default_points = (size_t)1 << 26; // --batch 0: 2^26 points in all
+static const size_t default_points = (size_t)1 << 26; // no --transforms: 2^26 points in all
 
 typedef struct {
     cl_common_args common;
@@ -472,13 +472,24 @@ static void conv_run(void *ctx, int rep)
     conv_transform(c, c->signal_hat, c->signal, true);
 }
 
+// S,F: two sizes in the suite's forms (50, 1M, 1e6, 64Ki), each 1 .. 2^27.
 static void parse_conv(const char *text, int *n_signal, int *n_filter)
 {
-    char *end;
-    const long s = strtol(text, &end, 10);
-    const long f = *end == ',' ? strtol(end + 1, &end, 10) : -1;
-    if (*end || s < 1 || f < 1)
-        cl_die(CL_EXIT_USAGE, "--conv %s: expected SIGNAL,FILTER, two lengths such as 50,11", text);
+    char first[64];
+    const char *comma = strchr(text, ',');
+    const size_t len = comma ? (size_t)(comma - text) : 0;
+    double sv = 0, fv = 0;
+    if (comma && len < sizeof first) {
+        memcpy(first, text, len);
+        first[len] = 0;
+    }
+    if (!comma || len >= sizeof first || !cl_parse_size(first, &sv) ||
+        !cl_parse_size(comma + 1, &fv) || sv < 1 || fv < 1 || sv > FFT_MAX_N || fv > FFT_MAX_N)
+        cl_die(
+            CL_EXIT_USAGE,
+            "--conv %s: expected SIGNAL,FILTER, two lengths in 1..2^27 (50,11; 1M,101; 64Ki,1Ki)",
+            text);
+    const long s = (long)sv, f = (long)fv;
     if (f > s)
         cl_die(CL_EXIT_USAGE,
                "--conv %s: a filter of %ld taps is longer than the %ld-sample signal", text, f, s);
@@ -599,9 +610,9 @@ static int run(int argc, char **argv)
 {
     options opt = {.batch = 0, .input = INPUT_RANDOM};
     const cl_option own[] = {
-        {0, "batch", CL_ARG_SIZE, &opt.batch, "B",
-         "transforms a call (default: 2^26 points in all, at least 1)", 1, (double)FFT_MAX_POINTS,
-         NULL},
+        {0, "transforms", CL_ARG_SIZE, &opt.batch, "B",
+         "transforms a call, the batch (default: 2^26 points in all, at least 1)", 1,
+         (double)FFT_MAX_POINTS, NULL},
         {0, "inverse", CL_ARG_FLAG, &opt.inverse, NULL,
          "the inverse transform, e^{+2 pi i jk/n}, unnormalised (as cuFFT)", 0, 0, NULL},
         {0, "in-place", CL_ARG_FLAG, &opt.in_place, NULL, "the output overwrites the input", 0, 0,
@@ -635,14 +646,31 @@ static int run(int argc, char **argv)
     const size_t batch =
         opt.batch ? opt.batch : (default_points / n > 0 ? default_points / n : (size_t)1);
     if ((double)n * batch > (double)FFT_MAX_POINTS)
-        cl_die(CL_EXIT_USAGE, "-n %d --batch %zu: %.3g points, more than the 2^31 a call takes", n,
-               batch, (double)n * batch);
+        cl_die(CL_EXIT_USAGE,
+               "-n %d --transforms %zu: %.3g points, more than the 2^31 a call takes", n, batch,
+               (double)n * batch);
     if (opt.conv && (opt.common.check || (opt.common.kernel_index == -1 && opt.common.kernel)))
         cl_die(CL_EXIT_USAGE, "--conv runs one version (-k NAME) beside cuFFT; not with %s",
                opt.common.check ? "--check" : "-k all");
+    // --conv's lengths give its transforms (one forward each, one inverse); the table has its
+    // own lengths and batches.
+    if (opt.conv && (opt.common.n_given || opt.batch || opt.inverse || opt.in_place))
+        cl_die(CL_EXIT_USAGE, "--conv %s: its lengths give the transforms; leave out %s", opt.conv,
+               opt.common.n_given ? "-n"
+               : opt.batch        ? "--transforms"
+               : opt.inverse      ? "--inverse"
+                                  : "--in-place");
+    if (opt.common.check && opt.batch)
+        cl_die(CL_EXIT_USAGE, "--check times its table's own batches; leave out --transforms");
     int n_signal = 0, n_filter = 0;
     if (opt.conv)
         parse_conv(opt.conv, &n_signal, &n_filter);
+    char why[200];
+    const int named = opt.common.kernel ? opt.common.kernel_index : -1;
+    if (named >= 0 && !opt.common.check &&
+        !fft_version_fits(named, opt.conv ? (int)fft_conv_length(n_signal, n_filter) : n,
+                          opt.in_place, why, sizeof why))
+        cl_die(CL_EXIT_USAGE, "-k %s: %s", opt.common.kernel, why);
     cl_device_open((int)opt.common.device);
 
     if (opt.conv)

@@ -375,6 +375,8 @@ static int run(int argc, char **argv)
         .options = own,
     };
     cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
+    if (opt.common.check && (opt.nx || opt.ny || opt.nz))
+        cl_die(CL_EXIT_USAGE, "--check times its table's own grids; leave out --nx, --ny and --nz");
     if (opt.block)
         parse_block(&opt);
     opt.tblock = atol(tblock_names[opt.tblock_choice]); // 0: auto
@@ -384,8 +386,9 @@ static int run(int argc, char **argv)
                     opt.nz ? (int)opt.nz : (int)opt.common.n};
     if (opt.team.gpus > 1)
         return run_gpus(&opt, g);
-    if (opt.exchange >= 0 || opt.team.id_file)
-        cl_die(CL_EXIT_USAGE, "--exchange and --nccl-id-file apply with --gpus N, N >= 2");
+    if (opt.exchange >= 0 || opt.team.id_file || cl_option_given(&opt.team.watchdog_s))
+        cl_die(CL_EXIT_USAGE,
+               "--exchange, --nccl-id-file and --watchdog apply with --gpus N, N >= 2");
     cl_device_open((int)opt.common.device);
     if (opt.common.check)
         return run_check_table(&opt) ? CL_EXIT_OK : CL_EXIT_WRONG;

@@ -487,6 +487,8 @@ static int run(int argc, char **argv)
         .options = own,
     };
     cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
+    if (opt.common.check && (opt.m || opt.k))
+        cl_die(CL_EXIT_USAGE, "--check times its table's own shapes; leave out --m and --k");
     choose_version(&opt);
     cl_device_open((int)opt.common.device);
     require_hardware(&opt);

@@ -9,7 +9,8 @@
 #include "check.h"
 #include "matmul.h"
 
-inline __host__ __device__ int ceil_div(int a, int b) { return (a + b - 1) / b; }
+// Tiles of b that cover a >= 0 (no overflow for a near INT_MAX, which the sides may be).
+inline __host__ __device__ int ceil_div(int a, int b) { return a / b + (a % b != 0); }
 
 // One element of C: alpha * sum + beta * C (C is not read when beta is 0, so a C never
 // written before, even NaN, gives alpha * sum).

@@ -286,27 +286,38 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
 // Napkin math: reads and writes 4 k n bytes; 4096^2 at ~3 TB/s: 45 us (tf32's v9 at 4096^3
 // takes ~0.35 ms).
 enum { TRANSPOSE_TILE = 32, TRANSPOSE_ROWS = 8 };
+// grid.y is capped at 65535 (CUDA's limit): a block takes every gridDim.y-th row of tiles,
+// so k past 65535 x 32 (~2.1M) is covered too.
 __global__ void __launch_bounds__(TRANSPOSE_TILE *TRANSPOSE_ROWS)
     transpose_kernel(const float *b, int k, int n, float *bt, int ld)
 {
     __shared__ float tile[TRANSPOSE_TILE][TRANSPOSE_TILE + 1];
-    const int l0 = blockIdx.y * TRANSPOSE_TILE, j0 = blockIdx.x * TRANSPOSE_TILE;
-    for (int r = threadIdx.y; r < TRANSPOSE_TILE; r += TRANSPOSE_ROWS) {
-        const int l = l0 + r, j = j0 + threadIdx.x;
-        if (l < k && j < n)
-            tile[r][threadIdx.x] = b[(size_t)l * n + j];
-    }
-    __syncthreads();
-    for (int r = threadIdx.y; r < TRANSPOSE_TILE; r += TRANSPOSE_ROWS) {
-        const int j = j0 + r, l = l0 + threadIdx.x;
-        if (l < k && j < n)
-            bt[(size_t)j * ld + l] = tile[threadIdx.x][r];
+    const int j0 = blockIdx.x * TRANSPOSE_TILE;
+    for (long long l0 = (long long)blockIdx.y * TRANSPOSE_TILE; l0 < k;
+         l0 += (long long)gridDim.y * TRANSPOSE_TILE) {
+        for (int r = threadIdx.y; r < TRANSPOSE_TILE; r += TRANSPOSE_ROWS) {
+            const long long l = l0 + r;
+            const int j = j0 + threadIdx.x;
+            if (l < k && j < n)
+                tile[r][threadIdx.x] = b[(size_t)l * n + j];
+        }
+        __syncthreads();
+        for (int r = threadIdx.y; r < TRANSPOSE_TILE; r += TRANSPOSE_ROWS) {
+            const int j = j0 + r;
+            const long long l = l0 + threadIdx.x;
+            if (l < k && j < n)
+                bt[(size_t)j * ld + l] = tile[threadIdx.x][r];
+        }
+        __syncthreads(); // the tile is read before the next row of tiles is written into it
     }
 }
 
 // The rows x cols matrix `src` (packed) into rows `pitch` elements apart: for rows whose
 // length is not a multiple of 16 bytes, which TMA cannot address. Consecutive threads take
 // consecutive elements of a row, both sides coalesced; 2 rows cols elem bytes of traffic.
+// CUDA's limit on grid.y (and z): the copies below loop over what is past it.
+constexpr unsigned MAX_GRID_Y = 65535;
+
 template <class T>
 __global__ void pad_rows_kernel(const T *src, int rows, int cols, T *dst, size_t pitch)
 {
@@ -321,8 +332,9 @@ template <class T>
 static void pad_rows(const void *src, int rows, int cols, void *dst, size_t pitch_bytes,
                      cudaStream_t s)
 {
-    enum { THREADS = 256, MAX_GRID_Y = 65535 };
-    const dim3 grid(cl_ceil_div(cols, THREADS), rows < MAX_GRID_Y ? rows : MAX_GRID_Y);
+    enum { THREADS = 256 };
+    const dim3 grid(cl_grid_blocks(cols, THREADS, "v9's row padding"),
+                    rows < (int)MAX_GRID_Y ? (unsigned)rows : MAX_GRID_Y);
     pad_rows_kernel<T>
         <<<grid, THREADS, 0, s>>>((const T *)src, rows, cols, (T *)dst, pitch_bytes / sizeof(T));
     CL_LAUNCH_CHECK();
@@ -427,7 +439,9 @@ template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cud
     if (o.b_copied) {
         void *dst = workspace + o.a_bytes;
         if (P == MATMUL_TF32) {
-            const dim3 grid(cl_ceil_div(p->n, TRANSPOSE_TILE), cl_ceil_div(p->k, TRANSPOSE_TILE));
+            const size_t tile_rows = cl_ceil_div(p->k, TRANSPOSE_TILE);
+            const dim3 grid(cl_grid_blocks(p->n, TRANSPOSE_TILE, "v9's transpose of B"),
+                            tile_rows < MAX_GRID_Y ? (unsigned)tile_rows : MAX_GRID_Y);
             transpose_kernel<<<grid, dim3(TRANSPOSE_TILE, TRANSPOSE_ROWS), 0, s>>>(
                 (const float *)p->b, p->k, p->n, (float *)dst, (int)(o.b_pitch / elem));
             CL_LAUNCH_CHECK();
@@ -443,8 +457,12 @@ template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cud
                                   : tensor_map(b, p->k, p->n, o.b_pitch, V9_B_BOX_N, slab, P);
     const void *kernel = (const void *)matmul_v9_kernel<P>;
     const cl_kernel_fit fit = cl_kernel_fit_for(kernel, V9_THREADS, V9_SHARED_BYTES);
-    const int tiles = cl_ceil_div(p->m, V9_TILE_M) * cl_ceil_div(p->n, V9_TILE_N);
-    const int grid = tiles < fit.resident ? tiles : fit.resident;
+    if (fit.resident == 0)
+        cl_die(CL_EXIT_CUDA,
+               "v9: no block of %d threads and %d bytes of shared memory fits an SM of this GPU",
+               V9_THREADS, V9_SHARED_BYTES);
+    const size_t tiles = cl_ceil_div(p->m, V9_TILE_M) * cl_ceil_div(p->n, V9_TILE_N);
+    const int grid = tiles < (size_t)fit.resident ? (int)tiles : fit.resident;
     matmul_v9_kernel<P><<<grid, V9_THREADS, V9_SHARED_BYTES, s>>>(map_a, map_b, *p);
     CL_LAUNCH_CHECK();
 }

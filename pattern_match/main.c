@@ -268,6 +268,8 @@ static int run(int argc, char **argv)
                               "use one");
     if (opt.text_path && opt.common.n_given)
         cl_die(CL_EXIT_USAGE, "-n and --text: the file gives the size; drop -n");
+    if (opt.extended && !opt.common.check)
+        cl_die(CL_EXIT_USAGE, "--extended adds sizes to --check's table; give it with --check");
     if (opt.common.check && opt.text_path)
         cl_die(CL_EXIT_USAGE, "--check scores synthetic texts of 1M to 100M bytes (1G with "
                               "--extended): drop --text");

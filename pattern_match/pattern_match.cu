@@ -1087,8 +1087,17 @@ __device__ __forceinline__ void scan_regions(const uint4 *text, size_t n, size_t
 
 // Shared memory: the rows (row_bytes), the class table unless by byte (256 x 32 entries),
 // the lanes' counters (a copy a lane: states x 32, else (AUTOMATON_SHARED_OUTS_MAX + 1) x 32).
+// By byte, two blocks of 1024 an SM where an SM holds 2048 threads (sm_80, sm_90, sm_100):
+// ptxas then keeps a thread's registers to 32. Other GPUs hold 1024 or 1536 threads an SM,
+// where two such blocks cannot be (ptxas would warn and ignore it): one.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ != 800 && __CUDA_ARCH__ != 900 && __CUDA_ARCH__ != 1000
+#define AUTOMATON_BY_BYTE_BLOCKS 1
+#else
+#define AUTOMATON_BY_BYTE_BLOCKS 2
+#endif
 template <automaton_layout LAYOUT>
-__global__ void __launch_bounds__(AUTOMATON_THREADS, LAYOUT == AUTOMATON_BY_BYTE ? 2 : 1)
+__global__ void __launch_bounds__(AUTOMATON_THREADS,
+                                  LAYOUT == AUTOMATON_BY_BYTE ? AUTOMATON_BY_BYTE_BLOCKS : 1)
     automaton_kernel(const uint4 *text, size_t n, size_t region, const automaton_tables *t,
                      int row_bytes, unsigned long long *counts)
 {

@@ -462,7 +462,8 @@ done:
 void pm_automaton_count(const automaton_tables *t, const uint8_t *text, size_t n, size_t region,
                         uint64_t *counts)
 {
-    uint64_t *by_out = calloc(PM_MAX_WORDS + 1, sizeof *by_out);
+    uint64_t *by_out = cl_host_alloc((PM_MAX_WORDS + 1) * sizeof *by_out, "counts by out");
+    memset(by_out, 0, (PM_MAX_WORDS + 1) * sizeof *by_out);
     for (size_t start = 0; start < n; start += region) {
         const size_t end = start + region < n ? start + region : n;
         uint32_t entry = 0;

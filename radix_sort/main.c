@@ -296,8 +296,9 @@ static int run(int argc, char **argv)
     cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
     if (opt.team.gpus > 1)
         return run_gpus(&opt);
-    if (opt.method >= 0 || opt.team.id_file)
-        cl_die(CL_EXIT_USAGE, "--method and --nccl-id-file apply with --gpus N, N >= 2");
+    if (opt.method >= 0 || opt.team.id_file || cl_option_given(&opt.team.watchdog_s))
+        cl_die(CL_EXIT_USAGE,
+               "--method, --nccl-id-file and --watchdog apply with --gpus N, N >= 2");
     if (opt.common.n > ONE_GPU_MAX_KEYS)
         cl_die(CL_EXIT_USAGE,
                "-n %zu: at most 1Gi keys on one GPU (the CPU sorts them too, to "

@@ -44,7 +44,8 @@
 #include "sort.h"
 
 struct radix_workspace {
-    cl_sort_workspace *sort; // the suite's sort (v4, v5), whose alternate buffers v3 and yours share
+    // The suite's sort (v4, v5), whose alternate buffers v3 and yours share.
+    cl_sort_workspace *sort;
     int32_t *scratch;        // n_max + 1: v3's (digit, tile) counts, yours' flags
     cl_scan_workspace *scan; // scans of scratch
 };

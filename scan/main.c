@@ -285,6 +285,15 @@ static int run(int argc, char **argv)
         .options = own,
     };
     cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
+    if (opt.extended && !opt.common.check)
+        cl_die(CL_EXIT_USAGE, "--extended adds sizes to --check's table; give it with --check");
+    if (opt.op == OP_RECURRENCE && opt.common.check)
+        cl_die(CL_EXIT_USAGE,
+               "--op recurrence: --check scores the sum's versions; the recurrence has one "
+               "version, timed against its peer without --check");
+    if (opt.op == OP_RECURRENCE && opt.common.kernel)
+        cl_die(CL_EXIT_USAGE,
+               "--op recurrence: -k names a version of the sum; the recurrence has one version");
     cl_device_open((int)opt.common.device);
     if (opt.common.check)
         return run_check_table(&opt) ? CL_EXIT_OK : CL_EXIT_WRONG;

@@ -258,6 +258,15 @@ static int run(int argc, char **argv)
         .options = own,
     };
     cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
+    // v1 and v2 launch a thread an output, --block a block: a grid of n / B blocks, which
+    // CUDA caps at 2^31 - 1.
+    const int k = opt.common.kernel_index;
+    const bool block_grid = !opt.common.check && (k == -1 || k == 0 || k == 1);
+    if (block_grid && cl_ceil_div(opt.common.n, (size_t)opt.block) > CL_MAX_GRID_X)
+        cl_die(CL_EXIT_USAGE,
+               "-n %zu --block %ld: v1 and v2 would launch %zu blocks, past CUDA's 2^31 - 1 a "
+               "grid: a larger --block",
+               opt.common.n, opt.block, cl_ceil_div(opt.common.n, (size_t)opt.block));
     cl_device_open((int)opt.common.device);
     if (opt.common.check)
         return run_check_table(&opt) ? CL_EXIT_OK : CL_EXIT_WRONG;

@@ -276,29 +276,30 @@ template <typename T> static T *output(const stencil_args *a) { return static_ca
 
 template <typename T> static void launch_v1_typed(const stencil_args *a, cudaStream_t s)
 {
-    stencil_v1_kernel<T><<<cl_ceil_div(a->n, a->block), a->block, 0, s>>>(input<T>(a), output<T>(a),
-                                                                          a->n, a->radius);
+    stencil_v1_kernel<T><<<cl_grid_blocks(a->n, a->block, "v1's grid"), a->block, 0, s>>>(
+        input<T>(a), output<T>(a), a->n, a->radius);
     CL_LAUNCH_CHECK();
 }
 
 template <typename T> static void launch_v2_typed(const stencil_args *a, cudaStream_t s)
 {
     size_t shared = (a->block + 2 * (size_t)a->radius) * sizeof(T);
-    stencil_v2_kernel<T><<<cl_ceil_div(a->n, a->block), a->block, shared, s>>>(
+    stencil_v2_kernel<T><<<cl_grid_blocks(a->n, a->block, "v2's grid"), a->block, shared, s>>>(
         input<T>(a), output<T>(a), a->n, a->radius);
     CL_LAUNCH_CHECK();
 }
 
 template <typename T> static void launch_v3_typed(const stencil_args *a, cudaStream_t s)
 {
-    stencil_v3_kernel<T><<<cl_ceil_div(a->n, V3_OUTPUTS), V3_THREADS, 0, s>>>(
+    stencil_v3_kernel<T><<<cl_grid_blocks(a->n, V3_OUTPUTS, "v3's grid"), V3_THREADS, 0, s>>>(
         input<T>(a), output<T>(a), a->n, a->radius);
     CL_LAUNCH_CHECK();
 }
 
 template <typename T> static void launch_v4_typed(const stencil_args *a, cudaStream_t s)
 {
-    const unsigned grid = cl_ceil_div(a->n, (size_t)V4_OUTPUTS_PER_WARP * (V4_THREADS / 32));
+    const unsigned grid =
+        cl_grid_blocks(a->n, (size_t)V4_OUTPUTS_PER_WARP * (V4_THREADS / 32), "v4's grid");
     if (a->radius % 2)
         stencil_v4_kernel<T, true>
             <<<grid, V4_THREADS, 0, s>>>(input<T>(a), output<T>(a), a->n, a->radius);

@@ -6,11 +6,11 @@
 batch bin/fft
 for n in 1e6 1Mi 4Mi 16Mi 1048577 128Mi; do
     for b in 1 7; do
-        batch_gpu "fft -k all -n $n --batch $b" 0 -k all -n "$n" --batch "$b" -i 1
+        batch_gpu "fft -k all -n $n --transforms $b" 0 -k all -n "$n" --transforms "$b" -i 1
     done
 done
 # v6's Bluestein with its products in the passes (2^20 + 1 on 1080 x 1944): the inverse in
 # place (its conjugates at both ends). (No impulse at this length: its round trip puts
 # all of ||x|| in coherent sums, past the round trip's bound for cuFFT as for v6; README.)
-batch_gpu "fft -k v6 -n 2^20 + 1 --inverse --in-place" 0 -k v6 -n 1048577 --batch 3 --inverse --in-place -i 1
+batch_gpu "fft -k v6 -n 2^20 + 1 --inverse --in-place" 0 -k v6 -n 1048577 --transforms 3 --inverse --in-place -i 1
 batch_end

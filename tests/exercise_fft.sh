@@ -5,13 +5,13 @@ fft=bin/fft
 
 run "$fft" --help
 if [ "$rc" -eq 0 ] && grep -q "v5-passes" "$tmp/out" && grep -q "^  yours " "$tmp/out" &&
-    grep -q -- "--batch B" "$tmp/out" && grep -q -- "--conv S,F" "$tmp/out" && grep -q -- "--in-place" "$tmp/out"; then
+    grep -q -- "--transforms B" "$tmp/out" && grep -q -- "--conv S,F" "$tmp/out" && grep -q -- "--in-place" "$tmp/out"; then
     pass "fft --help"; else fail "fft --help"; fi
 
 expect_usage "fft -n 0" "-n 0" "$fft" -n 0
 expect_usage "fft -n 2^27 + 1" "expected a size in 1..134217728" "$fft" -n 134217729
-expect_usage "fft --batch 0" "--batch 0" "$fft" --batch 0 -n 64
-expect_usage "fft: a batch past 2^31 points" "more than the 2^31 a call takes" "$fft" -n 1Mi --batch 4096
+expect_usage "fft --transforms 0" "--transforms 0" "$fft" --transforms 0 -n 64
+expect_usage "fft: a batch past 2^31 points" "more than the 2^31 a call takes" "$fft" -n 1Mi --transforms 4096
 expect_usage "fft --conv 11,50 (filter longer than the signal)" "a filter of 50 taps is longer than the 11-sample signal" "$fft" --conv 11,50
 expect_usage "fft --conv 50" "expected SIGNAL,FILTER" "$fft" --conv 50
 expect_usage "fft --conv with --check" "--conv runs one version" "$fft" --conv 50,11 --check
@@ -19,8 +19,22 @@ expect_usage "fft --input noise" "--input noise: expected one of random, impulse
 expect_usage "fft --check -k all" "--check scores one version" "$fft" --check -k all
 expect_make_line "make check_fft K=yours" "bin/fft --check -k yours" check_fft K=yours
 expect_no_device "fft without a device exits 77" "$fft" -n 64
-# `--batch 7` alone is fft's option (7 transforms), not a batch file named 7.
-expect_no_device "fft --batch 7 is the transforms' count" "$fft" --batch 7
+# One flag, one meaning: --batch is always a file of runs (the count is --transforms).
+expect_usage "fft --batch 7 is a batch file" "--batch 7: cannot read it" "$fft" --batch 7
+expect_usage "fft --batch -1 is a batch file" "--batch -1: cannot read it" "$fft" --batch -1
+expect_no_device "fft --transforms 7" "$fft" --transforms 7
+# Flags that would have no effect, and limits a version has on any GPU, before the device.
+expect_usage "fft --conv with -n" "leave out -n" "$fft" --conv 50,11 -n 64
+expect_usage "fft --conv with --transforms" "leave out --transforms" "$fft" --conv 50,11 --transforms 4
+expect_usage "fft --conv with --inverse" "leave out --inverse" "$fft" --conv 50,11 --inverse
+expect_usage "fft --check --transforms 4" "leave out --transforms" "$fft" --check --transforms 4
+expect_usage "fft --check -n 64" "--check times its table's own sizes" "$fft" --check -n 64
+expect_usage "fft -k v1 -n 5000 (n^2 work: 4096 at most)" "above 4096" "$fft" -k v1 -n 5000
+expect_usage "fft -k yours -n 8192 (yours.cu's limit)" "above fft_yours_max_n" "$fft" -k yours -n 8192
+expect_usage "fft -k v1 --in-place" "out of place only" "$fft" -k v1 -n 64 --in-place
+expect_usage "fft --conv 1M,4Ki -k v1 (its transforms past v1's limit)" "above 4096" "$fft" --conv 1M,4Ki -k v1
+expect_usage "fft --conv 1x,5 (sizes as -n takes them)" "two lengths in 1..2^27" "$fft" --conv 1x,5
+expect_usage "fft --conv 1Gi,5 (past 2^27)" "two lengths in 1..2^27" "$fft" --conv 1Gi,5
 
 # Every version and cuFFT against the reference (the CPU transform in double), Parseval
 # and the round trip, at edge lengths, batches 1 and 7; exit 0 only if every result
@@ -31,17 +45,17 @@ batch "$fft"
 for n in 1 2 3 5 7 11 16 31 32 56 61 64 97 128 251 256 509 512 1000 1009 2003 2048 4095 4096 \
     8192 16384; do
     for b in 1 7; do
-        batch_gpu "fft -k all -n $n --batch $b" 0 -k all -n "$n" --batch "$b" -i 2
+        batch_gpu "fft -k all -n $n --transforms $b" 0 -k all -n "$n" --transforms "$b" -i 2
     done
 done
 for n in 8 56 1000 1009 4095; do
-    batch_gpu "fft -k all -n $n --inverse" 0 -k all -n "$n" --batch 5 --inverse -i 2
-    batch_gpu "fft -k all -n $n --in-place" 0 -k all -n "$n" --batch 5 --in-place -i 2
-    batch_gpu "fft -k all -n $n --input impulse" 0 -k all -n "$n" --batch 3 --input impulse -i 2
+    batch_gpu "fft -k all -n $n --inverse" 0 -k all -n "$n" --transforms 5 --inverse -i 2
+    batch_gpu "fft -k all -n $n --in-place" 0 -k all -n "$n" --transforms 5 --in-place -i 2
+    batch_gpu "fft -k all -n $n --input impulse" 0 -k all -n "$n" --transforms 3 --input impulse -i 2
 done
-batch_gpu "fft -k all -n 2^15 --in-place --inverse (3 passes in place)" 0 -k all -n 32Ki --batch 3 --in-place --inverse -i 2
-batch_gpu "fft -k all -n 65536 (2 passes)" 0 -k all -n 64Ki --batch 2 -i 2
-batch_gpu "fft -k all -n 10007 (prime)" 0 -k all -n 10007 --batch 2 -i 2
+batch_gpu "fft -k all -n 2^15 --in-place --inverse (3 passes in place)" 0 -k all -n 32Ki --transforms 3 --in-place --inverse -i 2
+batch_gpu "fft -k all -n 65536 (2 passes)" 0 -k all -n 64Ki --transforms 2 -i 2
+batch_gpu "fft -k all -n 10007 (prime)" 0 -k all -n 10007 --transforms 2 -i 2
 batch_gpu "fft the default run" 0 -i 2
 batch_end
 
@@ -49,16 +63,16 @@ batch_end
 expect_gpu "fft --conv 50,11 (the practical)" 0 "$fft" --conv 50,11 -i 2
 if [ "$rc" -eq 0 ] && { [ "$(grep -c "PASSED" "$tmp/out")" -ne 3 ] || ! grep -q "padded to 56 points" "$tmp/out"; }; then
     fail "fft --conv 50,11 prints three PASSED rows and the 56 points"; fi
-expect_gpu "fft --conv 1000000,4097" 0 "$fft" --conv 1000000,4097 -i 2
+expect_gpu "fft --conv 1M,4097 (the suite's size forms)" 0 "$fft" --conv 1M,4097 -i 2
 expect_gpu "fft --conv 50,11 -k v2" 0 "$fft" --conv 50,11 -k v2 -i 2 --no-peer
 
 # A wrong result is caught: against the reference, and in the convolution.
-expect_gpu "fft reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$fft" -n 1000 --batch 4 -i 1
+expect_gpu "fft reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$fft" -n 1000 --transforms 4 -i 1
 if [ "$rc" -eq 1 ] && ! grep -q "first bad index 2000 of 4000 (transform 2, point 0)" "$tmp/out"; then fail "fft wrong-result message"; fi
 expect_gpu "fft --conv reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$fft" --conv 50,11 -i 1
 expect_gpu "fft -d 99 (no such device)" 2 "$fft" -d 99 -n 10
-expect_json_lines "fft --json -k all" "$fft" --json -k all -n 300 --batch 4 -i 2
-expect_gpu "fft --dump" 0 "$fft" -n 56 --batch 3 -i 2 --dump "$tmp/f"
+expect_json_lines "fft --json -k all" "$fft" --json -k all -n 300 --transforms 4 -i 2
+expect_gpu "fft --dump" 0 "$fft" -n 56 --transforms 3 -i 2 --dump "$tmp/f"
 if [ "$rc" -eq 0 ]; then
     for role in input output gold; do
         if head -c 6 "$tmp/f_$role.npy" | grep -q NUMPY; then pass "fft --dump writes $role.npy"

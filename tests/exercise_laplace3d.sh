@@ -7,6 +7,8 @@ if [ "$rc" -eq 0 ] && grep -q "v6-temporal-t" "$tmp/out" && grep -q -- "--tblock
     grep -q -- "--sweep" "$tmp/out"; then pass "laplace3d --help"; else fail "laplace3d --help"; fi
 expect_usage "laplace3d -n 0" "-n 0" "$lp" -n 0
 expect_usage "laplace3d --nx 0" "--nx 0" "$lp" --nx 0
+expect_usage "laplace3d --check --nz 64 (the table's own grids)" "leave out --nx, --ny and --nz" "$lp" --check --nz 64
+expect_usage "laplace3d --watchdog without --gpus" "--watchdog apply with --gpus" "$lp" --watchdog 5 -n 40
 expect_usage "laplace3d --ny -4" "--ny -4" "$lp" --ny -4
 expect_usage "laplace3d --repeat 0" "--repeat 0" "$lp" --repeat 0
 expect_usage "laplace3d --input bogus" "--input bogus" "$lp" --input bogus

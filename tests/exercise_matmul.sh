@@ -11,6 +11,9 @@ if [ "$rc" -eq 0 ] && grep -q "v8-mma" "$tmp/out" && grep -q "^  yours " "$tmp/o
 expect_usage "matmul -n 0" "-n 0" "$matmul" -n 0
 expect_usage "matmul --m -3" "--m -3" "$matmul" --m -3
 expect_usage "matmul --k 0" "--k 0" "$matmul" --k 0
+expect_usage "matmul --check --m 5 (the table's own shapes)" "leave out --m and --k" "$matmul" --check --m 5
+expect_usage "matmul --check --k 7" "leave out --m and --k" "$matmul" --check --k 7
+expect_usage "matmul --check -n 5" "--check times its table's own sizes" "$matmul" --check -n 5
 expect_usage "matmul --n 3e9 (past 2^31 - 1)" "3e9: expected a size in 1..2147483647" "$matmul" --n 3e9
 expect_usage "matmul --precision fp64" "--precision fp64: expected one of fp32, tf32, bf16, fp16" "$matmul" --precision fp64
 expect_usage "matmul -k v3 --precision bf16" "-k v3: v3-shared runs fp32 only (the CUDA cores); --precision bf16 runs v7-wmma, v8-mma, v9-wgmma" "$matmul" -k v3 --precision bf16

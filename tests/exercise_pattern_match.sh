@@ -9,6 +9,7 @@ if [ "$rc" -eq 0 ] && grep -q "v5-longest" "$tmp/out" && grep -q "^  yours " "$t
 expect_usage "pattern_match -n 0" "-n 0" "$pm" -n 0
 expect_usage "pattern_match --bogus" "--bogus" "$pm" --bogus
 expect_usage "pattern_match -k 9" "-k 9" "$pm" -k 9
+expect_usage "pattern_match --extended without --check" "give it with --check" "$pm" --extended -n 1000
 expect_usage "pattern_match --check -k all" "--check scores one version" "$pm" --check -k all
 expect_usage "pattern_match: an empty word" "word 2 is empty" "$pm" --words "gold,,text"
 expect_usage "pattern_match: a trailing comma" "word 3 is empty" "$pm" --words "gold,text,"

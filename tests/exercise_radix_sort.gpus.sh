@@ -4,6 +4,7 @@
 rs=bin/radix_sort
 
 expect_usage "radix_sort --method without --gpus" "apply with --gpus" "$rs" --method all
+expect_usage "radix_sort --watchdog without --gpus" "--watchdog apply with --gpus" "$rs" --watchdog 5
 expect_usage "radix_sort --gpus 2 -k v5" "do not apply" "$rs" --gpus 2 -k v5
 expect_usage "radix_sort --gpus 2 --check" "do not apply" "$rs" --gpus 2 --check
 expect_usage "radix_sort --gpus 3 -n 2 (a key a GPU at least)" "cannot give each GPU one" "$rs" --gpus 3 -n 2
@@ -99,5 +100,13 @@ if [ "$(usable_gpus)" -ge 2 ]; then
 else
     skip "radix_sort --gpus 2, one process a GPU" "fewer than 2 GPUs"
 fi
+# An id file an earlier run left (an NCCL id alone, not this program's file): rank 1 says
+# so at once (exit 2) instead of waiting out its watchdog. One GPU is enough.
+head -c 128 /dev/zero >"$tmp/stale_id"
+start=$SECONDS
+expect_gpu "radix_sort rank 1 and an earlier run's id file: exit 2 at once" 2 env RANK=1 WORLD_SIZE=2 "$rs" --gpus 2 -n 4000 -i 1 --watchdog 60 --nccl-id-file "$tmp/stale_id"
+if [ "$rc" -eq 2 ] && { ! grep -q "is an earlier run's" "$tmp/out" || [ $((SECONDS - start)) -ge 30 ]; }; then
+    fail "radix_sort rank 1 names the stale id file, within seconds"; fi
+rm -f "$tmp/stale_id"
 # Fewer GPUs than --gpus: one line saying so, exit 77 (no GPU at all: the usual line).
 expect_too_few_gpus "radix_sort --gpus 2 with one GPU visible: exit 77, says so" "$rs" --gpus 2 -n 4000 -i 1

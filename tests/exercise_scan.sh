@@ -13,6 +13,11 @@ expect_usage "scan --check -k all" "--check scores one version" "$scan" --check 
 expect_make_line "make check_scan K=yours" "bin/scan --check -k yours" check_scan K=yours
 expect_usage "scan -n 2e9" "-n 2e9" "$scan" -n 2e9
 expect_usage "scan --check --no-peer" "--no-peer" "$scan" --check --no-peer
+# A flag that would have no effect is refused, not ignored.
+expect_usage "scan --check -n 5 (the table's own sizes)" "--check times its table's own sizes" "$scan" --check -n 5
+expect_usage "scan --extended without --check" "give it with --check" "$scan" --extended -n 5
+expect_usage "scan --op recurrence --check" "--op recurrence: --check" "$scan" --op recurrence --check
+expect_usage "scan --op recurrence -k yours" "--op recurrence: -k" "$scan" --op recurrence -k yours
 expect_no_device "scan without a device exits 77" "$scan" -n 100
 
 # Every version, every element checked; tile edges of v3 (1024), v4 (2048), v5 (8192),

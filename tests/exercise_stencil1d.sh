@@ -10,6 +10,7 @@ expect_usage "stencil1d --radius 0" "--radius 0" "$stencil" --radius 0
 expect_usage "stencil1d --radius 65" "--radius 65" "$stencil" --radius 65
 expect_usage "stencil1d -n 0" "-n 0" "$stencil" -n 0
 expect_usage "stencil1d --type double" "--type double" "$stencil" --type double
+expect_usage "stencil1d -k v1 --block 1 -n 2^31 (a grid past 2^31 - 1 blocks)" "past CUDA's 2^31 - 1" "$stencil" -k v1 --block 1 -n 2Gi
 expect_usage "stencil1d --block 0" "--block 0" "$stencil" --block 0
 expect_usage "stencil1d --check -k all" "--check scores one version" "$stencil" --check -k all
 expect_make_line "make check_stencil1d K=yours" "bin/stencil1d --check -k yours" check_stencil1d K=yours

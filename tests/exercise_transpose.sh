@@ -10,6 +10,7 @@ expect_usage "transpose -n 0" "-n 0" "$transpose" -n 0
 expect_usage "transpose --m 0" "--m 0" "$transpose" --m 0 -n 5
 expect_usage "transpose --in-place on a non-square A" "--in-place: A must be square (here 3 x 5)" "$transpose" --in-place --m 3 -n 5
 expect_usage "transpose --check --in-place" "--check scores the out-of-place shapes" "$transpose" --check --in-place
+expect_usage "transpose --in-place -k 2 (out of place only)" "works out of place only" "$transpose" --in-place -k 2 -n 64
 expect_usage "transpose --check -k all" "--check scores one version" "$transpose" --check -k all
 expect_make_line "make check_transpose K=yours" "bin/transpose --check -k yours" check_transpose K=yours
 expect_no_device "transpose without a device exits 77" "$transpose" -n 64

@@ -6,6 +6,7 @@ run "$td" --help
 if [ "$rc" -eq 0 ] && grep -q "v7-batched" "$tmp/out" && grep -q "^  yours " "$tmp/out" &&
     grep -q -- "--systems SIZE" "$tmp/out"; then pass "tridiag --help"; else fail "tridiag --help"; fi
 expect_usage "tridiag --nx 0" "--nx 0" "$td" --nx 0
+expect_usage "tridiag --check --nx 64 (the table's own shapes)" "leave out --nx" "$td" --check --nx 64
 expect_usage "tridiag --nx -5" "--nx -5" "$td" --nx -5
 expect_usage "tridiag -k v9: a number past the last version (yours only by name)" "-k v9: unknown kernel" "$td" -k v9
 expect_usage "tridiag --nx 1000001" "--nx 1000001" "$td" --nx 1000001

@@ -251,11 +251,11 @@ make_tests() {
     # `make ARCH=sm_80` is remembered by the plain makes after it, and `make ARCH=auto`
     # forgets it (a scratch ARCH file and flags stamp: the tree's own build is untouched).
     arch_state=(ARCH_FILE="$tmp/arch" FLAGS_STAMP="$tmp/flags.stamp")
-    run make -n "${arch_state[@]}" ARCH=sm_80 build/common/scan.o
+    run make "${arch_state[@]}" ARCH=sm_80 arch
     run make -n "${arch_state[@]}" build/common/scan.o
     if [ "$rc" -eq 0 ] && grep -q -- "-arch=sm_80" "$tmp/out" && grep -q "building for ARCH=sm_80" "$tmp/out"; then
         pass "make remembers ARCH=sm_80"; else fail "make remembers ARCH=sm_80"; fi
-    run make -n "${arch_state[@]}" ARCH=auto build/common/scan.o
+    run make "${arch_state[@]}" ARCH=auto arch
     if [ "$rc" -eq 0 ] && [ ! -e "$tmp/arch" ] && ! grep -q -- "-arch=sm_80" "$tmp/out"; then
         pass "make ARCH=auto forgets it"; else fail "make ARCH=auto forgets it"; fi
 
@@ -266,15 +266,43 @@ make_tests() {
         [ ! -e "$tmp/arch" ]; then pass "make ARCH=90 is refused and not remembered"
     else fail "make ARCH=90 is refused and not remembered"; fi
 
+    # A dry run writes nothing: neither the remembered ARCH nor the flags stamp (else the
+    # next real build rebuilds everything).
+    rm -f "$tmp/arch" "$tmp/flags.stamp"
+    run make -n -B "${arch_state[@]}" ARCH=sm_86 build/common/scan.o
+    if [ "$rc" -eq 0 ] && grep -q -- "-arch=sm_86" "$tmp/out" && [ ! -e "$tmp/arch" ] && [ ! -e "$tmp/flags.stamp" ]; then
+        pass "make -n ARCH=sm_86 remembers nothing, stamps nothing"
+    else fail "make -n ARCH=sm_86 remembers nothing, stamps nothing"; fi
+
     expect_make_line "make -C scan clean removes scan's build only" "rm -rf ../build/scan ../bin/scan" -C scan clean
 
     # make format / make lint without their tool: one line naming it, exit 2.
     run make format CLANG_FORMAT=no-such-formatter
     if [ "$rc" -eq 2 ] && grep -q "needs no-such-formatter, which is not installed" "$tmp/out"; then
         pass "make format names a missing clang-format"; else fail "make format names a missing clang-format"; fi
-    run make lint CPPCHECK=no-such-checker
+    # (A stand-in clang-format 14 that finds every file formatted, for lint's format check.)
+    printf '#!/bin/sh\necho "Debian clang-format version 14.0.6"\n' >"$tmp/clang-format-14"
+    printf '#!/bin/sh\necho "Ubuntu clang-format version 12.0.1"\n' >"$tmp/clang-format-12"
+    chmod +x "$tmp/clang-format-14" "$tmp/clang-format-12"
+    run make lint CPPCHECK=no-such-checker CLANG_FORMAT="$tmp/clang-format-14"
     if [ "$rc" -eq 2 ] && grep -q "needs no-such-checker, which is not installed" "$tmp/out"; then
         pass "make lint names a missing cppcheck"; else fail "make lint names a missing cppcheck"; fi
+    # The tree is formatted by clang-format 14: an older one is refused (it would rewrap
+    # files), the tree is as 14 formats it, and a file it would change fails the check.
+    run make format CLANG_FORMAT="$tmp/clang-format-12"
+    if [ "$rc" -eq 2 ] && grep -q "version 12; the tree is formatted with clang-format 14" "$tmp/out"; then
+        pass "make format refuses clang-format 12"; else fail "make format refuses clang-format 12"; fi
+    if [ "$(clang-format --version 2>/dev/null | sed -n 's/.*clang-format version \([0-9]*\).*/\1/p')" = 14 ]; then
+        run make format-check
+        if [ "$rc" -eq 0 ]; then pass "make format-check: the tree as clang-format 14 formats it"
+        else fail "make format-check: the tree as clang-format 14 formats it"; fi
+        printf 'int  f( void ) {return 1 ;}\n' >"$tmp/unformatted.c"
+        run make format-check FORMAT_FILES="$tmp/unformatted.c"
+        if [ "$rc" -ne 0 ]; then pass "make format-check fails on a file it would change"
+        else fail "make format-check fails on a file it would change"; fi
+    else
+        skip "make format-check" "clang-format 14 is not installed"
+    fi
 
     # One group alone: `make test_<exercise>`, `make test EX=...`, one job of a group, the
     # runner's own refusal and its closing line (common/'s unit tests: a second or less).
@@ -287,7 +315,7 @@ make_tests() {
         pass "tests/run.sh radix_sort.gpus: that job alone"
     else fail "tests/run.sh radix_sort.gpus: that job alone"; fi
     run env TEST_JOBS=1 bash tests/run.sh common
-    if [ "$rc" -eq 0 ] && grep -qE '^--- common: [1-9][0-9]* passed, 0 failed, [01] skipped \([0-9]+ s\)$' "$tmp/out" &&
+    if [ "$rc" -eq 0 ] && grep -qE '^--- common: [1-9][0-9]* passed, 0 failed, [0-9]+ skipped \([0-9]+ s\)$' "$tmp/out" &&
         [ "$(tail -n 1 "$tmp/out")" = "$(sed -n 's/^--- common: \(.*\) (.*/\1/p' "$tmp/out")" ]; then
         pass "tests/run.sh common: its group's line and the closing line agree"
     else fail "tests/run.sh common: its group's line and the closing line agree"; fi
@@ -377,7 +405,7 @@ run_job() {
     esac
     # shellcheck source=/dev/null
     case $job in
-        common) ;;
+        common) . tests/devices.sh ;;
         make) make_tests ;;
         scripts) . tests/scripts.sh ;;
         *) . "tests/exercise_$job.sh" ;;

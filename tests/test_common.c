@@ -108,10 +108,12 @@ static void test_parse_defaults_and_values(void)
     EXPECT(parse("", &a, err, sizeof err) == CL_PARSE_OK);
     EXPECT(a.n == 1000 && a.seed == 1234 && a.iters == 0 && a.device == 0 && !a.check && !a.json);
     EXPECT(a.kernel_index == 2); // the fastest
-    EXPECT(parse("-n 16M -i 5 -S 42 -d 1 --check --json --dump out/x", &a, err, sizeof err) ==
-           CL_PARSE_OK);
+    EXPECT(parse("-n 16M -i 5 -S 42 -d 1 --json --dump out/x", &a, err, sizeof err) == CL_PARSE_OK);
     EXPECT(a.n == 16000000 && a.iters == 5 && a.seed == 42 && a.device == 1);
-    EXPECT(a.check && a.json && a.dump && strcmp(a.dump, "out/x") == 0);
+    EXPECT(!a.check && a.json && a.dump && strcmp(a.dump, "out/x") == 0);
+    EXPECT(cl_option_given(&a.n) && cl_option_given(&a.json) && !cl_option_given(&a.check));
+    EXPECT(parse("-i 5 -S 42 -d 1 --check --json", &a, err, sizeof err) == CL_PARSE_OK);
+    EXPECT(a.check && !cl_option_given(&a.n));
     EXPECT(parse("-n16M --size=2e3", &a, err, sizeof err) == CL_PARSE_OK && a.n == 2000);
     EXPECT(parse("--streams 3 --color green --managed", &a, err, sizeof err) == CL_PARSE_OK);
     EXPECT(extra_int == 3 && extra_choice == 1 && extra_flag);
@@ -156,6 +158,10 @@ static void test_parse_check_version(void)
     EXPECT(strstr(err, "-k all") && strstr(err, "--check"));
     EXPECT(parse("-k all --check", &a, err, sizeof err) == CL_PARSE_ERROR);
     EXPECT(parse("--check -k bogus", &a, err, sizeof err) == CL_PARSE_ERROR);
+    // Its table has its own sizes: an -n would be ignored, so it is refused.
+    EXPECT(parse("--check -n 5", &a, err, sizeof err) == CL_PARSE_ERROR);
+    EXPECT(strstr(err, "-n") && strstr(err, "--check"));
+    EXPECT(parse("--size 5 --check", &a, err, sizeof err) == CL_PARSE_ERROR);
 }
 
 // --no-peer leaves the peer out of the ladder; the score table cannot go without it.

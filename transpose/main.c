@@ -215,6 +215,10 @@ static int run(int argc, char **argv)
     if (opt.common.check && (opt.in_place || opt.rows))
         cl_die(CL_EXIT_USAGE,
                "--check scores the out-of-place shapes of its table; leave out --in-place and --m");
+    const int named = opt.common.kernel ? opt.common.kernel_index : -1;
+    if (opt.in_place && named >= 0 && !transpose_versions[named].in_place)
+        cl_die(CL_EXIT_USAGE, "-k %s --in-place: %s works out of place only", opt.common.kernel,
+               transpose_versions[named].info.name);
     cl_device_open((int)opt.common.device);
     if (opt.common.check)
         return run_check_table(&opt) ? CL_EXIT_OK : CL_EXIT_WRONG;

@@ -350,6 +350,8 @@ static int run(int argc, char **argv)
         .options = own,
     };
     cl_parse_args_or_exit(&prog, argc, argv, &opt.common);
+    if (opt.common.check && cl_option_given(&opt.nx))
+        cl_die(CL_EXIT_USAGE, "--check times its table's own shapes; leave out --nx");
     require_version_solves(&opt);
     cl_device_open((int)opt.common.device);
     if (opt.common.check)
