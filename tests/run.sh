@@ -420,7 +420,7 @@ run_job() {
 # H100 with 16 cores; START.md, "How long things take").
 parts=$(for f in tests/exercise_*.sh; do f=${f#tests/exercise_}; echo "${f%.sh}"; done)
 exercises=$(grep -v '[.]' <<<"$parts")
-longest_first="make.arch laplace3d renderer.slot renderer.micro renderer.micro2 radix_sort.large_v5 radix_sort.large
+longest_first="matmul.large make.arch laplace3d stencil1d.large renderer.slot renderer.micro renderer.micro2 radix_sort.large_v5 radix_sort.large
     tridiag.million laplace3d.slot pattern_match radix_sort.pairs laplace3d.tblock8 laplace3d.tblock4
     laplace3d.tblock heat.sizes saxpy tridiag.million_batch tridiag.million_batch_v8 radix_sort.slot
     montecarlo.slot renderer.million laplace3d.large"
