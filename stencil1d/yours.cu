@@ -4,10 +4,11 @@
 //
 // What is here: a thread an output, every input read from global memory (v1's loop).
 // Correct for any n, radius and type; slow once R grows.
-// Things to try (the ladder's times at 2^28 ints on an H100, where moving the 2.15 GB
-// takes ~0.7 ms at the copy rate):
+// Things to try (README.md has the ladder's times at 2^28 ints and the copy rate):
 //  - the notes' shared tile: stage the block's inputs and the 2R halo values once, then
-//    sum from shared memory (v2): at R = 16 several times faster than reading global;
+//    sum from shared memory (v2): one global load an input instead of 2R + 1, but L1
+//    already serves v1's repeats, so v2 is no faster than v1 up to R = 16 and pays off
+//    only at larger radii (the README's tables at R = 16 and R = 64);
 //  - a sliding sum: a thread that owns several consecutive outputs adds the value that
 //    enters and subtracts the one that leaves, 2 reads an output whatever R is (v3);
 //  - 16-byte loads (int4 / float4) and enough of them in flight a thread; inputs shared

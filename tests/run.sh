@@ -315,10 +315,22 @@ make_tests() {
         pass "tests/run.sh radix_sort.gpus: that job alone"
     else fail "tests/run.sh radix_sort.gpus: that job alone"; fi
     run env TEST_JOBS=1 bash tests/run.sh common
+    closing=$(tail -n 1 "$tmp/out")
     if [ "$rc" -eq 0 ] && grep -qE '^--- common: [1-9][0-9]* passed, 0 failed, [0-9]+ skipped \([0-9]+ s\)$' "$tmp/out" &&
-        [ "$(tail -n 1 "$tmp/out")" = "$(sed -n 's/^--- common: \(.*\) (.*/\1/p' "$tmp/out")" ]; then
+        [ "${closing%% (*}" = "$(sed -n 's/^--- common: \(.*\) (.*/\1/p' "$tmp/out")" ]; then
         pass "tests/run.sh common: its group's line and the closing line agree"
     else fail "tests/run.sh common: its group's line and the closing line agree"; fi
+    # The skips add up: the GPU tests the SKIP line sums and those with a reason of their own
+    # (common without a GPU: test_launch, and the two-GPU --batch runs, skipped for want of two).
+    run env CUDA_VISIBLE_DEVICES=-1 TEST_JOBS=1 bash tests/run.sh common
+    gpu_skipped=$(sed -n 's/^SKIP \([0-9]*\) GPU tests:.*/\1/p' "$tmp/out")
+    closing=$(tail -n 1 "$tmp/out")
+    if [[ $closing =~ ([0-9]+)\ skipped\ \(([0-9]+)\ GPU\ tests,\ ([0-9]+)\ with\ their\ reasons\ above\)$ ]] &&
+        [ "${BASH_REMATCH[2]}" = "$gpu_skipped" ] &&
+        [ "${BASH_REMATCH[1]}" -eq $((BASH_REMATCH[2] + BASH_REMATCH[3])) ] &&
+        [ "$(grep -c '^SKIP ' "$tmp/out")" -eq $((BASH_REMATCH[3] + 1)) ]; then
+        pass "tests/run.sh: the skips add up (GPU tests + those with their own reason)"
+    else fail "tests/run.sh: the skips add up (GPU tests + those with their own reason)"; fi
 
     # Without a GPU (hidden here): one line sums up the GPU tests skipped; V=1 lists each job's.
     run env CUDA_VISIBLE_DEVICES=-1 V= TEST_JOBS=2 bash tests/run.sh reduction
@@ -499,6 +511,13 @@ if [ "$total_gpu_skips" -gt 0 ]; then
         echo "SKIP $total_gpu_skips GPU tests: they ask for more GPUs than this machine has (\`make test V=1\` lists them by job)"
     fi
 fi
+# The skipped: the GPU tests summed up above, and those skipped for a reason of their
+# own (a SKIP line each, above), so the two counts add up in the closing line.
+other_skips=$((total_skipped - total_gpu_skips))
+skip_parts=
+if [ "$total_gpu_skips" -gt 0 ] && [ "$other_skips" -gt 0 ]; then
+    skip_parts=" ($total_gpu_skips GPU tests, $other_skips with their reasons above)"
+fi
 echo
-echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
+echo "$total_passed passed, $total_failed failed, $total_skipped skipped$skip_parts"
 [ "$total_failed" -eq 0 ]

@@ -49,8 +49,9 @@ static unsigned tile_count(size_t rows, size_t cols)
 // Idea: the direct mapping, threads of a warp along a row of A. The reads are coalesced
 // (128 bytes a warp); the writes go down a column of B: 32 stores each in its own 32-byte
 // sector, 4 useful bytes each. L2 gathers the sectors before DRAM sees them, but the
-// traffic between the SMs and L2 is 8x what the data needs, so v1 runs at about half
-// the copy rate. Blocks of 32 x 8 threads cover a 32 x 32 tile in 4 steps.
+// traffic between the SMs and L2 is 8x what the data needs, and v1 runs at a small
+// fraction of the copy rate (README.md). Blocks of 32 x 8 threads cover a 32 x 32 tile
+// in 4 steps.
 __global__ void transpose_v1_kernel(const float *a, float *b, size_t rows, size_t cols)
 {
     const tile_origin t = tile_of_block(cols);

@@ -2,10 +2,12 @@
 // `bin/transpose -k yours` runs and verifies it, `make check_transpose K=yours` scores it
 // against cublasSgeam. Edit only this file.
 //
-// What is here: a thread an element (v1's mapping): reads along A's rows, writes down
-// B's columns. Correct for any shape; about half the copy rate.
-// Things to try (the ladder's times at 16384 x 16384 on an H100, where moving the
-// 2.15 GB takes ~0.7 ms at the copy rate):
+// What is here: a thread an element in blocks of 16 x 16: reads along A's rows, writes
+// down B's columns. A warp covers two neighbouring rows of 16, so each 32-byte sector a
+// write touches takes two of its elements (v1's warps cover one row of 32: one element a
+// sector), which makes it faster than v1 and still far from the copy rate (README.md's
+// tables have its row). Correct for any shape.
+// Things to try (README.md has the ladder's times at 16384 x 16384 and the copy rate):
 //  - a 32 x 32 tile in shared memory, read along A's rows and written along B's rows,
 //    so both global sides are coalesced (v2); then look at the shared-memory bank
 //    conflicts of reading the tile down a column (ncu's
