@@ -97,6 +97,21 @@ fi
 
 # gallery_drawn DIR N: DIR/index.html shows N pictures and every one was drawn (not
 # empty); sets `absent` to those missing.
+# Each exercise's README in the order a learner needs: "Write your own" before the first
+# table of measurements (the reference tables' markers), and its own picture shown.
+readme_order_wrong=
+for mk in */exercise.mk; do
+    ex=${mk%/exercise.mk}
+    own=$(grep -n '^## Write your own' "$ex/README.md" | head -n 1 | cut -d: -f1)
+    tables=$(grep -n '^<!-- reference tables' "$ex/README.md" | head -n 1 | cut -d: -f1)
+    if [ -z "$own" ] || { [ -n "$tables" ] && [ "$own" -gt "$tables" ]; }; then readme_order_wrong+=" $ex (order)"; fi
+    if [ -f "results/plots/$ex.png" ] && ! grep -qF "](../results/plots/$ex.png)" "$ex/README.md"; then
+        readme_order_wrong+=" $ex (picture)"
+    fi
+done
+if [ -z "$readme_order_wrong" ]; then pass "READMEs: Write your own before the tables, and each its picture"
+else echo "    not so in:$readme_order_wrong" >"$tmp/out"; fail "READMEs: Write your own before the tables, and each its picture"; fi
+
 gallery_drawn() {
     local pictures
     pictures=$(grep -o '<img src="[^"]*"' "$1/index.html" 2>/dev/null | cut -d'"' -f2)
