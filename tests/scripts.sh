@@ -166,10 +166,17 @@ if command -v python3 >/dev/null; then
     touch -d '2026-01-05 00:00' "$tmp"/dated/*.jsonl
     touch -d '2026-01-06 00:00' "$tmp/dated/bench-20260101-A.jsonl" # the newest by time, not by date
     run scripts/plot --newest --from "$tmp/dated" --dry-run
-    if [ "$rc" -eq 0 ] && grep -qx "GPU A:" "$tmp/out" && grep -q "scan <- .*bench-20260102-A.jsonl" "$tmp/out" &&
+    if [ "$rc" -eq 0 ] && grep -q "^drawing GPU A (" "$tmp/out" && grep -q "scan <- .*bench-20260102-A.jsonl" "$tmp/out" &&
         grep -q "heat <- .*bench-20260101-A.jsonl" "$tmp/out" && ! grep -q "GPU B\|2_x" "$tmp/out"; then
         pass "scripts/plot --newest: each exercise from its newest file by date, one GPU"
     else fail "scripts/plot --newest: each exercise from its newest file by date, one GPU"; fi
+    # The pictures' titles carry the dates of the records they draw (here two files' days).
+    sed -i 's/"table"/"date": "2026-01-02", "table"/' "$tmp/dated/bench-20260102-A.jsonl"
+    sed -i 's/"table"/"date": "2026-01-01", "table"/' "$tmp/dated/bench-20260101-A.jsonl"
+    run scripts/plot --newest --from "$tmp/dated" --dry-run
+    if [ "$rc" -eq 0 ] && grep -qx "titled: GPU A, 2026-01-01 .. 2026-01-02" "$tmp/out"; then
+        pass "scripts/plot --newest: the title's dates span the files drawn"
+    else fail "scripts/plot --newest: the title's dates span the files drawn"; fi
     run scripts/plot --newest --from "$tmp/dated" --gpu "GPU B" --dry-run
     if [ "$rc" -eq 0 ] && grep -q "scan <- .*bench-20251231-B.jsonl" "$tmp/out"; then pass "scripts/plot --newest --gpu"
     else fail "scripts/plot --newest --gpu"; fi
