@@ -526,9 +526,12 @@ void cl_print_help(const cl_program *prog, FILE *f)
     fprintf(f, "\nexample:\n  %s\n", prog->example);
 }
 
+const char *cl_size_column = "n";
+
 void cl_parse_args_or_exit(const cl_program *prog, int argc, char **argv, cl_common_args *out)
 {
     cl_progname = prog->name;
+    cl_size_column = prog->n_column ? prog->n_column : "n";
     char err[768];
     switch (cl_parse_args(prog, argc, argv, out, err, sizeof err)) {
     case CL_PARSE_HELP:

@@ -79,6 +79,8 @@ typedef struct {
     size_t n_default, n_min, n_max;
     const char *n_meaning; // e.g. "elements"
     const char *n_long;    // -n's long name; NULL: "size" (--size is accepted either way)
+    // The ladder's size column: what its rows' n counts ("points", "keys"); NULL: "n".
+    const char *n_column;
     cl_kernel_list kernels;
     const cl_option *options; // the exercise's own, ended by an entry with long_name NULL
     const char *positional;   // metavar of one optional positional argument, or NULL
@@ -93,10 +95,15 @@ cl_parse_result cl_parse_args(const cl_program *prog, int argc, char **argv, cl_
                               char *err, size_t errlen);
 
 // cl_parse_args, then: --help prints the help and exits 0; an error prints
-// "prog: message (see --help)" and exits 2. Also sets cl_progname and JSON mode.
+// "prog: message (see --help)" and exits 2. Also sets cl_progname, JSON mode and
+// cl_size_column.
 void cl_parse_args_or_exit(const cl_program *prog, int argc, char **argv, cl_common_args *out);
 
 void cl_print_help(const cl_program *prog, FILE *out);
+
+// The header of the ladder's size column (cl_program.n_column, "n" by default): the
+// JSON key stays "n", the printed header says what it counts.
+extern const char *cl_size_column;
 
 // Whether the last parse set the option whose destination is `dest` (given on the command
 // line, whatever its value): for an option that has no effect in some combination, which

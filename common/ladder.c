@@ -38,6 +38,7 @@ void cl_ladder_begin_rated(cl_ladder *l, const cl_rate *rate, const cl_column *e
     if (nextra > CL_LADDER_MAX_EXTRA)
         nextra = CL_LADDER_MAX_EXTRA;
     memcpy(l->columns, standard_head, sizeof standard_head);
+    l->columns[1].header = cl_size_column;
     l->columns[RATE_COLUMN] = rate->rate;
     l->columns[PERCENT_COLUMN] = rate->percent;
     l->rate = *rate;

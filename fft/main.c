@@ -637,6 +637,7 @@ static int run(int argc, char **argv)
         .n_min = 1,
         .n_max = FFT_MAX_N,
         .n_meaning = "points a transform",
+        .n_column = "points",
         .n_long = "n",
         .kernels = versions(),
         .options = own,

@@ -186,6 +186,7 @@ static int run(int argc, char **argv)
         .n_min = 1,
         .n_max = 2000000000,
         .n_meaning = "elements",
+        .n_column = "elements",
         .kernels = versions(),
         .options = own,
     };

@@ -308,6 +308,7 @@ static int run(int argc, char **argv)
         .n_min = HEAT_DIM_MIN,
         .n_max = 16384,
         .n_meaning = "cells a side (DIM); the source layout scales with it",
+        .n_column = "points",
         .n_long = "dim",
         .kernels = versions(),
         .options = own,

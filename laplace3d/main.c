@@ -371,6 +371,7 @@ static int run(int argc, char **argv)
         .n_min = 1,
         .n_max = 4096,
         .n_meaning = "points a side (a cube; --nx, --ny, --nz override)",
+        .n_column = "points",
         .kernels = versions(),
         .options = own,
     };

@@ -482,6 +482,7 @@ static int run(int argc, char **argv)
         .n_min = 1,
         .n_max = INT_MAX,
         .n_meaning = "n, the columns of B and C (m and k too, unless --m, --k say otherwise)",
+        .n_column = "n (C cols)",
         .n_long = "n",
         .kernels = versions(),
         .options = own,

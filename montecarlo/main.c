@@ -401,6 +401,7 @@ static int run(int argc, char **argv)
         .n_min = 1,
         .n_max = 10000000000,
         .n_meaning = "paths",
+        .n_column = "paths",
         .kernels = versions(),
         .options = own,
     };

@@ -410,6 +410,7 @@ static int run(int argc, char **argv)
         .n_min = 1,
         .n_max = CL_IMAGE_MAX_SIDE,
         .n_meaning = "pixels a side of the synthetic image (without --image)",
+        .n_column = "pixels",
         .kernels = versions(),
         .options = own,
     };

@@ -259,6 +259,7 @@ static int run(int argc, char **argv)
         .n_min = 1,
         .n_max = max_text_bytes,
         .n_meaning = "text bytes (a synthetic English-like text: Zipf-distributed words)",
+        .n_column = "bytes",
         .kernels = versions(),
         .options = own,
     };

@@ -290,6 +290,7 @@ static int run(int argc, char **argv)
         .n_min = 1,
         .n_max = GPUS_MAX_KEYS,
         .n_meaning = "keys",
+        .n_column = "keys",
         .kernels = versions(),
         .options = own,
     };

@@ -533,6 +533,7 @@ static int run(int argc, char **argv)
         .n_min = 1,
         .n_max = 100000000000,
         .n_meaning = "elements",
+        .n_column = "elements",
         .kernels = versions(),
         .options = own,
     };

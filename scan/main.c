@@ -281,6 +281,7 @@ static int run(int argc, char **argv)
         .n_min = 1,
         .n_max = 1000000000,
         .n_meaning = "elements",
+        .n_column = "elements",
         .kernels = versions(),
         .options = own,
     };

@@ -254,6 +254,7 @@ static int run(int argc, char **argv)
         .n_min = 1,
         .n_max = (size_t)1 << 34,
         .n_meaning = "outputs",
+        .n_column = "outputs",
         .kernels = versions(),
         .options = own,
     };

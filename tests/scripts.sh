@@ -97,6 +97,17 @@ fi
 
 # gallery_drawn DIR N: DIR/index.html shows N pictures and every one was drawn (not
 # empty); sets `absent` to those missing.
+# The ladder's size column: scripts/tables heads it as each binary does (main.c's n_column).
+size_columns_differ=
+for mk in */exercise.mk; do
+    ex=${mk%/exercise.mk}
+    in_c=$(sed -n 's/.*[.]n_column = "\([^"]*\)".*/\1/p' "$ex/main.c")
+    in_py=$(python3 -c "import re; print(dict(re.findall(r'\"(\w+)\": \"([^\"]+)\"', open('scripts/tables').read().split('SIZE_COLUMNS = ')[1].split('}')[0])).get('$ex', 'n'))" 2>/dev/null)
+    [ "${in_c:-n}" = "$in_py" ] || size_columns_differ+=" $ex (main.c '${in_c:-n}', tables '$in_py')"
+done
+if [ -z "$size_columns_differ" ]; then pass "the ladder's size column: the same header in each binary and in scripts/tables"
+else echo "    differ:$size_columns_differ" >"$tmp/out"; fail "the ladder's size column: the same header in each binary and in scripts/tables"; fi
+
 # Each exercise's README in the order a learner needs: "Write your own" before the first
 # table of measurements (the reference tables' markers), and its own picture shown.
 readme_order_wrong=

@@ -119,6 +119,20 @@ static void test_parse_defaults_and_values(void)
     EXPECT(extra_int == 3 && extra_choice == 1 && extra_flag);
 }
 
+// The ladder's size column is headed by what its n counts (the program's n_column), "n"
+// when the program does not say.
+static void test_size_column_header(void)
+{
+    cl_program widgets = test_program;
+    widgets.n_column = "widgets";
+    char *argv[] = {"prog", "-n", "5"};
+    cl_common_args a;
+    cl_parse_args_or_exit(&widgets, 3, argv, &a);
+    EXPECT(strcmp(cl_size_column, "widgets") == 0);
+    cl_parse_args_or_exit(&test_program, 3, argv, &a);
+    EXPECT(strcmp(cl_size_column, "n") == 0);
+}
+
 // The default version is found by its name, wherever the table has it.
 static void test_kernel_list_default_by_name(void)
 {
@@ -940,6 +954,7 @@ int main(void)
     RUN_TEST(test_no_device_reasons);
     RUN_TEST(test_parse_kernel_selection);
     RUN_TEST(test_parse_check_version);
+    RUN_TEST(test_size_column_header);
     RUN_TEST(test_parse_no_peer);
     RUN_TEST(test_parse_errors_name_the_flag);
     RUN_TEST(test_parse_help);

@@ -205,6 +205,7 @@ static int run(int argc, char **argv)
         .n_min = 1,
         .n_max = INT_MAX,
         .n_meaning = "columns of A (N)",
+        .n_column = "elements",
         .kernels = versions(),
         .options = own,
     };

@@ -345,6 +345,7 @@ static int run(int argc, char **argv)
         .n_min = 1,
         .n_max = 100000000,
         .n_meaning = "systems (M)",
+        .n_column = "systems",
         .n_long = "systems",
         .kernels = versions(),
         .options = own,
