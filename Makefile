@@ -235,7 +235,7 @@ format-check:
 	$(need_clang_format)
 	@$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_FILES) && echo "format-check: $(words $(FORMAT_FILES)) files as clang-format $(CLANG_FORMAT_MAJOR) formats them"
 
-SHELL_SCRIPTS := scripts/bench-all scripts/profile scripts/gallery scripts/device-session.sh \
+SHELL_SCRIPTS := scripts/bench-all scripts/profile scripts/gallery scripts/sweep scripts/device-session.sh \
                  tests/run.sh tests/scripts.sh tests/devices.sh $(wildcard tests/exercise_*.sh) .ci/run
 lint: format-check
 	$(call need_tool,$(CPPCHECK),e.g. apt-get install cppcheck)

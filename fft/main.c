@@ -24,7 +24,8 @@ typedef struct {
     size_t batch; // 0: default_points / n
     bool inverse, in_place;
     int input;
-    const char *conv; // "SIGNAL,FILTER"
+    const char *conv;  // "SIGNAL,FILTER"
+    const char *sweep; // "A..B,N,..."
 } options;
 
 typedef struct {
@@ -604,6 +605,152 @@ static bool run_conv(const options *opt, int S, int F)
     return ok;
 }
 
+// --- --sweep: speed at every length --------------------------------------------------------------
+
+// The sweep times one version (the default, or -k's) and cuFFT at each length, in one process,
+// about SWEEP_POINTS points a call (at least one transform): the table's rows are a sample, and
+// a user's n is any n. Each length's first transform is checked against the CPU transform (one
+// transform's gold keeps thousands of lengths to minutes); the edge sizes' full checks are the
+// tests'. scripts/sweep fft runs it over a seeded set of lengths and writes the results file.
+enum { SWEEP_POINTS = 1 << 24, SWEEP_DEFAULT_ITERS = 10, SWEEP_MAX_LENGTHS = 1 << 20 };
+
+// LIST: items N or A..B (sizes as -n takes them), comma-separated, each 1 .. 2^27.
+static long *parse_sweep(const char *text, size_t *count)
+{
+    long *out = cl_host_alloc(SWEEP_MAX_LENGTHS * sizeof *out, "sweep lengths");
+    *count = 0;
+    char item[96];
+    for (const char *p = text; *p;) {
+        const char *end = strchr(p, ',');
+        const size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == 0 || len >= sizeof item)
+            cl_die(CL_EXIT_USAGE, "--sweep %s: expected lengths N or ranges A..B, comma-separated",
+                   text);
+        memcpy(item, p, len);
+        item[len] = 0;
+        char *dots = strstr(item, "..");
+        double lo, hi;
+        if (dots)
+            *dots = 0;
+        if (!cl_parse_size(item, &lo) || !cl_parse_size(dots ? dots + 2 : item, &hi) || lo < 1 ||
+            hi < lo || hi > FFT_MAX_N)
+            cl_die(CL_EXIT_USAGE,
+                   "--sweep %s: '%.*s' is not a length or a range A..B within 1..2^27", text,
+                   (int)len, p);
+        for (long n = (long)lo; n <= (long)hi; n++) {
+            if (*count == SWEEP_MAX_LENGTHS)
+                cl_die(CL_EXIT_USAGE, "--sweep %s: more than %d lengths", text, SWEEP_MAX_LENGTHS);
+            out[(*count)++] = n;
+        }
+        p += len + (end ? 1 : 0);
+    }
+    if (*count == 0)
+        cl_die(CL_EXIT_USAGE, "--sweep: no lengths given");
+    return out;
+}
+
+typedef struct {
+    fft_plan *plan; // NULL: the peer
+    fft_peer *peer;
+    fft_args args;
+} sweep_call;
+
+static void sweep_run(void *ctx, int rep)
+{
+    (void)rep;
+    const sweep_call *c = ctx;
+    if (c->plan)
+        fft_run(c->plan, &c->args, 0);
+    else
+        fft_peer_run(c->peer, &c->args);
+}
+
+// One run of the call, its first transform against `gold` (each output within
+// fft_allowed_error(n) ||x_0||), then its median time over `iters`.
+static double sweep_measure(sweep_call *c, const double *gold, double norm, float *first, int iters,
+                            bool *ok)
+{
+    const int n = c->args.n;
+    cl_poison_device(c->args.out, (size_t)n * 2 * sizeof(float));
+    sweep_run(c, 0);
+    CL_CUDA_CHECK(
+        cudaMemcpy(first, c->args.out, (size_t)n * 2 * sizeof(float), cudaMemcpyDeviceToHost));
+    const double allowed = fft_allowed_error(n) * norm;
+    *ok = true;
+    for (int i = 0; i < 2 * n && *ok; i++)
+        *ok = fabs((double)first[i] - gold[i]) <= allowed;
+    return cl_time_gpu(sweep_run, c, iters).median_ms;
+}
+
+static bool run_sweep(const options *opt, const long *lengths, size_t count)
+{
+    const int k = opt->common.kernel ? opt->common.kernel_index : versions().fastest;
+    const char *name = fft_versions[k].info.name;
+    const int iters = opt->common.iters ? (int)opt->common.iters : SWEEP_DEFAULT_ITERS;
+    static const cl_column columns[] = {
+        {"kernel", "kernel", 10, NULL},    {"length", "length", 10, NULL},
+        {"batch", "batch", 8, NULL},       {"largest_prime", "largest prime", 13, NULL},
+        {"time_ms", "time ms", 9, "%.4f"}, {"peer_ms", "cuFFT ms", 9, "%.4f"},
+        {"ratio", "/ cuFFT", 8, "%.3f"},   {"precision", "precision", 9, NULL},
+        {"plan", "plan", 40, NULL},        {"verified", "verified", 8, NULL},
+    };
+    const cl_table table = {"sweep", columns, sizeof columns / sizeof columns[0]};
+    cl_note("\n%s and cuFFT over %zu lengths, about 2^24 points a call, forward, out of place; "
+            "median of %d runs each; each length's first transform checked",
+            name, count, iters);
+    cl_table_header(&table);
+    cl_device_scratch in = {0}, out = {0};
+    bool all_ok = true;
+    for (size_t i = 0; i < count; i++) {
+        const int n = (int)lengths[i];
+        const size_t batch = SWEEP_POINTS / n > 0 ? SWEEP_POINTS / n : 1;
+        const size_t points = (size_t)n * batch, bytes = points * 2 * sizeof(float);
+        float *x = cl_host_alloc(bytes, "sweep input");
+        cl_fill_uniform_f32(x, 2 * points, cl_rng_key((uint64_t)opt->common.seed, (uint64_t)n),
+                            -1.0f, 1.0f);
+        double *gold = cl_host_alloc((size_t)n * 2 * sizeof(double), "sweep gold");
+        fft_gold(n, 1, false, x, gold);
+        double norm = 0.0;
+        for (int j = 0; j < 2 * n; j++)
+            norm += (double)x[j] * x[j];
+        norm = sqrt(norm);
+        float *first = cl_host_alloc((size_t)n * 2 * sizeof(float), "sweep output");
+        const fft_args args = {n, batch, false, cl_scratch_reserve(&in, bytes),
+                               cl_scratch_reserve(&out, bytes)};
+        CL_CUDA_CHECK(cudaMemcpy((void *)args.in, x, bytes, cudaMemcpyHostToDevice));
+        char why[200] = "";
+        sweep_call mine = {fft_versions[k].plan(n, batch, false, why, sizeof why), NULL, args};
+        const bool planned = mine.plan != NULL; // else a row with why, and no time
+        bool ok = false, peer_ok = false;
+        const double ms = planned ? sweep_measure(&mine, gold, norm, first, iters, &ok) : NAN;
+        static char plan_text[160];
+        snprintf(plan_text, sizeof plan_text, "%s", planned ? fft_plan_describe(mine.plan) : why);
+        if (planned)
+            fft_plan_destroy(mine.plan);
+        sweep_call peer = {NULL, fft_peer_create(n, batch), args};
+        const double peer_ms = sweep_measure(&peer, gold, norm, first, iters, &peer_ok);
+        fft_peer_destroy(peer.peer);
+        if (planned && !ok)
+            fprintf(stderr, "%s: %s: wrong result at n = %d (its first transform)\n", cl_progname,
+                    name, n);
+        if (!peer_ok)
+            fprintf(stderr, "%s: cuFFT: wrong result at n = %d (its first transform)\n",
+                    cl_progname, n);
+        all_ok = all_ok && (ok || !planned) && peer_ok;
+        cl_table_row(&table, (cl_cell[]){CL_STR(name), CL_INT(n), CL_INT(batch),
+                                         CL_INT(fft_largest_prime_factor(n)), CL_NUM(ms),
+                                         CL_NUM(peer_ms), CL_NUM(ms / peer_ms), CL_STR("fp32"),
+                                         CL_STR(plan_text), CL_BOOL(ok && peer_ok)});
+        fflush(stdout);
+        free(x);
+        free(gold);
+        free(first);
+    }
+    cl_scratch_free(&in);
+    cl_scratch_free(&out);
+    return all_ok;
+}
+
 // --- options -----------------------------------------------------------------------------------
 
 static int run(int argc, char **argv)
@@ -624,6 +771,11 @@ static int run(int argc, char **argv)
         {0, "conv", CL_ARG_STRING, &opt.conv, "S,F",
          "the Oxford practical 5's convolution of an S-sample signal with an F-tap filter "
          "through transforms (the practical: 50,11), beside the direct one and cuFFT's",
+         0, 0, NULL},
+        {0, "sweep", CL_ARG_STRING, &opt.sweep, "LIST",
+         "time the version (-k, default the fastest) and cuFFT at every length of LIST (N or A..B, "
+         "comma-separated: 2..1024,4097,1Mi), about 2^24 points a call, a row a length "
+         "(scripts/sweep fft runs it over thousands)",
          0, 0, NULL},
         {0},
     };
@@ -663,6 +815,13 @@ static int run(int argc, char **argv)
                                   : "--in-place");
     if (opt.common.check && opt.batch)
         cl_die(CL_EXIT_USAGE, "--check times its table's own batches; leave out --transforms");
+    if (opt.sweep && (opt.conv || opt.common.check || opt.common.n_given || opt.batch ||
+                      opt.inverse || opt.in_place || opt.common.kernel_index < 0))
+        cl_die(CL_EXIT_USAGE,
+               "--sweep LIST gives the lengths and times one version: leave out "
+               "-n, --transforms, --inverse, --in-place, --conv, --check and -k all");
+    size_t sweep_count = 0;
+    long *sweep_lengths = opt.sweep ? parse_sweep(opt.sweep, &sweep_count) : NULL;
     int n_signal = 0, n_filter = 0;
     if (opt.conv)
         parse_conv(opt.conv, &n_signal, &n_filter);
@@ -674,6 +833,11 @@ static int run(int argc, char **argv)
         cl_die(CL_EXIT_USAGE, "-k %s: %s", opt.common.kernel, why);
     cl_device_open((int)opt.common.device);
 
+    if (opt.sweep) {
+        const bool ok = run_sweep(&opt, sweep_lengths, sweep_count);
+        free(sweep_lengths);
+        return ok ? CL_EXIT_OK : CL_EXIT_WRONG;
+    }
     if (opt.conv)
         return run_conv(&opt, n_signal, n_filter) ? CL_EXIT_OK : CL_EXIT_WRONG;
     if (opt.common.check)

@@ -35,6 +35,12 @@ expect_usage "fft -k v1 --in-place" "out of place only" "$fft" -k v1 -n 64 --in-
 expect_usage "fft --conv 1M,4Ki -k v1 (its transforms past v1's limit)" "above 4096" "$fft" --conv 1M,4Ki -k v1
 expect_usage "fft --conv 1x,5 (sizes as -n takes them)" "two lengths in 1..2^27" "$fft" --conv 1x,5
 expect_usage "fft --conv 1Gi,5 (past 2^27)" "two lengths in 1..2^27" "$fft" --conv 1Gi,5
+# --sweep: its list of lengths, and what it leaves out.
+expect_usage "fft --sweep 0..5" "not a length or a range A..B within 1..2^27" "$fft" --sweep 0..5
+expect_usage "fft --sweep 9..3" "not a length or a range" "$fft" --sweep 9..3
+expect_usage "fft --sweep 2..3,,5" "comma-separated" "$fft" --sweep 2..3,,5
+expect_usage "fft --sweep with -n" "--sweep LIST gives the lengths" "$fft" --sweep 2..8 -n 16
+expect_usage "fft --sweep -k all" "--sweep LIST gives the lengths" "$fft" --sweep 2..8 -k all
 
 # Every version and cuFFT against the reference (the CPU transform in double), Parseval
 # and the round trip, at edge lengths, batches 1 and 7; exit 0 only if every result
@@ -64,6 +70,11 @@ expect_gpu "fft --conv 50,11 (the practical)" 0 "$fft" --conv 50,11 -i 2
 if [ "$rc" -eq 0 ] && { [ "$(grep -c "PASSED" "$tmp/out")" -ne 3 ] || ! grep -q "padded to 56 points" "$tmp/out"; }; then
     fail "fft --conv 50,11 prints three PASSED rows and the 56 points"; fi
 expect_gpu "fft --conv 1M,4097 (the suite's size forms)" 0 "$fft" --conv 1M,4097 -i 2
+# The sweep: a row a length, each verified (its first transform) against the CPU's.
+expect_gpu "fft --sweep 2..40,1000,1009,4095,65537" 0 "$fft" --sweep 2..40,1000,1009,4095,65537 -i 2
+if [ "$rc" -eq 0 ] && [ "$(grep -cE '^v6-fixed +[0-9]+ ' "$tmp/out")" -ne 43 ]; then
+    fail "fft --sweep: a row for each of the 43 lengths"; fi
+expect_json_lines "fft --sweep --json" "$fft" --sweep 2..9,4096 -i 2 --json
 expect_gpu "fft --conv 50,11 -k v2" 0 "$fft" --conv 50,11 -k v2 -i 2 --no-peer
 
 # A wrong result is caught: against the reference, and in the convolution.

@@ -161,6 +161,21 @@ if command -v ncu >/dev/null || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/ncu" ]; 
 fi
 
 expect_usage "bench-all: unknown exercise" "no exercise named nope" scripts/bench-all nope
+expect_usage "sweep: an exercise without one" "matmul has no sweep yet" scripts/sweep matmul
+expect_usage "sweep: a bad --max" "usage: scripts/sweep" scripts/sweep fft --max 0
+# A sweep's results file: scripts/plot draws it, scripts/tables leaves it out of the tables.
+if command -v python3 >/dev/null; then
+    for n in 2 3 5 7 11 1009 4096; do
+        echo "{\"gpu\":\"GPU A\",\"date\":\"2026-11-28\",\"exercise\":\"fft\",\"table\":\"sweep\",\"kernel\":\"v6-fixed\",\"length\":$n,\"largest_prime\":$n,\"time_ms\":1.1,\"peer_ms\":1,\"ratio\":1.1}"
+    done >"$tmp/sweep-20991231-GPU_A.fft.jsonl"
+    run scripts/tables "${results_files[@]}" "$tmp/sweep-20991231-GPU_A.fft.jsonl" --check
+    if [ "$rc" -eq 0 ]; then pass "scripts/tables: a sweep's file is not a table"; else fail "scripts/tables: a sweep's file is not a table"; fi
+    if python3 -c 'import matplotlib' 2>/dev/null; then
+        run scripts/plot "$tmp/sweep-20991231-GPU_A.fft.jsonl" -o "$tmp/sweep_plots"
+        if [ "$rc" -eq 0 ] && [ -s "$tmp/sweep_plots/fft-sweep.png" ] && [ ! -e "$tmp/sweep_plots/summary.png" ]; then
+            pass "scripts/plot: a sweep's picture"; else fail "scripts/plot: a sweep's picture"; fi
+    fi
+fi
 expect_usage "profile: unknown exercise" "no exercise named nope" scripts/profile nope
 expect_usage "profile: ncu missing" "ncu (Nsight Compute) not found" env NCU=/nonexistent scripts/profile scan
 # shellcheck disable=SC2012 # the newest by modification time, as the Makefile picks it
