@@ -118,6 +118,11 @@ void fft_conv_pad(const float *signal, int n_signal, const float *filter, int n_
 // The host convolution of the practical (Convolve), in double.
 void fft_convolve_gold(const float *signal, int n_signal, const float *filter, int n_filter,
                        double *out);
+// The error each output of the convolution through transforms of length len may carry:
+// (3 fft_allowed_error(len) + 2^-24) ||signal||_2 ||filter||_2 (gold.c says why); the
+// inputs complex, interleaved.
+double fft_conv_allowed_error(long len, const float *signal, int n_signal, const float *filter,
+                              int n_filter);
 // Relative L2 error of got against want, n complex values: ||got - want|| / ||want||.
 double fft_rel_l2(const float *got, const double *want, size_t n);
 

@@ -314,6 +314,22 @@ void fft_convolve_gold(const float *signal, int n_signal, const float *filter, i
     }
 }
 
+// The convolution out = IFFT(FFT(s) FFT(f)) / L: with each transform's outputs within
+// a = fft_allowed_error(L) of its input's norm, the product's error is e_s F + S e_f,
+// ||.||_2 <= 2 a sqrt(L) ||s|| ||f|| (||S|| = sqrt(L) ||s||), which the inverse spreads to at
+// most 2 a ||s|| ||f|| an output (1/L times a sum of L terms, Cauchy-Schwarz), plus the
+// inverse's own a ||S F|| / L <= a ||s|| ||f|| and the product's rounding.
+double fft_conv_allowed_error(long len, const float *signal, int n_signal, const float *filter,
+                              int n_filter)
+{
+    double ss = 0.0, ff = 0.0;
+    for (int i = 0; i < 2 * n_signal; i++)
+        ss += (double)signal[i] * signal[i];
+    for (int i = 0; i < 2 * n_filter; i++)
+        ff += (double)filter[i] * filter[i];
+    return (3.0 * fft_allowed_error((int)len) + 0x1p-24) * sqrt(ss) * sqrt(ff);
+}
+
 double fft_rel_l2(const float *got, const double *want, size_t n)
 {
     double err = 0.0, norm = 0.0;

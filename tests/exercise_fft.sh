@@ -81,6 +81,10 @@ expect_gpu "fft --conv 50,11 -k v2" 0 "$fft" --conv 50,11 -k v2 -i 2 --no-peer
 expect_gpu "fft reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$fft" -n 1000 --transforms 4 -i 1
 if [ "$rc" -eq 1 ] && ! grep -q "first bad index 2000 of 4000 (transform 2, point 0)" "$tmp/out"; then fail "fft wrong-result message"; fi
 expect_gpu "fft --conv reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$fft" --conv 50,11 -i 1
+# One output of 10^6 off by 1: the relative L2 error moves by ~1e-6, under the practical's
+# 1e-5; each output's own allowance (0.32 here) catches it.
+expect_gpu "fft --conv 1M,4097: one wrong output is caught (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$fft" --conv 1M,4097 -i 1
+if [ "$rc" -eq 1 ] && ! grep -q "allowed a point" "$tmp/out"; then fail "fft --conv names the output past its allowance"; fi
 expect_gpu "fft -d 99 (no such device)" 2 "$fft" -d 99 -n 10
 expect_json_lines "fft --json -k all" "$fft" --json -k all -n 300 --transforms 4 -i 2
 expect_gpu "fft --dump" 0 "$fft" -n 56 --transforms 3 -i 2 --dump "$tmp/f"

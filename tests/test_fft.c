@@ -147,8 +147,42 @@ static void test_conv_padding_and_gold(void)
     for (int i = 0; i < 2 * S; i++)
         got[i] = (float)out[i];
     EXPECT(fft_rel_l2(got, direct, S) < 1e-6);
+    // Each output within the per-point allowance, with room (the route's float roundings).
+    const double allowed = fft_conv_allowed_error(L, s, S, f, F);
+    double worst = 0.0;
+    for (int i = 0; i < 2 * S; i++)
+        worst = fmax(worst, fabs(got[i] - direct[i]));
+    printf("  50,11: worst output error %.3g, allowed %.3g\n", worst, allowed);
+    EXPECT(worst < allowed / 10);
     got[7] += 1.0f; // one wrong value is seen
     EXPECT(fft_rel_l2(got, direct, S) > 1e-3);
+    EXPECT(fabs(got[7] - direct[7]) > allowed);
+}
+
+// The practical's long case, a 10^6-sample signal and a 4097-tap filter: one output off
+// by 1 moves the relative L2 error by about 1e-6 (under the practical's 1e-5), but is past
+// its own allowance.
+static void test_conv_allowance_catches_one_output(void)
+{
+    enum { S = 1000000, F = 4097 };
+    float *s = malloc(2 * sizeof(float) * S), *f = malloc(2 * sizeof(float) * F);
+    for (int i = 0; i < S; i++) {
+        s[2 * i] = cl_rng_uniform_f32(cl_rng_key(1, 10), (uint64_t)i);
+        s[2 * i + 1] = 0.0f;
+    }
+    for (int i = 0; i < F; i++) {
+        f[2 * i] = cl_rng_uniform_f32(cl_rng_key(1, 11), (uint64_t)i);
+        f[2 * i + 1] = 0.0f;
+    }
+    const double allowed = fft_conv_allowed_error(fft_conv_length(S, F), s, S, f, F);
+    // An output is a sum of ~F products of mean 1/4: ||out|| ~ sqrt(S) F / 4.
+    const double out_norm = sqrt((double)S) * F / 4.0;
+    printf("  1M,4097: allowed %.3g an output; one output off by 1 moves the L2 error by %.2g\n",
+           allowed, 1.0 / out_norm);
+    EXPECT(allowed < 1.0);
+    EXPECT(1.0 / out_norm < 1e-5);
+    free(s);
+    free(f);
 }
 
 int main(void)
@@ -159,5 +193,6 @@ int main(void)
     RUN_TEST(test_smooth_lengths);
     RUN_TEST(test_allowed_error);
     RUN_TEST(test_conv_padding_and_gold);
+    RUN_TEST(test_conv_allowance_catches_one_output);
     return UNIT_RESULT();
 }
