@@ -115,7 +115,8 @@ void cl_team_close(cl_team *team);
 
 // Waits for both streams of every local GPU at once, polling, so a GPU that faults
 // ends the run with its error (exit 3) even while another waits on it in an exchange;
-// NCCL's asynchronous errors and the watchdog likewise.
+// NCCL's asynchronous errors and the watchdog likewise. Past its first millisecond the
+// poll sleeps 50 us between looks, so a long wait does not hold a CPU core.
 void cl_team_wait(cl_team *team);
 // Sums n counters across the processes of the team into `sums` (one process: a copy).
 // An all-reduce over NCCL (CL_TEAM_SUM_CHUNK at a time), so also a barrier.
