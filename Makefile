@@ -244,7 +244,7 @@ lint: format-check
 	  $(filter %.c,$(FORMAT_FILES))
 	@if command -v shellcheck >/dev/null; then shellcheck $(SHELL_SCRIPTS); \
 	 else echo "lint: shellcheck not installed; shell scripts not checked"; fi
-	python3 -m py_compile scripts/plot scripts/tables
+	python3 -m py_compile scripts/plot scripts/tables scripts/prose-numbers
 
 # The reference measurements: every score table and ladder into results/ (GPU); the
 # plots of the newest results of one GPU (each exercise from its newest results file, by

@@ -162,6 +162,13 @@ fi
 
 expect_usage "bench-all: unknown exercise" "no exercise named nope" scripts/bench-all nope
 expect_usage "sweep: an exercise without one" "matmul has no sweep yet" scripts/sweep matmul
+# prose-numbers: a README's numbers that no results file holds (a derived one is listed).
+if command -v python3 >/dev/null; then
+    run scripts/prose-numbers stencil1d
+    if [ "$rc" -eq 0 ] && grep -qE '^stencil1d: [0-9]+ numbers in prose not in a results file$' "$tmp/out" &&
+        grep -qE '^stencil1d/README.md:[0-9]+: ' "$tmp/out"; then pass "scripts/prose-numbers: a line a number, a count"
+    else fail "scripts/prose-numbers: a line a number, a count"; fi
+fi
 expect_usage "sweep: a bad --max" "usage: scripts/sweep" scripts/sweep fft --max 0
 # A sweep's results file: scripts/plot draws it, scripts/tables leaves it out of the tables.
 if command -v python3 >/dev/null; then
