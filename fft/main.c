@@ -573,26 +573,20 @@ static bool run_conv(const options *opt, int S, int F)
         conv_run(&c, 0);
         CL_CUDA_CHECK(cudaMemcpy(result, c.direct ? c.direct_out : c.signal, 8 * (size_t)S,
                                  cudaMemcpyDeviceToHost));
+        // Each output (cl_compare_f32 sees the injected fault itself), then the practical's
+        // L2 test on the result with the same fault.
+        const cl_compare each = cl_compare_f32(result, gold, 2 * (size_t)S, 0.0, allowed);
         const size_t fault = cl_fault_index(2 * (size_t)S);
         if (fault != SIZE_MAX)
             result[fault] += 1.0f;
         const double err = fft_rel_l2(result, gold, (size_t)S);
-        double worst = 0.0;
-        size_t first_bad = SIZE_MAX;
-        for (size_t i = 0; i < 2 * (size_t)S; i++) {
-            const double off = fabs((double)result[i] - gold[i]);
-            worst = off > worst || isnan(off) ? off : worst;
-            if (first_bad == SIZE_MAX && !(off <= allowed))
-                first_bad = i;
-        }
-        const bool passed = err < 1e-5 && first_bad == SIZE_MAX;
-        if (first_bad != SIZE_MAX)
+        const bool passed = err < 1e-5 && each.ok;
+        if (!each.ok)
             fprintf(stderr,
                     "%s: --conv: wrong result: output %zu (%s part) is %g, the convolution %g: "
                     "%g off, %g allowed a point\n",
-                    cl_progname, first_bad / 2, first_bad % 2 ? "imaginary" : "real",
-                    result[first_bad], gold[first_bad],
-                    fabs((double)result[first_bad] - gold[first_bad]), allowed);
+                    cl_progname, each.first_bad / 2, each.first_bad % 2 ? "imaginary" : "real",
+                    each.got, each.expected, fabs(each.got - each.expected), allowed);
         ok = ok && passed;
         // Timed runs transform the buffers again (the result overwrites the signal): the
         // same work on other values.
@@ -602,7 +596,8 @@ static bool run_conv(const options *opt, int S, int F)
                  row == 0   ? fft_versions[k].info.name
                  : row == 1 ? "direct (a thread an output)"
                             : "cuFFT");
-        const cl_cell cells[] = {CL_STR(method), CL_NUM(ms), CL_NUM(err), CL_NUM(worst / allowed),
+        const cl_cell cells[] = {CL_STR(method), CL_NUM(ms), CL_NUM(err),
+                                 CL_NUM(each.max_err_over_tol),
                                  CL_STR(passed ? "PASSED" : "FAILED")};
         cl_table_row(&table, cells);
         if (peer)
@@ -689,19 +684,20 @@ static void sweep_run(void *ctx, int rep)
 }
 
 // One run of the call, its first transform against `gold` (each output within
-// fft_allowed_error(n) ||x_0||), then its median time over `iters`.
+// fft_allowed_error(n) ||x_0||, reported as `what` when not), then its median time over
+// `iters`.
 static double sweep_measure(sweep_call *c, const double *gold, double norm, float *first, int iters,
-                            bool *ok)
+                            const char *what, bool *ok)
 {
     const int n = c->args.n;
     cl_poison_device(c->args.out, (size_t)n * 2 * sizeof(float));
     sweep_run(c, 0);
     CL_CUDA_CHECK(
         cudaMemcpy(first, c->args.out, (size_t)n * 2 * sizeof(float), cudaMemcpyDeviceToHost));
-    const double allowed = fft_allowed_error(n) * norm;
-    *ok = true;
-    for (int i = 0; i < 2 * n && *ok; i++)
-        *ok = fabs((double)first[i] - gold[i]) <= allowed;
+    const cl_compare cmp =
+        cl_compare_f32(first, gold, 2 * (size_t)n, 0.0, fft_allowed_error(n) * norm);
+    cl_compare_report(what, cmp);
+    *ok = cmp.ok;
     return cl_time_gpu(sweep_run, c, iters).median_ms;
 }
 
@@ -745,20 +741,17 @@ static bool run_sweep(const options *opt, const long *lengths, size_t count)
         sweep_call mine = {fft_versions[k].plan(n, batch, false, why, sizeof why), NULL, args};
         const bool planned = mine.plan != NULL; // else a row with why, and no time
         bool ok = false, peer_ok = false;
-        const double ms = planned ? sweep_measure(&mine, gold, norm, first, iters, &ok) : NAN;
+        char what[96];
+        snprintf(what, sizeof what, "%s, n = %d (its first transform)", name, n);
+        const double ms = planned ? sweep_measure(&mine, gold, norm, first, iters, what, &ok) : NAN;
         static char plan_text[160];
         snprintf(plan_text, sizeof plan_text, "%s", planned ? fft_plan_describe(mine.plan) : why);
         if (planned)
             fft_plan_destroy(mine.plan);
         sweep_call peer = {NULL, fft_peer_create(n, batch), args};
-        const double peer_ms = sweep_measure(&peer, gold, norm, first, iters, &peer_ok);
+        snprintf(what, sizeof what, "cuFFT, n = %d (its first transform)", n);
+        const double peer_ms = sweep_measure(&peer, gold, norm, first, iters, what, &peer_ok);
         fft_peer_destroy(peer.peer);
-        if (planned && !ok)
-            fprintf(stderr, "%s: %s: wrong result at n = %d (its first transform)\n", cl_progname,
-                    name, n);
-        if (!peer_ok)
-            fprintf(stderr, "%s: cuFFT: wrong result at n = %d (its first transform)\n",
-                    cl_progname, n);
         all_ok = all_ok && (ok || !planned) && peer_ok;
         cl_table_row(&table, (cl_cell[]){CL_STR(name), CL_INT(n), CL_INT(batch),
                                          CL_INT(fft_largest_prime_factor(n)), CL_NUM(ms),

@@ -113,6 +113,16 @@ static void test_allowed_error(void)
     EXPECT(fft_allowed_error(1 << 27) < 2e-5); // a float FFT's error, far under an element's 1
 }
 
+// As the practical's inputs: n complex values, real parts uniform in [0, 1) from `key`,
+// imaginary parts 0.
+static void practical_input(float *x, int n, uint64_t key)
+{
+    for (int i = 0; i < n; i++) {
+        x[2 * i] = cl_rng_uniform_f32(key, (uint64_t)i);
+        x[2 * i + 1] = 0.0f;
+    }
+}
+
 static void test_conv_padding_and_gold(void)
 {
     // The practical: 50 and 11 pad to 56; the FFT route (here in double through the gold
@@ -122,14 +132,8 @@ static void test_conv_padding_and_gold(void)
            fft_is_smooth(fft_conv_length(1000000, 4097)));
     enum { S = 50, F = 11, L = 56 };
     float s[2 * S], f[2 * F], ps[2 * L], pf[2 * L];
-    for (int i = 0; i < S; i++) {
-        s[2 * i] = cl_rng_uniform_f32(cl_rng_key(1, 0), (uint64_t)i);
-        s[2 * i + 1] = 0.0f;
-    }
-    for (int i = 0; i < F; i++) {
-        f[2 * i] = cl_rng_uniform_f32(cl_rng_key(1, 1), (uint64_t)i);
-        f[2 * i + 1] = 0.0f;
-    }
+    practical_input(s, S, cl_rng_key(1, 0));
+    practical_input(f, F, cl_rng_key(1, 1));
     fft_conv_pad(s, S, f, F, L, ps, pf);
     EXPECT(pf[0] == f[2 * 5] && pf[2 * 5] == f[2 * 10] && pf[2 * (L - 1)] == f[2 * 4]);
     EXPECT(ps[2 * 49] == s[2 * 49] && ps[2 * 50] == 0.0f);
@@ -166,14 +170,8 @@ static void test_conv_allowance_catches_one_output(void)
 {
     enum { S = 1000000, F = 4097 };
     float *s = malloc(2 * sizeof(float) * S), *f = malloc(2 * sizeof(float) * F);
-    for (int i = 0; i < S; i++) {
-        s[2 * i] = cl_rng_uniform_f32(cl_rng_key(1, 10), (uint64_t)i);
-        s[2 * i + 1] = 0.0f;
-    }
-    for (int i = 0; i < F; i++) {
-        f[2 * i] = cl_rng_uniform_f32(cl_rng_key(1, 11), (uint64_t)i);
-        f[2 * i + 1] = 0.0f;
-    }
+    practical_input(s, S, cl_rng_key(1, 10));
+    practical_input(f, F, cl_rng_key(1, 11));
     const double allowed = fft_conv_allowed_error(fft_conv_length(S, F), s, S, f, F);
     // An output is a sum of ~F products of mean 1/4: ||out|| ~ sqrt(S) F / 4.
     const double out_norm = sqrt((double)S) * F / 4.0;
