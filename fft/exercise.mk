@@ -1,1 +1,2 @@
 fft_LIBS := -lcufft
+fft_EXTRA_OBJS := build/fft/staged.o

@@ -37,206 +37,9 @@
 #include "device.h"
 #include "fft.h"
 #include "launch.h"
-
-// --- complex arithmetic and the butterflies --------------------------------------------
-
-__host__ __device__ inline float2 cadd(float2 a, float2 b)
-{
-    return make_float2(a.x + b.x, a.y + b.y);
-}
-__host__ __device__ inline float2 csub(float2 a, float2 b)
-{
-    return make_float2(a.x - b.x, a.y - b.y);
-}
-__host__ __device__ inline float2 cmul(float2 a, float2 b)
-{
-    return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
-}
-__device__ inline float2 conj_if(float2 a, bool conj)
-{
-    return make_float2(a.x, conj ? -a.y : a.y);
-}
-// a with the sign bit of its imaginary part XORed with sign (0 or 0x80000000): conj_if as
-// one logic op, where the run-time select costs a negate and a select.
-__device__ inline float2 flip_imag(float2 a, unsigned sign)
-{
-    return make_float2(a.x, __uint_as_float(__float_as_uint(a.y) ^ sign));
-}
-// -i a: a quarter turn clockwise, no multiply.
-__device__ inline float2 mul_minus_i(float2 a) { return make_float2(a.y, -a.x); }
-
-// cos and sin of 2 pi m / P for the odd radices (m is a constant once unrolled), computed
-// by the compiler: Taylor series in double at |angle| <= pi, rounded once to float (the
-// same floats as the C library's cos and sin for P = 3 .. 13).
-__host__ __device__ constexpr double series_cos(double x)
-{
-    double term = 1.0, sum = 1.0;
-    for (int i = 1; i < 40; i++) {
-        term *= -x * x / ((2.0 * i - 1.0) * (2.0 * i));
-        sum += term;
-    }
-    return sum;
-}
-__host__ __device__ constexpr double series_sin(double x)
-{
-    double term = x, sum = x;
-    for (int i = 1; i < 40; i++) {
-        term *= -x * x / ((2.0 * i) * (2.0 * i + 1.0));
-        sum += term;
-    }
-    return sum;
-}
-template <int P> struct odd_roots {
-    float c[P], s[P];
-    __host__ __device__ constexpr odd_roots() : c(), s()
-    {
-        for (int m = 0; m < P; m++) {
-            const double x = 2.0 * 3.14159265358979323846 * (2 * m <= P ? m : m - P) / P;
-            c[m] = (float)series_cos(x);
-            s[m] = (float)series_sin(x);
-        }
-    }
-};
-template <int P> __device__ inline float2 odd_root(int m)
-{
-    constexpr odd_roots<P> roots;
-    return make_float2(roots.c[m], roots.s[m]);
-}
-
-// An odd P (a prime, or 9): with a_j = v_j + v_{P-j}, b_j = v_j - v_{P-j} (j = 1 .. (P-1)/2),
-// y_k = v_0 + sum_j cos(2 pi jk/P) a_j - i sum_j sin(2 pi jk/P) b_j and y_{P-k} the same
-// with + i: (P-1)^2 / 2 real multiplies instead of (P-1)^2 complex ones.
-template <int P> __device__ inline void dft_odd(float2 *v)
-{
-    constexpr int h = (P - 1) / 2;
-    float2 a[h + 1], b[h + 1];
-    float2 y0 = v[0];
-#pragma unroll
-    for (int j = 1; j <= h; j++) {
-        a[j] = cadd(v[j], v[P - j]);
-        b[j] = csub(v[j], v[P - j]);
-        y0 = cadd(y0, a[j]);
-    }
-    float2 out[P];
-    out[0] = y0;
-#pragma unroll
-    for (int k = 1; k <= h; k++) {
-        float2 re = v[0], im = make_float2(0.0f, 0.0f);
-#pragma unroll
-        for (int j = 1; j <= h; j++) {
-            const float2 w = odd_root<P>((j * k) % P);
-            const float c = w.x, s = w.y;
-            re = make_float2(re.x + c * a[j].x, re.y + c * a[j].y);
-            im = make_float2(im.x + s * b[j].x, im.y + s * b[j].y);
-        }
-        out[k] = make_float2(re.x + im.y, re.y - im.x);     // re - i im
-        out[P - k] = make_float2(re.x - im.y, re.y + im.x); // re + i im
-    }
-#pragma unroll
-    for (int k = 0; k < P; k++)
-        v[k] = out[k];
-}
-
-// The forward R-point DFT of v, in place (natural order in and out).
-template <int R> __device__ inline void dft(float2 *v);
-template <> __device__ inline void dft<1>(float2 *) {}
-template <> __device__ inline void dft<2>(float2 *v)
-{
-    const float2 a = v[0], b = v[1];
-    v[0] = cadd(a, b);
-    v[1] = csub(a, b);
-}
-template <> __device__ inline void dft<4>(float2 *v)
-{
-    const float2 t0 = cadd(v[0], v[2]), t1 = csub(v[0], v[2]);
-    const float2 t2 = cadd(v[1], v[3]), t3 = mul_minus_i(csub(v[1], v[3]));
-    v[0] = cadd(t0, t2);
-    v[2] = csub(t0, t2);
-    v[1] = cadd(t1, t3);
-    v[3] = csub(t1, t3);
-}
-// Radix 8 as two radix-4 DFTs of the even and odd points and a radix-2 step with the
-// eighth roots, which are (+-1 +-i) sqrt(1/2): 4 real multiplies in all.
-template <> __device__ inline void dft<8>(float2 *v)
-{
-    float2 e[4] = {v[0], v[2], v[4], v[6]}, o[4] = {v[1], v[3], v[5], v[7]};
-    dft<4>(e);
-    dft<4>(o);
-    const float r = 0.70710678118654752f;
-    o[1] = make_float2(r * (o[1].x + o[1].y), r * (o[1].y - o[1].x));  // e^{-i pi/4}
-    o[2] = mul_minus_i(o[2]);                                          // e^{-i pi/2}
-    o[3] = make_float2(r * (o[3].y - o[3].x), -r * (o[3].x + o[3].y)); // e^{-3i pi/4}
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-        v[k] = cadd(e[k], o[k]);
-        v[k + 4] = csub(e[k], o[k]);
-    }
-}
-template <> __device__ inline void dft<3>(float2 *v) { dft_odd<3>(v); }
-template <> __device__ inline void dft<5>(float2 *v) { dft_odd<5>(v); }
-template <> __device__ inline void dft<7>(float2 *v) { dft_odd<7>(v); }
-template <> __device__ inline void dft<9>(float2 *v) { dft_odd<9>(v); }
-template <> __device__ inline void dft<13>(float2 *v) { dft_odd<13>(v); }
-
-// q = i / d and r = i mod d for 0 <= i < 2^24, d > 0, from a float reciprocal and one
-// correction (a 32-bit division is ~20 instructions; this is 6).
-__device__ inline int div_mod(int i, int d, float inv_d, int &r)
-{
-    int q = __float2int_rz((float)i * inv_d);
-    r = i - q * d;
-    if (r < 0) {
-        q--;
-        r += d;
-    } else if (r >= d) {
-        q++;
-        r -= d;
-    }
-    return q;
-}
-
-// e^{-2 pi i e / len}, accurate to a float's rounding (the argument formed in double).
-__device__ inline float2 root_of_unity(long long e, long long len)
-{
-    float s, c;
-    sincospif((float)(-2.0 * (double)e / (double)len), &s, &c);
-    return make_float2(c, s);
-}
+#include "passes.cuh"
 
 // --- plans --------------------------------------------------------------------------------
-
-enum { MAX_STAGES = 32, MAX_PASSES = 4, MAX_PASS_STAGES = 16 };
-
-// One pass of v4/v5 (see pass_kernel): m-point transforms of `columns` columns, each
-// column's points `stride` apart. Filled in by plan_pass; conj_in/out set at run time.
-struct pass_desc {
-    int n, m, ns;     // transform length, this pass's length, the earlier passes' product
-    int stride;       // n / m
-    unsigned columns; // batch n / m <= 2^31
-    int columns_per_block, threads_per_column, butterflies;
-    int stages;
-    unsigned long long radix_code; // stage s's radix in bits 4s .. 4s + 3
-    int pitch;                     // contiguous layout: a column's stride in shared memory (padded)
-    bool contiguous;               // m == n: a column is a whole transform
-    bool staged_store; // v5's first of several passes: its output goes out through shared
-                       // memory (v6's kernels know it when compiled: fixed_shape::STAGED)
-    bool fixed;        // v6: run by the kernel compiled for m (fixed_pass_kernel)
-    int smem_bytes;
-    const float2 *roots;                   // w_m^t = e^{-2 pi i t / m}, t < m
-    const float2 *twiddle_hi, *twiddle_lo; // w_{ns m}^e = hi[e >> shift] lo[e & mask]
-    int twiddle_shift;
-    bool conj_in, conj_out;
-    // Bluestein's products fused into the passes of its inner transforms (v6's column
-    // passes of mixed radices; 0 otherwise): the first pass loads x_i c_i for the
-    // transform's points i < pad_n (x: pad_n points a transform), zeros past them; the
-    // last pass stores conj(y_i S_i / m) (the spectrum's product, before the second
-    // transform) or conj(y_i) c_i for i < pad_n (the last product, pad_n points a transform).
-    unsigned char fuse_in, fuse_out; // FUSE_*
-    int pad_n;
-    const float2 *chirp, *spectrum;
-};
-// FUSE_CHIRP: a product with the chirp c; FUSE_FILTER: with S, the spectrum of the
-// convolution's filter (the wrapped conj(c)).
-enum { FUSE_NONE, FUSE_CHIRP, FUSE_FILTER };
 
 struct fft_plan {
     void (*run)(const fft_plan *plan, const fft_args *args, cudaStream_t stream);
@@ -627,12 +430,6 @@ __device__ inline int smem_at(const pass_desc &d, int c, int p)
     return d.contiguous ? c * d.pitch + p + (p >> 4) : p * (d.columns_per_block + 1) + c;
 }
 
-__device__ inline float2 pass_twiddle(const pass_desc &d, int e)
-{
-    return cmul(__ldg(&d.twiddle_hi[e >> d.twiddle_shift]),
-                __ldg(&d.twiddle_lo[e & ((1 << d.twiddle_shift) - 1)]));
-}
-
 // The first stage: points from global memory (conjugated for an inverse, twiddled
 // between passes), an R-point DFT of each butterfly.
 template <int R, int B>
@@ -742,10 +539,7 @@ __device__ inline void store_global(const float2 (&v)[B][8], float2 *out, const 
         break;                                                                                     \
     }
 
-__device__ inline int stage_radix(const pass_desc &d, int s)
-{
-    return (int)(d.radix_code >> (4 * s)) & 15;
-}
+__device__ inline int stage_radix(const pass_desc &d, int s) { return d.radix[s]; }
 
 // The pass. B butterflies a thread a stage (B = 1, 2, 4; more for longer m), with the
 // register budget that allows: 1024 threads of <= 64 registers, or 512 of <= 128.
@@ -825,7 +619,7 @@ static int max_butterflies(const pass_desc &d)
 {
     int most = 1;
     for (int s = 0; s < d.stages; s++) {
-        const int r = (int)(d.radix_code >> (4 * s)) & 15;
+        const int r = d.radix[s];
         most = d.m / r > most ? d.m / r : most;
     }
     return most;
@@ -876,10 +670,12 @@ static bool has_fixed_kernel(int m);
 static bool fusable_passes(const fft_plan *inner);
 static bool use_fused_bluestein(planner &pl, long long m);
 static void run_bluestein_fused(const fft_plan *p, const fft_args *a, cudaStream_t stream);
+static void run_bluestein_staged(const fft_plan *p, const fft_args *a, cudaStream_t stream);
 
 // Fills d for a pass of m-point transforms with ns before it; false when it does not fit.
-// fixed: v6's kernel compiled for m where there is one.
-static bool plan_pass(planner &pl, pass_desc &d, int n, int m, int ns, size_t batch, bool fixed)
+// kernels: which versions' pass kernels may run it (see pass_kernels).
+static bool plan_pass(planner &pl, pass_desc &d, int n, int m, int ns, size_t batch,
+                      pass_kernels kernels)
 {
     memset(&d, 0, sizeof d);
     d.n = n;
@@ -893,8 +689,12 @@ static bool plan_pass(planner &pl, pass_desc &d, int n, int m, int ns, size_t ba
     if (d.stages > MAX_PASS_STAGES)
         return false;
     for (int s = 0; s < d.stages; s++)
-        d.radix_code |= (unsigned long long)radix[s] << (4 * s);
-    if (!(fixed && use_fixed_kernel(pl, d))) {
+        d.radix[s] = radix[s];
+    const bool fixed = kernels != V5_KERNELS && use_fixed_kernel(pl, d);
+    if (!fixed && kernels == V7_KERNELS) {
+        if (!staged_pass_plan(d, pl.dry))
+            return false;
+    } else if (!fixed) {
         if (d.stages < 0 || !block_shape(d))
             return false;
         const int C = d.columns_per_block;
@@ -931,10 +731,7 @@ static bool plan_pass(planner &pl, pass_desc &d, int n, int m, int ns, size_t ba
 
 static void describe_pass(char *out, size_t len, const pass_desc &d)
 {
-    unsigned char radix[MAX_PASS_STAGES];
-    for (int s = 0; s < d.stages; s++)
-        radix[s] = (unsigned char)((d.radix_code >> (4 * s)) & 15);
-    describe_radices(out, len, radix, d.stages);
+    describe_radices(out, len, d.radix, d.stages);
 }
 
 static const void *pass_kernel_of(const pass_desc &d)
@@ -957,6 +754,10 @@ static void launch_pass(const pass_desc &desc, const void *in, void *out, bool c
     d.conj_out = conj_out;
     if (d.fixed) {
         launch_fixed_pass(d, (const float2 *)in, (float2 *)out, stream);
+        return;
+    }
+    if (d.staged) {
+        staged_pass_launch(d, (const float2 *)in, (float2 *)out, stream);
         return;
     }
     const unsigned blocks = (unsigned)((d.columns + d.columns_per_block - 1) / d.columns_per_block);
@@ -1000,7 +801,7 @@ static bool plan_v4(planner &pl, int n, size_t batch, bool, char *why, size_t le
         return skip(why, len,
                     "n = %d has a prime factor above 7 (v5 does it, by Bluestein's algorithm)", n);
     pass_desc &d = p->pass[0];
-    if (!plan_pass(pl, d, n, n, 1, batch, false) || max_butterflies(d) > V4_MAX_BUTTERFLIES)
+    if (!plan_pass(pl, d, n, n, 1, batch, V5_KERNELS) || max_butterflies(d) > V4_MAX_BUTTERFLIES)
         return skip(why, len,
                     "n = %d is longer than one block's registers and shared memory hold (v5 "
                     "splits it in passes)",
@@ -1017,20 +818,22 @@ static bool plan_v4(planner &pl, int n, size_t batch, bool, char *why, size_t le
 
 // --- v5: several passes, and Bluestein -------------------------------------------------------
 
-// The longest pass over columns: v5's kernel, v6's.
-enum { PASS_MAX_M = 2048, FIXED_PASS_MAX_M = 4096 };
+// The longest pass over columns: v5's kernel, v6's, v7's staged kernel (its two buffers of
+// 4 columns of 2048 points take 139 KB of shared memory).
+enum { PASS_MAX_M = 2048, FIXED_PASS_MAX_M = 4096, STAGED_PASS_MAX_M = 2048 };
 
 // Splits n into `count` factors as even as the prime factors allow (each prime to the
 // smallest product so far, largest primes first); false when one passes max_m.
 static bool split_passes(int n, int count, int max_m, int *m)
 {
+    const int prime[] = {13, 11, 7, 5, 3, 2};
     int primes[32], np = 0, rest = n;
-    for (int p = 7; p >= 2; p--)
-        while (p != 4 && p != 6 && rest % p == 0) {
-            primes[np++] = p;
-            rest /= p;
+    for (int i = 0; i < 6; i++)
+        while (rest % prime[i] == 0) {
+            primes[np++] = prime[i];
+            rest /= prime[i];
         }
-    if (rest != 1) // a prime factor above 7 (4095's 13): only a whole pass does it
+    if (rest != 1) // a prime factor above 13: Bluestein's algorithm
         return false;
     for (int i = 0; i < count; i++)
         m[i] = 1;
@@ -1046,13 +849,12 @@ static bool split_passes(int n, int count, int max_m, int *m)
     return true;
 }
 
-// fixed: v6, each pass by the kernel compiled for its length where there is one.
-static bool plan_multipass(planner &pl, int n, size_t batch, bool in_place, bool fixed)
+static bool plan_multipass(planner &pl, int n, size_t batch, bool in_place, pass_kernels kernels)
 {
     fft_plan *p = pl.plan;
     pass_desc one;
-    if (plan_pass(pl, one, n, n, 1, batch, fixed) &&
-        (one.fixed || max_butterflies(one) <= V4_MAX_BUTTERFLIES)) {
+    if (plan_pass(pl, one, n, n, 1, batch, kernels) &&
+        (one.fixed || one.staged || max_butterflies(one) <= V4_MAX_BUTTERFLIES)) {
         p->pass[0] = one;
         p->npasses = 1;
     } else {
@@ -1060,10 +862,13 @@ static bool plan_multipass(planner &pl, int n, size_t batch, bool in_place, bool
         int count = 2;
         for (; count <= MAX_PASSES; count++) {
             int m[MAX_PASSES];
-            if (!split_passes(n, count, fixed ? FIXED_PASS_MAX_M : PASS_MAX_M, m))
+            const int max_m = kernels == V5_KERNELS                         ? PASS_MAX_M
+                              : kernels == V6_KERNELS || is_power_of_two(n) ? FIXED_PASS_MAX_M
+                                                                            : STAGED_PASS_MAX_M;
+            if (!split_passes(n, count, max_m, m))
                 continue;
             int ns = 1, i = 0;
-            for (; i < count && plan_pass(pl, p->pass[i], n, m[i], ns, batch, fixed); i++)
+            for (; i < count && plan_pass(pl, p->pass[i], n, m[i], ns, batch, kernels); i++)
                 ns *= m[i];
             if (i == count)
                 break;
@@ -1085,7 +890,7 @@ static bool plan_multipass(planner &pl, int n, size_t batch, bool in_place, bool
                          i ? " x " : " (", p->pass[i].m);
     if (p->npasses > 1)
         used += snprintf(p->description + used, sizeof p->description - used, ")");
-    for (int i = 0; i < p->npasses && fixed; i++)
+    for (int i = 0; i < p->npasses && kernels == V6_KERNELS; i++)
         if (!p->pass[i].fixed)
             used += snprintf(p->description + used, sizeof p->description - used,
                              ", m = %d by v5's kernel", p->pass[i].m);
@@ -1177,21 +982,35 @@ static fft_plan *make_plan(bool (*build)(planner &, int, size_t, bool, char *, s
 
 typedef bool (*plan_builder)(planner &, int, size_t, bool, char *, size_t);
 
-// fixed (v6): m a power of two up to 8192, all of Bluestein in one kernel (a block a
-// transform, see bluestein_fused_kernel); above, a power of two when it is within 1/8 of
-// the smooth length, so the inner transforms run on kernels compiled for their length.
-static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner, bool fixed)
+// Bluestein's m: the least length >= 2n - 1 of factors 2, 3, 5, 7. v6: a power of two up
+// to 8192, all of Bluestein in one kernel (a block a transform, see
+// bluestein_fused_kernel); above, a power of two when it is within 1/8 of the smooth
+// length, so the inner transforms run on kernels compiled for their length. v7: v6's one
+// kernel where it has one, else all of it in one staged kernel while m's block fits in
+// shared memory (m up to ~13000), else the smooth m's passes with the products in them.
+static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
+                           pass_kernels kernels)
 {
     fft_plan *p = pl.plan;
     p->m = fft_bluestein_length(n);
     long long power = 1;
     while (power < 2LL * n - 1)
         power *= 2;
-    const bool fused = fixed && use_fused_bluestein(pl, power);
-    if (fused || (fixed && power * 8 <= p->m * 9))
+    bool fused = kernels != V5_KERNELS && use_fused_bluestein(pl, power);
+    if (fused || (kernels == V6_KERNELS && power * 8 <= p->m * 9))
         p->m = power;
     if (p->m > INT32_MAX / 2 || (size_t)p->m * batch > 2 * FFT_MAX_POINTS)
         return false;
+    bool staged_fused = false;
+    if (kernels == V7_KERNELS && !fused) {
+        pass_desc &d = p->pass[0];
+        memset(&d, 0, sizeof d);
+        d.n = d.m = (int)p->m;
+        d.ns = d.stride = 1;
+        d.columns = (unsigned)batch;
+        d.pad_n = n;
+        staged_fused = fused = staged_bluestein_plan(d, pl.dry);
+    }
     char why[160];
     if (!fused) {
         size_t inner_bytes = 0;
@@ -1237,9 +1056,16 @@ static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
         snprintf(p->description, sizeof p->description,
                  "Bluestein in one kernel: 2 transforms of %lld and 3 products", p->m);
         p->run = run_bluestein_fused;
+        if (staged_fused) {
+            pass_desc &d = p->pass[0];
+            d.roots = p->roots;
+            d.chirp = p->chirp;
+            d.spectrum = p->spectrum;
+            p->run = run_bluestein_staged;
+        }
         return true;
     }
-    if (fixed && !pl.dry && fusable_passes(p->inner)) {
+    if (kernels != V5_KERNELS && !pl.dry && fusable_passes(p->inner)) {
         p->passes = 2 * p->inner->passes;
         snprintf(p->description, sizeof p->description,
                  "Bluestein: 2 transforms of %lld (%.80s), the 3 products in their passes", p->m,
@@ -1255,26 +1081,28 @@ static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
     return true;
 }
 
-// v5 and v6: passes for smooth n, Bluestein's algorithm (on the same version's
-// transforms) for the others.
-static bool plan_any_length(planner &pl, int n, size_t batch, bool in_place, bool fixed,
+// v5, v6 and v7: passes for smooth n (v7: prime factors up to 13), Bluestein's
+// algorithm (on the same version's transforms) for the others.
+static bool plan_any_length(planner &pl, int n, size_t batch, bool in_place, pass_kernels kernels,
                             plan_builder self, char *why, size_t len)
 {
-    const bool compiled = fixed && has_fixed_kernel(n); // v6: 4095 too
-    if (fft_is_smooth(n) || compiled) {
-        if (plan_multipass(pl, n, batch, in_place, fixed))
+    const bool direct = kernels == V7_KERNELS   ? fft_largest_prime_factor(n) <= 13
+                        : kernels == V6_KERNELS ? fft_is_smooth(n) || has_fixed_kernel(n)
+                                                : fft_is_smooth(n);
+    if (direct) {
+        if (plan_multipass(pl, n, batch, in_place, kernels))
             return true;
         if (fft_is_smooth(n))
             return skip(why, len, "n = %d: no split in passes fits", n);
     }
-    if (plan_bluestein(pl, n, batch, self, fixed))
+    if (plan_bluestein(pl, n, batch, self, kernels))
         return true;
     return skip(why, len, "n = %d: Bluestein's transforms would be too long", n);
 }
 
 static bool plan_v5(planner &pl, int n, size_t batch, bool in_place, char *why, size_t len)
 {
-    return plan_any_length(pl, n, batch, in_place, false, plan_v5, why, len);
+    return plan_any_length(pl, n, batch, in_place, V5_KERNELS, plan_v5, why, len);
 }
 
 // --- v6: the length a template parameter --------------------------------------------------------
@@ -1295,80 +1123,6 @@ static bool plan_v5(planner &pl, int n, size_t batch, bool in_place, char *why, 
 // 128, 64, 32 bytes): 2^20 takes 2 passes at 87% of copy each on the H100 (cuFFT 91%),
 // latency-bound at 2 blocks of 512 an SM, so their time goes with their instructions
 // (ncu: 132 M and 166 M warp instructions, cuFFT's 154 M and 125 M).
-
-// a w_16^e for a constant e: the multiples of pi/2 and pi/4 without general products.
-__device__ __forceinline__ float2 rotate16(float2 a, int e)
-{
-    constexpr float c16[16] = {1.0f,  9.238795325e-01f,  7.071067812e-01f,  3.826834324e-01f,
-                               0.0f,  -3.826834324e-01f, -7.071067812e-01f, -9.238795325e-01f,
-                               -1.0f, -9.238795325e-01f, -7.071067812e-01f, -3.826834324e-01f,
-                               0.0f,  3.826834324e-01f,  7.071067812e-01f,  9.238795325e-01f};
-    const float r = 0.70710678118654752f;
-    e &= 15;
-    if (e == 0)
-        return a;
-    if (e == 4)
-        return mul_minus_i(a);
-    if (e == 8)
-        return make_float2(-a.x, -a.y);
-    if (e == 12)
-        return make_float2(-a.y, a.x);
-    if (e == 2)
-        return make_float2(r * (a.x + a.y), r * (a.y - a.x));
-    if (e == 6)
-        return make_float2(r * (a.y - a.x), -r * (a.x + a.y));
-    // w_16^e = cos - i sin, sin(2 pi e / 16) = cos(2 pi (e - 4) / 16)
-    return cmul(a, make_float2(c16[e], -c16[(e + 12) & 15]));
-}
-
-// Radix 16 as 4 x 4: a radix-4 DFT of each residue class n2 (points 4 n1 + n2), the
-// twiddles w_16^{n2 k1}, then a radix-4 DFT across the classes (X[k1 + 4 k2]).
-template <> __device__ inline void dft<16>(float2 *v)
-{
-    float2 a[4][4];
-#pragma unroll
-    for (int n2 = 0; n2 < 4; n2++) {
-#pragma unroll
-        for (int n1 = 0; n1 < 4; n1++)
-            a[n2][n1] = v[4 * n1 + n2];
-        dft<4>(a[n2]);
-#pragma unroll
-        for (int k1 = 0; k1 < 4; k1++)
-            a[n2][k1] = rotate16(a[n2][k1], n2 * k1);
-    }
-#pragma unroll
-    for (int k1 = 0; k1 < 4; k1++) {
-        float2 b[4] = {a[0][k1], a[1][k1], a[2][k1], a[3][k1]};
-        dft<4>(b);
-#pragma unroll
-        for (int k2 = 0; k2 < 4; k2++)
-            v[k1 + 4 * k2] = b[k2];
-    }
-}
-
-// Radix 10 as 5 x 2: radix-5 DFTs of the even points (E) and the odd points (O), then
-// X[k] = E[k] + w_10^k O[k] and X[k + 5] = E[k] - w_10^k O[k].
-template <> __device__ inline void dft<10>(float2 *v)
-{
-    constexpr float c10[5] = {1.0f, 8.090169944e-01f, 3.090169944e-01f, -3.090169944e-01f,
-                              -8.090169944e-01f};
-    constexpr float s10[5] = {0.0f, 5.877852523e-01f, 9.510565163e-01f, 9.510565163e-01f,
-                              5.877852523e-01f};
-    float2 e[5], o[5];
-#pragma unroll
-    for (int j = 0; j < 5; j++) {
-        e[j] = v[2 * j];
-        o[j] = v[2 * j + 1];
-    }
-    dft<5>(e);
-    dft<5>(o);
-#pragma unroll
-    for (int k = 0; k < 5; k++) {
-        const float2 t = k ? cmul(o[k], make_float2(c10[k], -s10[k])) : o[k];
-        v[k] = cadd(e[k], t);
-        v[k + 5] = csub(e[k], t);
-    }
-}
 
 // The points a thread holds for length m: 8 up to 64 (64 = 8 x 8 on 8 threads), 16 above;
 // 1000 = 10^3: 10, radix-10 stages.
@@ -1483,21 +1237,6 @@ template <int M, int C, int THREADS> __host__ __device__ constexpr bool staged_s
                 return false;
         }
     return true;
-}
-
-// u[q] *= w_L^{q e} for q < R from the table of L-th roots: q = 1, 2, 3 and the multiples
-// of 4 read, the rest one product of two reads (at most 1.5 roundings where a product
-// chain would carry up to 4).
-template <int R>
-__device__ __forceinline__ void twiddle_from_roots(float2 *u, const float2 *roots, int e)
-{
-    float2 w[R];
-#pragma unroll
-    for (int q = 1; q < R; q++)
-        w[q] = (q < 4 || q % 4 == 0) ? __ldg(&roots[q * e]) : cmul(w[q % 4], w[q - q % 4]);
-#pragma unroll
-    for (int q = 1; q < R; q++)
-        u[q] = cmul(u[q], w[q]);
 }
 
 // The stages after the loads, as template recursion on NS (the product of the stages
@@ -1915,7 +1654,8 @@ static bool fusable_passes(const fft_plan *inner)
     if (inner->run != run_passes || inner->npasses < 2)
         return false;
     for (int i = 0; i < inner->npasses; i++)
-        if (!inner->pass[i].fixed || !find_fixed_kernel(inner->pass[i].m, true).chain)
+        if (!inner->pass[i].staged &&
+            !(inner->pass[i].fixed && find_fixed_kernel(inner->pass[i].m, true).chain))
             return false;
     return true;
 }
@@ -2053,23 +1793,61 @@ static void run_bluestein_fused(const fft_plan *p, const fft_args *a, cudaStream
     find_fused_bluestein(p->m).launch(p, a, stream);
 }
 
+// A one-pass plan on a v6 kernel: its radices.
+static void describe_fixed_pass(fft_plan *p)
+{
+    const pass_desc &d = p->pass[0];
+    char radix[96];
+    const int e = fixed_points_a_thread(d.m);
+    const char *chain = find_fixed_kernel(d.m, false).chain;
+    size_t used = chain ? (size_t)snprintf(radix, sizeof radix, "%s", chain) : 0;
+    for (int ns = 1; !chain && ns < d.m; ns *= d.m / ns < e ? d.m / ns : e)
+        used += snprintf(radix + used, sizeof radix - used, "%s%d", ns > 1 ? " " : "",
+                         d.m / ns < e ? d.m / ns : e);
+    snprintf(p->description, sizeof p->description, "1 pass (radix %s), %d transform%s a block",
+             d.m > 1 ? radix : "-", d.columns_per_block, d.columns_per_block > 1 ? "s" : "");
+}
+
 static bool plan_v6(planner &pl, int n, size_t batch, bool in_place, char *why, size_t len)
 {
-    if (!plan_any_length(pl, n, batch, in_place, true, plan_v6, why, len))
+    if (!plan_any_length(pl, n, batch, in_place, V6_KERNELS, plan_v6, why, len))
+        return false;
+    fft_plan *p = pl.plan;
+    if (p->npasses == 1 && p->pass[0].fixed)
+        describe_fixed_pass(p);
+    return true;
+}
+
+// --- v7: any length from the codelets ---------------------------------------------------------
+
+// v7: the planner composes each pass from stages of radix 16, 8, 4, 2, 13, 11, 9, 7, 5, 3
+// (staged.cu's kernel, the radix a switch a stage), so every length whose prime factors
+// are at most 13 runs one code, whatever the length: one pass while two buffers of the
+// block's points fit in shared memory (m up to ~13000), else passes of up to 2048 over
+// columns. A pass v6 has a kernel compiled for runs on it (powers of two; v6's few
+// others, until the staged kernel matches them). Other lengths: Bluestein's algorithm,
+// v6's one kernel for m a power of two up to 8192, else on a 7-smooth m, all in one
+// staged kernel while m fits a block, else its products fused into the staged passes.
+static void run_bluestein_staged(const fft_plan *p, const fft_args *a, cudaStream_t stream)
+{
+    pass_desc d = p->pass[0];
+    d.conj_in = d.conj_out = a->inverse;
+    staged_bluestein_launch(d, (const float2 *)a->in, (float2 *)a->out, stream);
+}
+
+static bool plan_v7(planner &pl, int n, size_t batch, bool in_place, char *why, size_t len)
+{
+    if (!plan_any_length(pl, n, batch, in_place, V7_KERNELS, plan_v7, why, len))
         return false;
     fft_plan *p = pl.plan;
     const pass_desc &d = p->pass[0];
-    if (p->npasses == 1 && d.fixed) {
+    if (p->npasses == 1 && d.staged) {
         char radix[96];
-        const int e = fixed_points_a_thread(d.m);
-        const char *chain = find_fixed_kernel(d.m, false).chain;
-        size_t used = chain ? (size_t)snprintf(radix, sizeof radix, "%s", chain) : 0;
-        for (int ns = 1; !chain && ns < d.m; ns *= d.m / ns < e ? d.m / ns : e)
-            used += snprintf(radix + used, sizeof radix - used, "%s%d", ns > 1 ? " " : "",
-                             d.m / ns < e ? d.m / ns : e);
+        describe_pass(radix, sizeof radix, d);
         snprintf(p->description, sizeof p->description, "1 pass (radix %s), %d transform%s a block",
-                 d.m > 1 ? radix : "-", d.columns_per_block, d.columns_per_block > 1 ? "s" : "");
-    }
+                 radix, d.columns_per_block, d.columns_per_block > 1 ? "s" : "");
+    } else if (p->npasses == 1 && d.fixed)
+        describe_fixed_pass(p);
     return true;
 }
 
@@ -2163,6 +1941,7 @@ VERSION_PLAN(v3_plan, plan_v3)
 VERSION_PLAN(v4_plan, plan_v4)
 VERSION_PLAN(v5_plan, plan_v5)
 VERSION_PLAN(v6_plan, plan_v6)
+VERSION_PLAN(v7_plan, plan_v7)
 VERSION_PLAN(yours_plan, plan_yours)
 
 extern "C" const fft_version fft_versions[] = {
@@ -2187,6 +1966,10 @@ extern "C" const fft_version fft_versions[] = {
       "such as 13 9 7 5): no index math"},
      v6_plan,
      v6_plan_bytes},
+    {{"v7-any", "passes built from stages of radix 2..16 (any length of factors up to 13), v6's "
+                "kernels where compiled, Bluestein in one kernel"},
+     v7_plan,
+     v7_plan_bytes},
     {{"yours", fft_yours_idea}, yours_plan, yours_plan_bytes},
 };
 
@@ -2199,7 +1982,7 @@ extern "C" bool fft_version_fits(int k, int n, bool in_place, char *why, size_t 
     return true;
 }
 extern "C" const int fft_version_count = sizeof fft_versions / sizeof fft_versions[0];
-extern "C" const char fft_fastest_version[] = "v6-fixed";
+extern "C" const char fft_fastest_version[] = "v7-any";
 
 // --- the peer: cuFFT ---------------------------------------------------------------------------
 

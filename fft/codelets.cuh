@@ -1,0 +1,266 @@
+// fft's codelets: complex arithmetic and the butterflies every pass kernel is built from
+// (fft.cu's v2..v6, staged.cu's v7): dft<R> transforms R points in registers for R = 2, 3,
+// 4, 5, 7, 8, 9, 10, 11, 13 and 16, each compiled with its roots as constants; the twiddles
+// between stages come from a table of roots (twiddle_from_roots).
+#ifndef FFT_CODELETS_CUH
+#define FFT_CODELETS_CUH
+
+#include <cuda_runtime.h>
+
+// --- complex arithmetic and the odd radices --------------------------------------------
+
+__host__ __device__ inline float2 cadd(float2 a, float2 b)
+{
+    return make_float2(a.x + b.x, a.y + b.y);
+}
+__host__ __device__ inline float2 csub(float2 a, float2 b)
+{
+    return make_float2(a.x - b.x, a.y - b.y);
+}
+__host__ __device__ inline float2 cmul(float2 a, float2 b)
+{
+    return make_float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+__device__ inline float2 conj_if(float2 a, bool conj)
+{
+    return make_float2(a.x, conj ? -a.y : a.y);
+}
+// a with the sign bit of its imaginary part XORed with sign (0 or 0x80000000): conj_if as
+// one logic op, where the run-time select costs a negate and a select.
+__device__ inline float2 flip_imag(float2 a, unsigned sign)
+{
+    return make_float2(a.x, __uint_as_float(__float_as_uint(a.y) ^ sign));
+}
+// -i a: a quarter turn clockwise, no multiply.
+__device__ inline float2 mul_minus_i(float2 a) { return make_float2(a.y, -a.x); }
+
+// cos and sin of 2 pi m / P for the odd radices (m is a constant once unrolled), computed
+// by the compiler: Taylor series in double at |angle| <= pi, rounded once to float (the
+// same floats as the C library's cos and sin for P = 3 .. 13).
+__host__ __device__ constexpr double series_cos(double x)
+{
+    double term = 1.0, sum = 1.0;
+    for (int i = 1; i < 40; i++) {
+        term *= -x * x / ((2.0 * i - 1.0) * (2.0 * i));
+        sum += term;
+    }
+    return sum;
+}
+__host__ __device__ constexpr double series_sin(double x)
+{
+    double term = x, sum = x;
+    for (int i = 1; i < 40; i++) {
+        term *= -x * x / ((2.0 * i) * (2.0 * i + 1.0));
+        sum += term;
+    }
+    return sum;
+}
+template <int P> struct odd_roots {
+    float c[P], s[P];
+    __host__ __device__ constexpr odd_roots() : c(), s()
+    {
+        for (int m = 0; m < P; m++) {
+            const double x = 2.0 * 3.14159265358979323846 * (2 * m <= P ? m : m - P) / P;
+            c[m] = (float)series_cos(x);
+            s[m] = (float)series_sin(x);
+        }
+    }
+};
+template <int P> __device__ inline float2 odd_root(int m)
+{
+    constexpr odd_roots<P> roots;
+    return make_float2(roots.c[m], roots.s[m]);
+}
+
+// An odd P (a prime, or 9): with a_j = v_j + v_{P-j}, b_j = v_j - v_{P-j} (j = 1 .. (P-1)/2),
+// y_k = v_0 + sum_j cos(2 pi jk/P) a_j - i sum_j sin(2 pi jk/P) b_j and y_{P-k} the same
+// with + i: (P-1)^2 / 2 real multiplies instead of (P-1)^2 complex ones.
+template <int P> __device__ inline void dft_odd(float2 *v)
+{
+    constexpr int h = (P - 1) / 2;
+    float2 a[h + 1], b[h + 1];
+    float2 y0 = v[0];
+#pragma unroll
+    for (int j = 1; j <= h; j++) {
+        a[j] = cadd(v[j], v[P - j]);
+        b[j] = csub(v[j], v[P - j]);
+        y0 = cadd(y0, a[j]);
+    }
+    float2 out[P];
+    out[0] = y0;
+#pragma unroll
+    for (int k = 1; k <= h; k++) {
+        float2 re = v[0], im = make_float2(0.0f, 0.0f);
+#pragma unroll
+        for (int j = 1; j <= h; j++) {
+            const float2 w = odd_root<P>((j * k) % P);
+            const float c = w.x, s = w.y;
+            re = make_float2(re.x + c * a[j].x, re.y + c * a[j].y);
+            im = make_float2(im.x + s * b[j].x, im.y + s * b[j].y);
+        }
+        out[k] = make_float2(re.x + im.y, re.y - im.x);     // re - i im
+        out[P - k] = make_float2(re.x - im.y, re.y + im.x); // re + i im
+    }
+#pragma unroll
+    for (int k = 0; k < P; k++)
+        v[k] = out[k];
+}
+
+// The forward R-point DFT of v, in place (natural order in and out).
+template <int R> __device__ inline void dft(float2 *v);
+template <> __device__ inline void dft<1>(float2 *) {}
+template <> __device__ inline void dft<2>(float2 *v)
+{
+    const float2 a = v[0], b = v[1];
+    v[0] = cadd(a, b);
+    v[1] = csub(a, b);
+}
+template <> __device__ inline void dft<4>(float2 *v)
+{
+    const float2 t0 = cadd(v[0], v[2]), t1 = csub(v[0], v[2]);
+    const float2 t2 = cadd(v[1], v[3]), t3 = mul_minus_i(csub(v[1], v[3]));
+    v[0] = cadd(t0, t2);
+    v[2] = csub(t0, t2);
+    v[1] = cadd(t1, t3);
+    v[3] = csub(t1, t3);
+}
+// Radix 8 as two radix-4 DFTs of the even and odd points and a radix-2 step with the
+// eighth roots, which are (+-1 +-i) sqrt(1/2): 4 real multiplies in all.
+template <> __device__ inline void dft<8>(float2 *v)
+{
+    float2 e[4] = {v[0], v[2], v[4], v[6]}, o[4] = {v[1], v[3], v[5], v[7]};
+    dft<4>(e);
+    dft<4>(o);
+    const float r = 0.70710678118654752f;
+    o[1] = make_float2(r * (o[1].x + o[1].y), r * (o[1].y - o[1].x));  // e^{-i pi/4}
+    o[2] = mul_minus_i(o[2]);                                          // e^{-i pi/2}
+    o[3] = make_float2(r * (o[3].y - o[3].x), -r * (o[3].x + o[3].y)); // e^{-3i pi/4}
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        v[k] = cadd(e[k], o[k]);
+        v[k + 4] = csub(e[k], o[k]);
+    }
+}
+template <> __device__ inline void dft<3>(float2 *v) { dft_odd<3>(v); }
+template <> __device__ inline void dft<5>(float2 *v) { dft_odd<5>(v); }
+template <> __device__ inline void dft<7>(float2 *v) { dft_odd<7>(v); }
+template <> __device__ inline void dft<9>(float2 *v) { dft_odd<9>(v); }
+template <> __device__ inline void dft<11>(float2 *v) { dft_odd<11>(v); }
+template <> __device__ inline void dft<13>(float2 *v) { dft_odd<13>(v); }
+
+// q = i / d and r = i mod d for 0 <= i < 2^24, d > 0, from a float reciprocal and one
+// correction (a 32-bit division is ~20 instructions; this is 6).
+__device__ inline int div_mod(int i, int d, float inv_d, int &r)
+{
+    int q = __float2int_rz((float)i * inv_d);
+    r = i - q * d;
+    if (r < 0) {
+        q--;
+        r += d;
+    } else if (r >= d) {
+        q++;
+        r -= d;
+    }
+    return q;
+}
+
+// e^{-2 pi i e / len}, accurate to a float's rounding (the argument formed in double).
+__device__ inline float2 root_of_unity(long long e, long long len)
+{
+    float s, c;
+    sincospif((float)(-2.0 * (double)e / (double)len), &s, &c);
+    return make_float2(c, s);
+}
+
+// --- radices 16 and 10, and the twiddles between stages ------------------------------
+
+// a w_16^e for a constant e: the multiples of pi/2 and pi/4 without general products.
+__device__ __forceinline__ float2 rotate16(float2 a, int e)
+{
+    constexpr float c16[16] = {1.0f,  9.238795325e-01f,  7.071067812e-01f,  3.826834324e-01f,
+                               0.0f,  -3.826834324e-01f, -7.071067812e-01f, -9.238795325e-01f,
+                               -1.0f, -9.238795325e-01f, -7.071067812e-01f, -3.826834324e-01f,
+                               0.0f,  3.826834324e-01f,  7.071067812e-01f,  9.238795325e-01f};
+    const float r = 0.70710678118654752f;
+    e &= 15;
+    if (e == 0)
+        return a;
+    if (e == 4)
+        return mul_minus_i(a);
+    if (e == 8)
+        return make_float2(-a.x, -a.y);
+    if (e == 12)
+        return make_float2(-a.y, a.x);
+    if (e == 2)
+        return make_float2(r * (a.x + a.y), r * (a.y - a.x));
+    if (e == 6)
+        return make_float2(r * (a.y - a.x), -r * (a.x + a.y));
+    // w_16^e = cos - i sin, sin(2 pi e / 16) = cos(2 pi (e - 4) / 16)
+    return cmul(a, make_float2(c16[e], -c16[(e + 12) & 15]));
+}
+
+// Radix 16 as 4 x 4: a radix-4 DFT of each residue class n2 (points 4 n1 + n2), the
+// twiddles w_16^{n2 k1}, then a radix-4 DFT across the classes (X[k1 + 4 k2]).
+template <> __device__ inline void dft<16>(float2 *v)
+{
+    float2 a[4][4];
+#pragma unroll
+    for (int n2 = 0; n2 < 4; n2++) {
+#pragma unroll
+        for (int n1 = 0; n1 < 4; n1++)
+            a[n2][n1] = v[4 * n1 + n2];
+        dft<4>(a[n2]);
+#pragma unroll
+        for (int k1 = 0; k1 < 4; k1++)
+            a[n2][k1] = rotate16(a[n2][k1], n2 * k1);
+    }
+#pragma unroll
+    for (int k1 = 0; k1 < 4; k1++) {
+        float2 b[4] = {a[0][k1], a[1][k1], a[2][k1], a[3][k1]};
+        dft<4>(b);
+#pragma unroll
+        for (int k2 = 0; k2 < 4; k2++)
+            v[k1 + 4 * k2] = b[k2];
+    }
+}
+
+// Radix 10 as 5 x 2: radix-5 DFTs of the even points (E) and the odd points (O), then
+// X[k] = E[k] + w_10^k O[k] and X[k + 5] = E[k] - w_10^k O[k].
+template <> __device__ inline void dft<10>(float2 *v)
+{
+    constexpr float c10[5] = {1.0f, 8.090169944e-01f, 3.090169944e-01f, -3.090169944e-01f,
+                              -8.090169944e-01f};
+    constexpr float s10[5] = {0.0f, 5.877852523e-01f, 9.510565163e-01f, 9.510565163e-01f,
+                              5.877852523e-01f};
+    float2 e[5], o[5];
+#pragma unroll
+    for (int j = 0; j < 5; j++) {
+        e[j] = v[2 * j];
+        o[j] = v[2 * j + 1];
+    }
+    dft<5>(e);
+    dft<5>(o);
+#pragma unroll
+    for (int k = 0; k < 5; k++) {
+        const float2 t = k ? cmul(o[k], make_float2(c10[k], -s10[k])) : o[k];
+        v[k] = cadd(e[k], t);
+        v[k + 5] = csub(e[k], t);
+    }
+}
+
+// u[q] *= w_L^{q e} for q < R from the table of L-th roots: q = 1, 2, 3 and the multiples
+// of 4 read, the rest one product of two reads (at most 1.5 roundings where a product
+// chain would carry up to 4).
+template <int R>
+__device__ __forceinline__ void twiddle_from_roots(float2 *u, const float2 *roots, int e)
+{
+    float2 w[R];
+#pragma unroll
+    for (int q = 1; q < R; q++)
+        w[q] = (q < 4 || q % 4 == 0) ? __ldg(&roots[q * e]) : cmul(w[q % 4], w[q - q % 4]);
+#pragma unroll
+    for (int q = 1; q < R; q++)
+        u[q] = cmul(u[q], w[q]);
+}
+
+#endif

@@ -1,0 +1,67 @@
+// fft's passes: what a pass kernel is told (pass_desc), shared by the planner (fft.cu)
+// and the pass kernels (fft.cu's v4..v6, staged.cu's v7).
+#ifndef FFT_PASSES_CUH
+#define FFT_PASSES_CUH
+
+#include "codelets.cuh"
+
+enum { MAX_STAGES = 32, MAX_PASSES = 4, MAX_PASS_STAGES = 16 };
+
+// One pass of v4..v7 (see fft.cu's pass_kernel): m-point transforms of `columns` columns, each
+// column's points `stride` apart. Filled in by plan_pass; conj_in/out set at run time.
+struct pass_desc {
+    int n, m, ns;     // transform length, this pass's length, the earlier passes' product
+    int stride;       // n / m
+    unsigned columns; // batch n / m <= 2^31
+    int columns_per_block, threads_per_column, butterflies;
+    int stages;
+    unsigned char radix[MAX_PASS_STAGES]; // stage s's radix
+    int pitch;         // contiguous layout: a column's stride in shared memory (padded)
+    bool contiguous;   // m == n: a column is a whole transform
+    bool staged_store; // v5's first of several passes: its output goes out through shared
+                       // memory (v6's kernels know it when compiled: fixed_shape::STAGED)
+    bool fixed;        // v6: run by the kernel compiled for m (fixed_pass_kernel)
+    bool staged;       // v7: run by the staged kernel (staged.cu), any m of radices to 13
+    int smem_bytes;
+    const float2 *roots;                   // w_m^t = e^{-2 pi i t / m}, t < m
+    const float2 *twiddle_hi, *twiddle_lo; // w_{ns m}^e = hi[e >> shift] lo[e & mask]
+    int twiddle_shift;
+    bool conj_in, conj_out;
+    // Bluestein's products fused into the passes of its inner transforms (v6's column
+    // passes of mixed radices, v7's staged ones; 0 otherwise): the first pass loads x_i c_i for the
+    // transform's points i < pad_n (x: pad_n points a transform), zeros past them; the
+    // last pass stores conj(y_i S_i / m) (the spectrum's product, before the second
+    // transform) or conj(y_i) c_i for i < pad_n (the last product, pad_n points a transform).
+    unsigned char fuse_in, fuse_out; // FUSE_*
+    int pad_n;
+    const float2 *chirp, *spectrum;
+};
+// FUSE_CHIRP: a product with the chirp c; FUSE_FILTER: with S, the spectrum of the
+// convolution's filter (the wrapped conj(c)).
+enum { FUSE_NONE, FUSE_CHIRP, FUSE_FILTER };
+
+// The twiddle between passes, w_{ns m}^e, from two tables (see plan_pass).
+__device__ inline float2 pass_twiddle(const pass_desc &d, int e)
+{
+    return cmul(__ldg(&d.twiddle_hi[e >> d.twiddle_shift]),
+                __ldg(&d.twiddle_lo[e & ((1 << d.twiddle_shift) - 1)]));
+}
+
+// Which versions' pass kernels a plan may use: v5's (the radix a run-time switch), v6's
+// compiled for the pass's length where there is one (else v5's), v7's: v6's for powers
+// of two, the staged kernel for any other length of radices up to 13.
+enum pass_kernels { V5_KERNELS, V6_KERNELS, V7_KERNELS };
+
+inline bool is_power_of_two(long long m) { return m > 0 && (m & (m - 1)) == 0; }
+
+// staged.cu: v7's kernel. staged_pass_plan fills in d's stages and block shape (d's n, m,
+// ns, stride, columns and contiguous set), false when m has a prime factor above 13 or
+// the block does not fit; dry makes no device calls. staged_bluestein_*: Bluestein's
+// algorithm in one kernel on m-point transforms (d.m = m, d.pad_n = n, d.columns = the
+// batch, d.roots, d.chirp, d.spectrum).
+bool staged_pass_plan(pass_desc &d, bool dry);
+void staged_pass_launch(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream);
+bool staged_bluestein_plan(pass_desc &d, bool dry);
+void staged_bluestein_launch(const pass_desc &d, const float2 *x, float2 *y, cudaStream_t stream);
+
+#endif
