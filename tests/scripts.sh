@@ -170,11 +170,15 @@ if command -v python3 >/dev/null; then
     else fail "scripts/prose-numbers: a line a number, a count"; fi
 fi
 expect_usage "sweep: a bad --max" "usage: scripts/sweep" scripts/sweep fft --max 0
-# A sweep's results file: scripts/plot draws it, scripts/tables leaves it out of the tables.
+# A sweep's results file: scripts/plot draws it, scripts/tables leaves it out of the tables
+# (its device line too, which would otherwise stand for the exercise's newest run).
 if command -v python3 >/dev/null; then
-    for n in 2 3 5 7 11 1009 4096; do
-        echo "{\"gpu\":\"GPU A\",\"date\":\"2026-11-28\",\"exercise\":\"fft\",\"table\":\"sweep\",\"kernel\":\"v6-fixed\",\"length\":$n,\"largest_prime\":$n,\"time_ms\":1.1,\"peer_ms\":1,\"ratio\":1.1}"
-    done >"$tmp/sweep-20991231-GPU_A.fft.jsonl"
+    {
+        echo '{"gpu":"GPU A","date":"2026-11-28","exercise":"fft","table":"device","device":"GPU A","sm_count":1}'
+        for n in 2 3 5 7 11 1009 4096; do
+            echo "{\"gpu\":\"GPU A\",\"date\":\"2026-11-28\",\"exercise\":\"fft\",\"table\":\"sweep\",\"kernel\":\"v7-any\",\"length\":$n,\"largest_prime\":$n,\"time_ms\":1.1,\"peer_ms\":1,\"ratio\":1.1}"
+        done
+    } >"$tmp/sweep-20991231-GPU_A.fft.jsonl"
     run scripts/tables "${results_files[@]}" "$tmp/sweep-20991231-GPU_A.fft.jsonl" --check
     if [ "$rc" -eq 0 ]; then pass "scripts/tables: a sweep's file is not a table"; else fail "scripts/tables: a sweep's file is not a table"; fi
     if python3 -c 'import matplotlib' 2>/dev/null; then
