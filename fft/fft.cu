@@ -1511,9 +1511,9 @@ __global__ void __launch_bounds__(mixed_shape<M, STRIDED>::BOUND_THREADS,
         [&](int p) {
             if (STRIDED && d.fuse_in == FUSE_CHIRP) { // x_i c_i (ns = 1: no twiddle)
                 const int i = j + p * step;
-                return valid && i < d.pad_n ? cmul(flip_imag(in[(size_t)b * d.pad_n + i], sign_in),
-                                                   __ldg(&d.chirp[i]))
-                                            : zero;
+                return valid && i < d.pad_n
+                           ? chirp_in(in[(size_t)b * d.pad_n + i], sign_in, d.chirp, i)
+                           : zero;
             }
             const float2 a = valid ? flip_imag(src[p * step], sign_in) : zero;
             return STRIDED && d.ns > 1 ? cmul(a, pass_twiddle(d, p * jm)) : a;
@@ -1522,14 +1522,11 @@ __global__ void __launch_bounds__(mixed_shape<M, STRIDED>::BOUND_THREADS,
             const int i = (j - jm) * M + jm + p * out_step;
             if (!valid)
                 return;
-            if (STRIDED && d.fuse_out == FUSE_FILTER) {
-                const float2 y = cmul(a, __ldg(&d.spectrum[i]));
-                const float scale = 1.0f / (float)d.n;
-                dst[p * out_step] = make_float2(y.x * scale, -y.y * scale);
-            } else if (STRIDED && d.fuse_out == FUSE_CHIRP) {
+            if (STRIDED && d.fuse_out == FUSE_FILTER)
+                dst[p * out_step] = filter_out(a, d.spectrum, i, 1.0f / (float)d.n);
+            else if (STRIDED && d.fuse_out == FUSE_CHIRP) {
                 if (i < d.pad_n)
-                    out[(size_t)b * d.pad_n + i] =
-                        flip_imag(cmul(make_float2(a.x, -a.y), __ldg(&d.chirp[i])), sign_out);
+                    out[(size_t)b * d.pad_n + i] = chirp_out(a, d.chirp, i, sign_out);
             } else
                 dst[p * out_step] = flip_imag(a, sign_out);
         });
@@ -1714,24 +1711,21 @@ __global__ void __launch_bounds__(fixed_shape<M, false>::BOUND_THREADS, fused_mi
 #pragma unroll
     for (int k = 0; k < S::EPT; k++) {
         const int p = t + k * S::TPC;
-        v[k] = valid && p < n ? cmul(flip_imag(x[(size_t)b * n + p], sign_in), __ldg(&chirp[p]))
+        v[k] = valid && p < n ? chirp_in(x[(size_t)b * n + p], sign_in, chirp, p)
                               : make_float2(0.0f, 0.0f);
     }
     fixed_stages<M, false, 1>(v, sm, c, t, roots);
     constexpr float scale = 1.0f / M;
 #pragma unroll
-    for (int k = 0; k < S::EPT; k++) {
-        const float2 a = cmul(v[k], __ldg(&spectrum[t + k * S::TPC]));
-        v[k] = make_float2(a.x * scale, -a.y * scale);
-    }
+    for (int k = 0; k < S::EPT; k++)
+        v[k] = filter_out(v[k], spectrum, t + k * S::TPC, scale);
     __syncthreads(); // the first transform's last reads of shared memory are done
     fixed_stages<M, false, 1>(v, sm, c, t, roots);
 #pragma unroll
     for (int k = 0; k < S::EPT; k++) {
         const int p = t + k * S::TPC;
         if (valid && p < n)
-            y[(size_t)b * n + p] =
-                flip_imag(cmul(make_float2(v[k].x, -v[k].y), __ldg(&chirp[p])), sign_out);
+            y[(size_t)b * n + p] = chirp_out(v[k], chirp, p, sign_out);
     }
 }
 

@@ -47,6 +47,24 @@ __device__ inline float2 pass_twiddle(const pass_desc &d, int e)
                 __ldg(&d.twiddle_lo[e & ((1 << d.twiddle_shift) - 1)]));
 }
 
+// Bluestein's three products, as every kernel that fuses them takes them (v6's and v7's):
+// x_i c_i on the way in (conjugated first for an inverse); conj(y_i S_i) scaled, on the
+// way out of the first transform (the second is a forward one of the conjugate: the
+// inverse); conj(y_i) c_i out of the second (conjugated for an inverse).
+__device__ inline float2 chirp_in(float2 x, unsigned sign_in, const float2 *chirp, int i)
+{
+    return cmul(flip_imag(x, sign_in), __ldg(&chirp[i]));
+}
+__device__ inline float2 filter_out(float2 y, const float2 *spectrum, int i, float scale)
+{
+    const float2 p = cmul(y, __ldg(&spectrum[i]));
+    return make_float2(p.x * scale, -p.y * scale);
+}
+__device__ inline float2 chirp_out(float2 y, const float2 *chirp, int i, unsigned sign_out)
+{
+    return flip_imag(cmul(make_float2(y.x, -y.y), __ldg(&chirp[i])), sign_out);
+}
+
 // Which versions' pass kernels a plan may use: v5's (the radix a run-time switch), v6's
 // compiled for the pass's length where there is one (else v5's), v7's: v6's for powers
 // of two, the staged kernel for any other length of radices up to 13.

@@ -237,7 +237,7 @@ __global__ void __launch_bounds__(STAGED_THREADS, 4)
         if (valid && d.fuse_in == FUSE_CHIRP) { // x_i c_i (the first pass: no twiddle)
             const int i = j + p * stride;
             if (i < pad_n)
-                a = cmul(flip_imag(in[(size_t)b * pad_n + i], sign_in), __ldg(&d.chirp[i]));
+                a = chirp_in(in[(size_t)b * pad_n + i], sign_in, d.chirp, i);
         } else if (valid) {
             a = flip_imag(in[(size_t)b * n + j + (size_t)p * stride], sign_in);
             if (ns > 1)
@@ -264,13 +264,11 @@ __global__ void __launch_bounds__(STAGED_THREADS, 4)
     for (int p = (int)threadIdx.x / L.C; p < m && valid; p += rows) {
         const float2 a = result[p * L.pitch + c];
         const int i = (j - jm) * m + jm + p * ns;
-        if (d.fuse_out == FUSE_FILTER) { // conj(y_i S_i / n): the second transform is next
-            const float2 y = cmul(a, __ldg(&d.spectrum[i]));
-            out[(size_t)b * n + i] = make_float2(y.x * scale, -y.y * scale);
-        } else if (d.fuse_out == FUSE_CHIRP) { // conj(y_i) c_i, the first pad_n points
+        if (d.fuse_out == FUSE_FILTER) // conj(y_i S_i / n): the second transform is next
+            out[(size_t)b * n + i] = filter_out(a, d.spectrum, i, scale);
+        else if (d.fuse_out == FUSE_CHIRP) { // conj(y_i) c_i, the first pad_n points
             if (i < pad_n)
-                out[(size_t)b * pad_n + i] =
-                    flip_imag(cmul(make_float2(a.x, -a.y), __ldg(&d.chirp[i])), sign_out);
+                out[(size_t)b * pad_n + i] = chirp_out(a, d.chirp, i, sign_out);
         } else
             out[(size_t)b * n + i] = flip_imag(a, sign_out);
     }
@@ -298,17 +296,16 @@ __global__ void __launch_bounds__(STAGED_THREADS, 4)
     for (int i = threadIdx.x; i < L.C * m; i += blockDim.x) {
         int p;
         const int c = div_mod(i, m, inv_m, p);
-        buffer1[p * L.pitch + c] =
-            c < columns && p < n ? cmul(flip_imag(src[c * n + p], sign_in), __ldg(&d.chirp[p]))
-                                 : make_float2(0.0f, 0.0f);
+        buffer1[p * L.pitch + c] = c < columns && p < n
+                                       ? chirp_in(src[c * n + p], sign_in, d.chirp, p)
+                                       : make_float2(0.0f, 0.0f);
     }
     __syncthreads();
     float2 *product = staged_stages(d, L, buffer1, sm);
     for (int i = threadIdx.x; i < L.C * m; i += blockDim.x) {
         int c;
         const int p = div_mod(i, L.C, rcp(L.C), c);
-        const float2 a = cmul(product[p * L.pitch + c], __ldg(&d.spectrum[p]));
-        product[p * L.pitch + c] = make_float2(a.x * inv_m, -a.y * inv_m);
+        product[p * L.pitch + c] = filter_out(product[p * L.pitch + c], d.spectrum, p, inv_m);
     }
     __syncthreads();
     const float2 *result = staged_stages(d, L, product, product == sm ? buffer1 : sm);
@@ -317,7 +314,7 @@ __global__ void __launch_bounds__(STAGED_THREADS, 4)
         int p;
         const int c = div_mod(i, n, inv_n, p);
         const float2 v = result[p * L.pitch + c];
-        dst[i] = flip_imag(cmul(make_float2(v.x, -v.y), __ldg(&d.chirp[p])), sign_out);
+        dst[i] = chirp_out(v, d.chirp, p, sign_out);
     }
 }
 
