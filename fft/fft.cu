@@ -20,20 +20,28 @@
 //                 v5 takes 3; chains of mixed radices (56 = 8 x 7, 4095 = 13 x 9 x 7 x 5
 //                 whole; 1080 and 1944 column passes); Bluestein up to n = 4096 in one
 //                 kernel, and past it with its products in mixed passes (2^20 + 1).
+//                 Its kernels are in fixed.cu.
+//   v7-any        the planner's passes built at run time from stages of radix 16, 8, 4,
+//                 2, 13, 11, 9, 7, 5, 3 (staged.cu): any length whose prime factors are
+//                 at most 13 in one code; v6's kernels where compiled; Bluestein in one
+//                 staged kernel for the other lengths. The default.
+//
+// The files: this one plans (factors n, splits it into passes, picks each pass's kernel)
+// and holds v1..v5; codelets.cuh the butterflies every kernel is built from; passes.cuh
+// what a pass kernel is told; fixed.cu v6's kernels; staged.cu v7's; peer.cu cuFFT and
+// the convolution's other kernels.
 //
 // Every version but v1 computes the forward transform only: the inverse is
 // conj(forward(conj(x))), the conjugates fused into the first load and the last store.
 // A transform that fits in one pass moves 16 bytes a point (8 read, 8 written): at the
 // H100's ~3 TB/s copy rate 2^26 points take 0.36 ms; that is the floor the ladder's
 // "% copy" measures against.
-#include <cufft.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <vector>
 
 #include "check.h"
-#include "check_libs.h"
 #include "device.h"
 #include "fft.h"
 #include "launch.h"
@@ -417,13 +425,6 @@ static bool plan_v3(planner &pl, int n, size_t, bool, char *why, size_t len)
 // without the extra slot every 16 would put 8 of a half-warp's 16 stores in one bank.
 // Columns of a longer transform (strided, several a block so each global read is a run
 // of C neighbours) at p (C + 1) + c: a half-warp spans 16 columns of one point.
-struct pass_thread {
-    int c, t;   // the column in the block, the thread in the column
-    bool valid; // the column exists (the last block may be short)
-    unsigned b; // the transform
-    int j;      // the column in the transform
-    int jm;     // j mod ns
-};
 
 __device__ inline int smem_at(const pass_desc &d, int c, int p)
 {
@@ -662,14 +663,7 @@ static bool block_shape(pass_desc &d)
     return false;
 }
 
-static void launch_fixed_pass(const pass_desc &d, const float2 *in, float2 *out,
-                              cudaStream_t stream);
-static bool use_fixed_kernel(planner &pl, pass_desc &d);
 static const void *pass_kernel_of(const pass_desc &d);
-static bool has_fixed_kernel(int m);
-static bool fusable_passes(const fft_plan *inner);
-static bool use_fused_bluestein(planner &pl, long long m);
-static void run_bluestein_fused(const fft_plan *p, const fft_args *a, cudaStream_t stream);
 static void run_bluestein_staged(const fft_plan *p, const fft_args *a, cudaStream_t stream);
 
 // Fills d for a pass of m-point transforms with ns before it; false when it does not fit.
@@ -690,7 +684,7 @@ static bool plan_pass(planner &pl, pass_desc &d, int n, int m, int ns, size_t ba
         return false;
     for (int s = 0; s < d.stages; s++)
         d.radix[s] = radix[s];
-    const bool fixed = kernels != V5_KERNELS && use_fixed_kernel(pl, d);
+    const bool fixed = kernels != V5_KERNELS && fixed_pass_plan(d, pl.dry);
     if (!fixed && kernels == V7_KERNELS) {
         if (!staged_pass_plan(d, pl.dry))
             return false;
@@ -753,7 +747,7 @@ static void launch_pass(const pass_desc &desc, const void *in, void *out, bool c
     d.conj_in = conj_in;
     d.conj_out = conj_out;
     if (d.fixed) {
-        launch_fixed_pass(d, (const float2 *)in, (float2 *)out, stream);
+        fixed_pass_launch(d, (const float2 *)in, (float2 *)out, stream);
         return;
     }
     if (d.staged) {
@@ -951,6 +945,27 @@ static void run_bluestein(const fft_plan *p, const fft_args *a, cudaStream_t str
     CL_LAUNCH_CHECK();
 }
 
+// Bluestein's products can ride on these inner transforms' passes (run_bluestein_passes):
+// two or more column passes, each a mixed-radix kernel.
+static bool fusable_passes(const fft_plan *inner)
+{
+    if (inner->run != run_passes || inner->npasses < 2)
+        return false;
+    for (int i = 0; i < inner->npasses; i++)
+        if (!inner->pass[i].staged &&
+            !(inner->pass[i].fixed && fixed_pass_chain(inner->pass[i].m, true)))
+            return false;
+    return true;
+}
+
+static void run_bluestein_fused(const fft_plan *p, const fft_args *a, cudaStream_t stream)
+{
+    const fixed_bluestein_args args = {
+        p->m,     (const float2 *)a->in, (float2 *)a->out, a->n,      a->batch,
+        p->chirp, p->spectrum,           p->roots,         a->inverse};
+    fixed_bluestein_launch(args, stream);
+}
+
 // v6 past m = 8192, where every pass of the inner transforms is a mixed-radix column
 // pass: the three products ride on the passes (pass_desc's fuse_in, fuse_out): the first
 // transform's first pass loads x c and its last pass stores the spectrum's product,
@@ -996,7 +1011,7 @@ static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
     long long power = 1;
     while (power < 2LL * n - 1)
         power *= 2;
-    bool fused = kernels != V5_KERNELS && use_fused_bluestein(pl, power);
+    bool fused = kernels != V5_KERNELS && fixed_bluestein_plan(power, pl.dry);
     if (fused || (kernels == V6_KERNELS && power * 8 <= p->m * 9))
         p->m = power;
     if (p->m > INT32_MAX / 2 || (size_t)p->m * batch > 2 * FFT_MAX_POINTS)
@@ -1087,7 +1102,7 @@ static bool plan_any_length(planner &pl, int n, size_t batch, bool in_place, pas
                             plan_builder self, char *why, size_t len)
 {
     const bool direct = kernels == V7_KERNELS   ? fft_largest_prime_factor(n) <= 13
-                        : kernels == V6_KERNELS ? fft_is_smooth(n) || has_fixed_kernel(n)
+                        : kernels == V6_KERNELS ? fft_is_smooth(n) || fixed_kernel_exists(n)
                                                 : fft_is_smooth(n);
     if (direct) {
         if (plan_multipass(pl, n, batch, in_place, kernels))
@@ -1105,710 +1120,13 @@ static bool plan_v5(planner &pl, int n, size_t batch, bool in_place, char *why, 
     return plan_any_length(pl, n, batch, in_place, V5_KERNELS, plan_v5, why, len);
 }
 
-// --- v6: the length a template parameter --------------------------------------------------------
-
-// v6: v5's passes, each compiled for its length M (a power of two, 1 .. 8192 for a whole
-// transform, 16 .. 4096 for a pass over columns; 1000 = 10^3 both ways, 10 points a thread
-// in 3 radix-10 stages): every index, radix and loop bound is a constant, so a point costs a few
-// instructions where v4/v5 spend dozens on radix switches, divisions and bounds checks (ncu,
-// 4096: 2.3 instructions a point a stage). A thread holds EPT = 16 points (8 up to M = 64, all M
-// below 16) in registers: points t + k TPC of its column, k < EPT, TPC = M / EPT threads a column.
-// Stages are radix EPT and a last one of what is left (2, 4 or 8): 4096 = 16 16 16 in 3 stages and
-// 2 exchanges through shared memory, where v4 takes 8 8 8 8 and 3. Stage twiddles w^q (q < 16) come
-// from 6 reads of the M-th roots (q = 1, 2, 3, 4, 8, 12) and 9 products of two of them.
-// Napkin math (n = 4096, 2^26 points): 1 GB moved, 0.36 ms at the H100's 2.95 TB/s copy
-// rate, i.e. 0.82 points an SM a clock: a budget of 128 / 0.82 = 156 instructions a point
-// against ~73 measured (154 M warp instructions). DRAM-bound: 98-100% of copy from 64 to
-// 4096. A pass over columns reads runs of C neighbours (C = 16, 8 from 1024 on, 4 at 4096:
-// 128, 64, 32 bytes): 2^20 takes 2 passes at 87% of copy each on the H100 (cuFFT 91%),
-// latency-bound at 2 blocks of 512 an SM, so their time goes with their instructions
-// (ncu: 132 M and 166 M warp instructions, cuFFT's 154 M and 125 M).
-
-// The points a thread holds for length m: 8 up to 64 (64 = 8 x 8 on 8 threads), 16 above;
-// 1000 = 10^3: 10, radix-10 stages.
-__host__ __device__ constexpr int fixed_points_a_thread(int m)
-{
-    return m == 1000 ? 10 : m <= 16 ? m : m <= 64 ? 8 : 16;
-}
-
-// The most threads an SM holds: 1024 on Turing (sm_75, in the portable build), 2048
-// on the A100 and Hopper.
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-#define FFT_SM_THREADS 1024
-#else
-#define FFT_SM_THREADS 2048
-#endif
-__host__ __device__ constexpr int cmin(int a, int b) { return a < b ? a : b; }
-
-// Whether a length's shared-memory slots skip one in 16 (see padded_slot).
-template <int M> __host__ __device__ constexpr bool padded_slots()
-{
-    return M != 1000 && M != 4095;
-}
-
-// A length's shape: points a thread, threads a column, columns a block (whole transforms:
-// 256 threads a block at least; columns of a longer transform: 16 neighbours, 128-byte
-// runs, 8 from M = 1024 on), shared memory (one slot in 16 of padding, see fixed_slot).
-template <int M, bool STRIDED> struct fixed_shape {
-    static constexpr int EPT = fixed_points_a_thread(M);
-    static constexpr int TPC = M / EPT;
-    static constexpr int C = M == 1000 ? (STRIDED ? 4 : 2) // 400 and 200 threads
-                             : STRIDED ? (M <= 256    ? 4096 / M
-                                          : M == 512  ? 16
-                                          : M == 1024 ? 8
-                                                      : 4)
-                                       : (TPC >= 256 ? 1 : 256 / TPC);
-    static constexpr int THREADS = C * TPC;
-    // Registers: at most 85 a thread (3 blocks of 256 an SM), 64 for blocks of 512; 1000
-    // whole, 6 blocks of 200 at 40 registers, no spills (H200 0.324 -> 0.309 ms against 4
-    // columns a block at 48 registers, 0.275 -> 0.266 against 5 blocks at 56; 7 blocks
-    // would spill); 256 whole, 5 blocks of 256 at 48 registers, no spills (H200 0.2669 ->
-    // 0.2647 ms, H100 0.3705 -> 0.3692, against 4 at 56; 64 at 8 blocks gained nothing,
-    // 4096 whole at 8 points a thread and 3 blocks of 512 lost 44%); 2048 and 4096 whole,
-    // 4 blocks of 256 at 64 registers, no spills (H200 4096 0.280 -> 0.273 ms, 2048 0.263
-    // -> 0.260: the H200's bandwidth an SM wants more warps in flight). The launch bound
-    // in whole warps (1000: 13 and 7 warps) and within the threads an SM holds, or ptxas
-    // ignores it.
-    static constexpr int BOUND_THREADS = (THREADS + 31) / 32 * 32;
-    static constexpr int MIN_BLOCKS = cmin(M == 1000 && !STRIDED                  ? 6
-                                           : M == 256 && !STRIDED                 ? 5
-                                           : (M == 2048 || M == 4096) && !STRIDED ? 4
-                                           : THREADS >= 1024                      ? 1
-                                           : THREADS >= 512                       ? 2
-                                                                                  : 3,
-                                           FFT_SM_THREADS / BOUND_THREADS);
-    static constexpr int SLOTS = C * M + (padded_slots<M>() ? C * M / 16 : 0);
-    // The first of several passes writes column g's outputs to g M + p: straight from
-    // registers the warp's runs are 256 / C bytes, staged through shared memory when that
-    // is at most a 32-byte sector (2^27 = 512^3, C = 16: 4.49 ms straight, 3.30 staged on
-    // the H100; 2^20 = 1024^2, C = 8: 0.917 -> 0.893 ms on the H200).
-    static constexpr bool STAGED = STRIDED && C >= 8;
-};
-
-// Column c's point p in shared memory: whole transforms one after another (c M + p),
-// columns interleaved (p C + c), then a slot skipped every 16: a power-of-two stage's
-// stores go R points apart, and 16 lanes storing 16 x R apart would share one bank
-// without it. 1000's radix-10 stages store 10 and 100 points apart, and 4095's odd
-// radices odd strides, where the skipped slots add conflicts instead (counted for
-// 8-byte accesses, a half-warp a wavefront: 1000 4.5 wavefronts a warp access with
-// them, 3.0 without; columns of 1000 2.7 and 2.5; 4095 3.7 and 2.3).
-template <int M, int C, bool STRIDED>
-__host__ __device__ __forceinline__ constexpr int padded_slot(int c, int p)
-{
-    const int i = STRIDED ? p * C + c : c * M + p;
-    return padded_slots<M>() ? i + (i >> 4) : i;
-}
-template <int M, bool STRIDED> __device__ __forceinline__ int fixed_slot(int c, int p)
-{
-    return padded_slot<M, fixed_shape<M, STRIDED>::C, STRIDED>(c, p);
-}
-
-// fixed_slot(i / M, i % M) for i = tid + k THREADS (tid < THREADS), the staged store's
-// k-th point, as a part of tid's plus a constant of k's (ptxas computes each slot in
-// full otherwise, ~6 instructions a point). Columns interleaved (p C + c) and padded
-// (i + i / 16), C >= 8 columns of a power of two, C M / THREADS points a thread:
-// THREADS >= M: column c = tid / M + k u (u = THREADS / M <= 16 columns a sweep),
-//   point p = tid % M; p C is a multiple of 16 (C >= 16) and no multiple of 16 lies
-//   inside (k u, k u + u), so the padding is p C / 16 + k u / 16.
-// THREADS = M / 2 (C = 8): c = k / 2, p = tid + (k % 2) THREADS; (tid C) % 16 + c <= 15,
-//   so the padding is tid C / 16 + (k % 2) THREADS C / 16.
-template <int M, int C, int THREADS>
-__host__ __device__ __forceinline__ constexpr int staged_slot(unsigned tid, int k)
-{
-    static_assert(padded_slots<M>() && C * M % THREADS == 0, "a staged pass's shape");
-    if constexpr (THREADS >= M) {
-        constexpr int u = THREADS / M;
-        static_assert(C % 16 == 0 && u <= 16 && 16 % u == 0, "columns a sweep");
-        const int p = tid % M, base = p * C + tid / M + (p * C >> 4);
-        return base + k * u + (k * u >> 4);
-    } else {
-        static_assert(C == 8 && 2 * THREADS == M, "two sweeps a column");
-        const int base = tid * C + (tid * C >> 4);
-        return base + (k % 2) * (THREADS * C + THREADS * C / 16) + k / 2;
-    }
-}
-// The identity above, checked by the compiler for every thread and point of a shape.
-template <int M, int C, int THREADS> __host__ __device__ constexpr bool staged_slots_hold()
-{
-    for (unsigned tid = 0; tid < THREADS; tid++)
-        for (int k = 0; k < C * M / THREADS; k++) {
-            const unsigned i = tid + k * THREADS;
-            if (staged_slot<M, C, THREADS>(tid, k) != padded_slot<M, C, true>(i / M, i % M))
-                return false;
-        }
-    return true;
-}
-
-// The stages after the loads, as template recursion on NS (the product of the stages
-// before): each stage twiddles (NS > 1) and transforms its EPT / R butterflies, then,
-// unless it is the last, trades points through shared memory. Butterfly j = t + b TPC
-// reads points j + q M/R = t + (b + q EPT/R) TPC: registers b + q EPT/R, so the
-// layout "register k holds point t + k TPC" holds before every stage and after the last.
-template <int M, bool STRIDED, int NS>
-__device__ __forceinline__ void fixed_stages(float2 (&v)[fixed_shape<M, STRIDED>::EPT], float2 *sm,
-                                             int c, int t, const float2 *roots)
-{
-    using S = fixed_shape<M, STRIDED>;
-    constexpr int R = M / NS < S::EPT ? M / NS : S::EPT, B = S::EPT / R;
-#pragma unroll
-    for (int b = 0; b < B; b++) {
-        float2 u[R];
-#pragma unroll
-        for (int q = 0; q < R; q++)
-            u[q] = v[b + q * B];
-        if constexpr (NS > 1)
-            twiddle_from_roots<R>(u, roots, (unsigned)(t + b * S::TPC) % NS * (M / (NS * R)));
-        dft<R>(u);
-#pragma unroll
-        for (int q = 0; q < R; q++)
-            v[b + q * B] = u[q];
-    }
-    if constexpr (NS * R < M) {
-        if constexpr (NS > 1)
-            __syncthreads(); // the previous stage's reads are done
-#pragma unroll
-        for (int b = 0; b < B; b++) {
-            const int j = t + b * S::TPC, jm = (unsigned)j % NS;
-#pragma unroll
-            for (int q = 0; q < R; q++)
-                sm[fixed_slot<M, STRIDED>(c, (j - jm) * R + jm + q * NS)] = v[b + q * B];
-        }
-        __syncthreads();
-#pragma unroll
-        for (int k = 0; k < S::EPT; k++)
-            v[k] = sm[fixed_slot<M, STRIDED>(c, t + k * S::TPC)];
-        fixed_stages<M, STRIDED, NS * R>(v, sm, c, t, roots);
-    }
-}
-
-// A v6 thread's column and place in it: C columns a block of T threads each, whole
-// transforms one after another (STRIDED false) or columns interleaved, neighbours in
-// neighbouring lanes (true: column j of transform b, d.stride of them a transform).
-template <bool STRIDED, int C, int T>
-__device__ __forceinline__ pass_thread column_thread(const pass_desc &d)
-{
-    pass_thread th;
-    th.c = STRIDED ? (int)threadIdx.x % C : (int)threadIdx.x / T;
-    th.t = STRIDED ? (int)threadIdx.x / C : (int)threadIdx.x % T;
-    const unsigned g = blockIdx.x * (unsigned)C + th.c;
-    th.valid = g < d.columns;
-    th.b = g;
-    th.j = 0;
-    th.jm = 0;
-    if (STRIDED) {
-        th.b = g / (unsigned)d.stride;
-        th.j = (int)(g - th.b * (unsigned)d.stride);
-        th.jm = th.j % d.ns;
-    }
-    return th;
-}
-
-// One pass of M-point transforms (see pass_kernel for the pass's arithmetic): STRIDED
-// false, whole transforms (d.m == d.n); true, columns d.stride apart: the first pass
-// (d.ns == 1, TWIDDLED false) or a later one (TWIDDLED: its loads twiddled between
-// passes). The two are compiled apart: with d.ns > 1 a run-time test, the first pass
-// issued the twiddles' loads and products predicated off, and the later ones the
-// staged store's code (H100, 2^20: 215 M and 191 M warp instructions a pass, cuFFT's
-// 154 M and 125 M).
-template <int M, bool STRIDED, bool TWIDDLED>
-__global__ void __launch_bounds__(fixed_shape<M, STRIDED>::BOUND_THREADS,
-                                  fixed_shape<M, STRIDED>::MIN_BLOCKS)
-    fixed_pass_kernel(const float2 *in, float2 *out, const pass_desc d)
-{
-    using S = fixed_shape<M, STRIDED>;
-    static_assert(STRIDED || !TWIDDLED, "a whole transform has no twiddles between passes");
-    extern __shared__ float2 sm[];
-    const pass_thread th = column_thread<STRIDED, S::C, S::TPC>(d);
-    const int c = th.c, t = th.t, j = th.j, jm = th.jm;
-    const unsigned b = th.b;
-    const bool valid = th.valid;
-    // The inverse's conjugates: as sign masks in whole transforms (H100, 4096 inverse 0.426
-    // -> 0.361 ms), as conj_if's select in column passes, where the masks cost registers
-    // at the 64 a thread they run at (2^20 1.040 -> 1.084 ms).
-    const unsigned sign_in = d.conj_in ? 0x80000000u : 0u, sign_out = d.conj_out ? 0x80000000u : 0u;
-    const auto conj_loaded = [&](float2 a) {
-        return STRIDED ? conj_if(a, d.conj_in) : flip_imag(a, sign_in);
-    };
-    const auto conj_stored = [&](float2 a) {
-        return STRIDED ? conj_if(a, d.conj_out) : flip_imag(a, sign_out);
-    };
-    float2 v[S::EPT];
-    if constexpr (STRIDED) {
-        // Points t + k TPC, k < EPT, d.stride apart: one pointer that moves TPC strides a
-        // point (a point's own 64-bit address from an int product, under the valid test,
-        // took ~7 instructions; this takes 2), the twiddle's exponent likewise. A thread
-        // past the last column reads in[0] EPT times (its values never leave its column).
-        const size_t jump = valid ? (size_t)S::TPC * d.stride : 0;
-        const float2 *src = valid ? in + (size_t)b * d.n + j + (size_t)t * d.stride : in;
-        const int e_jump = S::TPC * jm;
-        int e = t * jm;
-#pragma unroll
-        for (int k = 0; k < S::EPT; k++, src += jump, e += e_jump) {
-            float2 a = conj_loaded(*src);
-            if constexpr (TWIDDLED)
-                a = cmul(a, pass_twiddle(d, e));
-            v[k] = a;
-        }
-    } else {
-        const float2 *src = in + (size_t)b * d.n + t;
-#pragma unroll
-        for (int k = 0; k < S::EPT; k++)
-            v[k] = valid ? conj_loaded(src[k * S::TPC]) : make_float2(0.0f, 0.0f);
-    }
-    if constexpr (M > 1)
-        fixed_stages<M, STRIDED, 1>(v, sm, c, t, d.roots);
-    if constexpr (!S::STAGED || TWIDDLED) {
-        // Output p of column j goes to b n + (j - jm) M + jm + p ns (whole transforms: b M + p).
-        const size_t out_step = STRIDED ? d.ns : 1, out_jump = S::TPC * out_step;
-        float2 *dst = out + (size_t)b * d.n + (size_t)(j - jm) * M + jm + t * out_step;
-        if (valid)
-#pragma unroll
-            for (int k = 0; k < S::EPT; k++, dst += out_jump)
-                *dst = conj_stored(v[k]);
-    } else {
-        // The first of several passes: column g's outputs are the M points at g M, the
-        // block's C columns one run of C M points, staged so it leaves in order.
-        __syncthreads();
-#pragma unroll
-        for (int k = 0; k < S::EPT; k++)
-            sm[fixed_slot<M, STRIDED>(c, t + k * S::TPC)] = v[k];
-        __syncthreads();
-        const unsigned first = blockIdx.x * (unsigned)S::C;
-        float2 *run = out + (size_t)first * M;
-        static_assert(staged_slots_hold<M, S::C, S::THREADS>(), "staged_slot");
-        if (first + S::C <= d.columns) { // a whole block: C M / THREADS = EPT points a thread
-#pragma unroll
-            for (int k = 0; k < S::EPT; k++)
-                run[threadIdx.x + k * S::THREADS] =
-                    conj_stored(sm[staged_slot<M, S::C, S::THREADS>(threadIdx.x, k)]);
-        } else {
-            const int count = (int)(d.columns - first) * M;
-            for (int i = threadIdx.x; i < count; i += S::THREADS)
-                run[i] = conj_stored(sm[fixed_slot<M, STRIDED>(i / M, i % M)]);
-        }
-    }
-}
-
-// v6 for lengths with mixed radices (56 = 8 x 7, 4095 = 13 x 9 x 7 x 5: the 13 a radix,
-// where v5 needs Bluestein): a stage for each radix of the length's chain, each compiled.
-// Where fixed_stages keeps "register k holds point t + k TPC" across stages (every radix
-// divides the points a thread holds), here stage s of radix R has its own share of the
-// M / R butterflies: butterfly j = t + b T (b < ceil(M / (R T)); T threads a column) loads
-// its points j + q M / R (from global memory at the first stage, from shared memory after),
-// twiddles them by w_{NS R}^{q (j mod NS)} (NS: the earlier radices' product), transforms
-// them and stores them at their Stockham positions (j - j mod NS) R + j mod NS + q NS,
-// which at the last stage (NS = M / R) are j + q M / R in global memory, in order.
-// Napkin math (4095, 2^26 points): 16 bytes a point, 0.36 ms at the H100's copy rate, a
-// budget of ~156 instructions a point; the four stages' DFTs take ~16 + 12 + 9 + 7 flops a
-// point, their twiddles ~15, the three trips through shared memory 6 accesses: DRAM-bound
-// if idle lanes (radix 9's 455 butterflies on 315 threads fill 72% of them) leave room.
-// Measured: 0.404 ms, 89% of copy (ncu: 232 M warp instructions, ~110 a point; 63
-// registers, 3 blocks of 320 an SM); 56: 100% of copy on the H100, 98% on the H200.
-template <int... R> struct radix_chain {
-};
-
-// A length's chain and threads a column (the largest radix's stage one butterfly a
-// thread). Whole transforms: 56 and 4095; columns of a longer transform: 1080 and 1944,
-// the passes of 2099520 = 1080 x 1944, Bluestein's length for 2^20 + 1.
-template <int M> struct mixed_length;
-template <> struct mixed_length<56> {
-    using chain = radix_chain<8, 7>;
-    static constexpr int T = 8;
-};
-template <> struct mixed_length<4095> {
-    using chain = radix_chain<13, 9, 7, 5>;
-    static constexpr int T = 315;
-};
-template <> struct mixed_length<1080> {
-    using chain = radix_chain<8, 9, 5, 3>;
-    static constexpr int T = 135;
-};
-template <> struct mixed_length<1944> {
-    using chain = radix_chain<8, 9, 9, 3>;
-    static constexpr int T = 243;
-};
-
-// Whole transforms: 256 threads a block at least; columns: 4 a block (32-byte runs),
-// as fixed_shape's 4096. Blocks an SM: as many as leave ~56 registers a thread, 1 to 3.
-template <int M, bool STRIDED> struct mixed_shape {
-    static constexpr int T = mixed_length<M>::T;
-    static constexpr int C = STRIDED ? 4 : T >= 256 ? 1 : 256 / T;
-    static constexpr int THREADS = C * T, BOUND_THREADS = (THREADS + 31) / 32 * 32;
-    static constexpr int MIN_BLOCKS =
-        cmin(cmin(3, FFT_SM_THREADS / BOUND_THREADS),
-             65536 / (56 * BOUND_THREADS) > 1 ? 65536 / (56 * BOUND_THREADS) : 1);
-    static constexpr int SLOTS = C * M + (padded_slots<M>() ? C * M / 16 : 0); // as fixed_shape
-};
-
-template <int M, bool STRIDED, int NS, int R, int... REST, class Load, class Store>
-__device__ __forceinline__ void mixed_stages(radix_chain<R, REST...>, float2 *sm, int c, int t,
-                                             const float2 *roots, Load load, Store store)
-{
-    using S = mixed_shape<M, STRIDED>;
-    constexpr int T = S::T, COUNT = M / R, BF = (COUNT + T - 1) / T;
-    const auto slot = [&](int p) { return padded_slot<M, S::C, STRIDED>(c, p); };
-    float2 u[BF][R];
-#pragma unroll
-    for (int b = 0; b < BF; b++) {
-        const int j = t + b * T;
-        if (COUNT % T == 0 || j < COUNT) {
-#pragma unroll
-            for (int q = 0; q < R; q++)
-                u[b][q] = NS == 1 ? load(j + q * COUNT) : sm[slot(j + q * COUNT)];
-            if constexpr (NS > 1)
-                twiddle_from_roots<R>(u[b], roots, j % NS * (M / (NS * R)));
-            dft<R>(u[b]);
-        }
-    }
-    if constexpr (sizeof...(REST) > 0) {
-        if constexpr (NS > 1)
-            __syncthreads(); // this stage's reads of shared memory are done
-#pragma unroll
-        for (int b = 0; b < BF; b++) {
-            const int j = t + b * T, jm = j % NS;
-            if (COUNT % T == 0 || j < COUNT)
-#pragma unroll
-                for (int q = 0; q < R; q++)
-                    sm[slot((j - jm) * R + jm + q * NS)] = u[b][q];
-        }
-        __syncthreads();
-        mixed_stages<M, STRIDED, NS * R>(radix_chain<REST...>{}, sm, c, t, roots, load, store);
-    } else {
-#pragma unroll
-        for (int b = 0; b < BF; b++) {
-            const int j = t + b * T;
-            if (COUNT % T == 0 || j < COUNT)
-#pragma unroll
-                for (int q = 0; q < R; q++)
-                    store(j + q * COUNT, u[b][q]);
-        }
-    }
-}
-
-// One pass of M-point transforms (see fixed_pass_kernel: the same loads, twiddles and
-// stores; the first of several passes stores straight, its 4 columns a block writing
-// 32-byte runs). A pass over columns may carry Bluestein's products (pass_desc's fuse_in
-// and fuse_out): point i of its transform is j + p stride on the way in, (j - jm) M + jm
-// + p ns on the way out.
-template <int M, bool STRIDED>
-__global__ void __launch_bounds__(mixed_shape<M, STRIDED>::BOUND_THREADS,
-                                  mixed_shape<M, STRIDED>::MIN_BLOCKS)
-    mixed_pass_kernel(const float2 *in, float2 *out, const pass_desc d)
-{
-    using S = mixed_shape<M, STRIDED>;
-    extern __shared__ float2 sm[];
-    const pass_thread th = column_thread<STRIDED, S::C, S::T>(d);
-    const int c = th.c, t = th.t, j = th.j, jm = th.jm;
-    const unsigned b = th.b;
-    const bool valid = th.valid;
-    const unsigned sign_in = d.conj_in ? 0x80000000u : 0u, sign_out = d.conj_out ? 0x80000000u : 0u;
-    const float2 *src = in + (size_t)b * d.n + j;
-    float2 *dst = out + (size_t)b * d.n + (size_t)(j - jm) * M + jm;
-    const int step = STRIDED ? d.stride : 1, out_step = STRIDED ? d.ns : 1;
-    const float2 zero = make_float2(0.0f, 0.0f);
-    mixed_stages<M, STRIDED, 1>(
-        typename mixed_length<M>::chain{}, sm, c, t, d.roots,
-        [&](int p) {
-            if (STRIDED && d.fuse_in == FUSE_CHIRP) { // x_i c_i (ns = 1: no twiddle)
-                const int i = j + p * step;
-                return valid && i < d.pad_n
-                           ? chirp_in(in[(size_t)b * d.pad_n + i], sign_in, d.chirp, i)
-                           : zero;
-            }
-            const float2 a = valid ? flip_imag(src[p * step], sign_in) : zero;
-            return STRIDED && d.ns > 1 ? cmul(a, pass_twiddle(d, p * jm)) : a;
-        },
-        [&](int p, float2 a) {
-            const int i = (j - jm) * M + jm + p * out_step;
-            if (!valid)
-                return;
-            if (STRIDED && d.fuse_out == FUSE_FILTER)
-                dst[p * out_step] = filter_out(a, d.spectrum, i, 1.0f / (float)d.n);
-            else if (STRIDED && d.fuse_out == FUSE_CHIRP) {
-                if (i < d.pad_n)
-                    out[(size_t)b * d.pad_n + i] = chirp_out(a, d.chirp, i, sign_out);
-            } else
-                dst[p * out_step] = flip_imag(a, sign_out);
-        });
-}
-
-// v6's kernel for a pass, where one is compiled: whole transforms of 1 .. 8192 points,
-// columns of 16 .. 2048.
-struct fixed_kernel {
-    void (*launch)(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream);
-    const void *kernel;   // whole transforms, or the first pass over columns
-    const void *twiddled; // the later passes over columns (NULL: the same kernel)
-    int threads, smem_bytes, columns_per_block;
-    const char *chain; // a mixed-radix kernel's radices ("13 9 7 5"); NULL for the others
-};
-
-template <int M, bool STRIDED>
-static void launch_fixed(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream)
-{
-    using S = fixed_shape<M, STRIDED>;
-    const unsigned blocks = (d.columns + S::C - 1) / S::C;
-    if (STRIDED && d.ns > 1) // TWIDDLED = STRIDED: false in a whole transform's (dead) branch
-        fixed_pass_kernel<M, STRIDED, STRIDED>
-            <<<blocks, S::THREADS, d.smem_bytes, stream>>>(in, out, d);
-    else
-        fixed_pass_kernel<M, STRIDED, false>
-            <<<blocks, S::THREADS, d.smem_bytes, stream>>>(in, out, d);
-    CL_LAUNCH_CHECK();
-}
-
-template <int M, bool STRIDED> static fixed_kernel fixed_kernel_of()
-{
-    using S = fixed_shape<M, STRIDED>;
-    return {launch_fixed<M, STRIDED>,
-            (const void *)fixed_pass_kernel<M, STRIDED, false>,
-            STRIDED ? (const void *)fixed_pass_kernel<M, STRIDED, STRIDED> : NULL,
-            S::THREADS,
-            M > S::EPT ? (int)(S::SLOTS * sizeof(float2)) : 0,
-            S::C,
-            NULL};
-}
-
-template <int M, bool STRIDED>
-static void launch_mixed(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream)
-{
-    using S = mixed_shape<M, STRIDED>;
-    const unsigned blocks = (d.columns + S::C - 1) / S::C;
-    mixed_pass_kernel<M, STRIDED><<<blocks, S::THREADS, d.smem_bytes, stream>>>(in, out, d);
-    CL_LAUNCH_CHECK();
-}
-
-template <int... R> static const char *chain_text(radix_chain<R...>)
-{
-    static char text[64];
-    const int radix[] = {R...};
-    size_t used = 0;
-    for (size_t s = 0; s < sizeof radix / sizeof radix[0]; s++)
-        used += snprintf(text + used, sizeof text - used, "%s%d", s ? " " : "", radix[s]);
-    return text;
-}
-
-template <int M, bool STRIDED> static fixed_kernel mixed_kernel_of()
-{
-    using S = mixed_shape<M, STRIDED>;
-    return {launch_mixed<M, STRIDED>,
-            (const void *)mixed_pass_kernel<M, STRIDED>,
-            NULL,
-            S::THREADS,
-            (int)(S::SLOTS * sizeof(float2)),
-            S::C,
-            chain_text(typename mixed_length<M>::chain{})};
-}
-
-static fixed_kernel find_fixed_kernel(int m, bool strided)
-{
-    // clang-format off
-    if (!strided)
-        switch (m) {
-        case 1: return fixed_kernel_of<1, false>();
-        case 2: return fixed_kernel_of<2, false>();
-        case 4: return fixed_kernel_of<4, false>();
-        case 8: return fixed_kernel_of<8, false>();
-        case 16: return fixed_kernel_of<16, false>();
-        case 32: return fixed_kernel_of<32, false>();
-        case 64: return fixed_kernel_of<64, false>();
-        case 128: return fixed_kernel_of<128, false>();
-        case 256: return fixed_kernel_of<256, false>();
-        case 512: return fixed_kernel_of<512, false>();
-        case 1024: return fixed_kernel_of<1024, false>();
-        case 2048: return fixed_kernel_of<2048, false>();
-        case 4096: return fixed_kernel_of<4096, false>();
-        case 8192: return fixed_kernel_of<8192, false>();
-        case 1000: return fixed_kernel_of<1000, false>();
-        case 56: return mixed_kernel_of<56, false>();
-        case 4095: return mixed_kernel_of<4095, false>();
-        }
-    else
-        switch (m) {
-        case 16: return fixed_kernel_of<16, true>();
-        case 32: return fixed_kernel_of<32, true>();
-        case 64: return fixed_kernel_of<64, true>();
-        case 128: return fixed_kernel_of<128, true>();
-        case 256: return fixed_kernel_of<256, true>();
-        case 512: return fixed_kernel_of<512, true>();
-        case 1024: return fixed_kernel_of<1024, true>();
-        case 2048: return fixed_kernel_of<2048, true>();
-        case 4096: return fixed_kernel_of<4096, true>();
-        case 1000: return fixed_kernel_of<1000, true>();
-        case 1080: return mixed_kernel_of<1080, true>();
-        case 1944: return mixed_kernel_of<1944, true>();
-        }
-    // clang-format on
-    return {NULL, NULL, NULL, 0, 0, 0, NULL};
-}
-
-// A whole transform of m points by a v6 kernel (4095, whose 13 no v5 stage does).
-static bool has_fixed_kernel(int m) { return find_fixed_kernel(m, false).launch != NULL; }
-
-// Bluestein's products can ride on these inner transforms' passes (run_bluestein_passes):
-// two or more column passes, each a mixed-radix kernel.
-static bool fusable_passes(const fft_plan *inner)
-{
-    if (inner->run != run_passes || inner->npasses < 2)
-        return false;
-    for (int i = 0; i < inner->npasses; i++)
-        if (!inner->pass[i].staged &&
-            !(inner->pass[i].fixed && find_fixed_kernel(inner->pass[i].m, true).chain))
-            return false;
-    return true;
-}
-
-// Switches a planned pass to v6's kernel for its length, where there is one.
-static bool use_fixed_kernel(planner &pl, pass_desc &d)
-{
-    const fixed_kernel k = find_fixed_kernel(d.m, !d.contiguous);
-    if (!k.launch || (size_t)k.smem_bytes > cl_device_current()->shared_optin_bytes)
-        return false;
-    if (!pl.dry) // raises the kernel's shared-memory allowance on this device
-        cl_kernel_fit_for(d.ns > 1 && k.twiddled ? k.twiddled : k.kernel, k.threads,
-                          (size_t)k.smem_bytes);
-    d.fixed = true;
-    d.smem_bytes = k.smem_bytes;
-    d.columns_per_block = k.columns_per_block; // for the plan's description
-    return true;
-}
-
-static void launch_fixed_pass(const pass_desc &d, const float2 *in, float2 *out,
-                              cudaStream_t stream)
-{
-    find_fixed_kernel(d.m, !d.contiguous).launch(d, in, out, stream);
-}
-
-// v6's Bluestein for m <= 8192 (n <= 4096) in one kernel, a column a transform: the
-// chirp product on the loads, the forward transform of m, the product with the chirp's
-// spectrum (scaled by 1/m, exact for a power of two) and the conjugate, the forward
-// transform again (conj(forward(conj)) = the inverse), the last chirp product on the
-// stores. Where v5 moves 16 bytes a point 5 times through DRAM (3 products, 2
-// transforms of m >= 2n points, 8 bytes in and out each), this moves them once: 8 in,
-// 8 out. The cost moves to arithmetic: 2 m-point transforms for n outputs, ~4 x a
-// one-pass transform's ~70 instructions an output for 1009 on 2048 (budget ~156 at the
-// H100's copy rate): issue-bound, 1009 x 66510 takes 1.08 ms on the H100, 3x the copy
-// floor (v5's five sweeps 8.85 ms, cuFFT 1.16).
-// Blocks an SM: 2 of 256 threads (128 registers), 1 of 512, for the registers the chirp
-// and spectrum reads take (H100, 1009 on 2048: 3 blocks of 256 at 80 registers spill
-// ~450 bytes a thread, 2.09 ms; 2 blocks at 128, 1.08 ms).
-template <int M> constexpr int fused_min_blocks()
-{
-    return fixed_shape<M, false>::THREADS >= 512 ? 1 : 2;
-}
-
-template <int M>
-__global__ void __launch_bounds__(fixed_shape<M, false>::BOUND_THREADS, fused_min_blocks<M>())
-    bluestein_fused_kernel(const float2 *x, float2 *y, int n, unsigned batch, const float2 *chirp,
-                           const float2 *spectrum, const float2 *roots, bool conj_in, bool conj_out)
-{
-    using S = fixed_shape<M, false>;
-    extern __shared__ float2 sm[];
-    const int c = (int)threadIdx.x / S::TPC, t = (int)threadIdx.x % S::TPC;
-    const unsigned b = blockIdx.x * (unsigned)S::C + c;
-    const bool valid = b < batch;
-    const unsigned sign_in = conj_in ? 0x80000000u : 0u, sign_out = conj_out ? 0x80000000u : 0u;
-    float2 v[S::EPT];
-#pragma unroll
-    for (int k = 0; k < S::EPT; k++) {
-        const int p = t + k * S::TPC;
-        v[k] = valid && p < n ? chirp_in(x[(size_t)b * n + p], sign_in, chirp, p)
-                              : make_float2(0.0f, 0.0f);
-    }
-    fixed_stages<M, false, 1>(v, sm, c, t, roots);
-    constexpr float scale = 1.0f / M;
-#pragma unroll
-    for (int k = 0; k < S::EPT; k++)
-        v[k] = filter_out(v[k], spectrum, t + k * S::TPC, scale);
-    __syncthreads(); // the first transform's last reads of shared memory are done
-    fixed_stages<M, false, 1>(v, sm, c, t, roots);
-#pragma unroll
-    for (int k = 0; k < S::EPT; k++) {
-        const int p = t + k * S::TPC;
-        if (valid && p < n)
-            y[(size_t)b * n + p] = chirp_out(v[k], chirp, p, sign_out);
-    }
-}
-
-template <int M>
-static void launch_bluestein_fused(const fft_plan *p, const fft_args *a, cudaStream_t stream)
-{
-    using S = fixed_shape<M, false>;
-    const unsigned blocks = (unsigned)((a->batch + S::C - 1) / S::C);
-    bluestein_fused_kernel<M><<<blocks, S::THREADS, S::SLOTS * sizeof(float2), stream>>>(
-        (const float2 *)a->in, (float2 *)a->out, a->n, (unsigned)a->batch, p->chirp, p->spectrum,
-        p->roots, a->inverse, a->inverse);
-    CL_LAUNCH_CHECK();
-}
-
-struct fused_bluestein {
-    void (*launch)(const fft_plan *p, const fft_args *a, cudaStream_t stream);
-    const void *kernel;
-    int threads;
-    size_t smem_bytes;
-};
-
-template <int M> static fused_bluestein fused_bluestein_of()
-{
-    return {launch_bluestein_fused<M>, (const void *)bluestein_fused_kernel<M>,
-            fixed_shape<M, false>::THREADS, fixed_shape<M, false>::SLOTS * sizeof(float2)};
-}
-
-// m >= 2n - 1 with n >= 11 (the least prime above 7): 32 .. 8192.
-static fused_bluestein find_fused_bluestein(long long m)
-{
-    // clang-format off
-    switch (m) {
-    case 32: return fused_bluestein_of<32>();
-    case 64: return fused_bluestein_of<64>();
-    case 128: return fused_bluestein_of<128>();
-    case 256: return fused_bluestein_of<256>();
-    case 512: return fused_bluestein_of<512>();
-    case 1024: return fused_bluestein_of<1024>();
-    case 2048: return fused_bluestein_of<2048>();
-    case 4096: return fused_bluestein_of<4096>();
-    case 8192: return fused_bluestein_of<8192>();
-    }
-    // clang-format on
-    return {NULL, NULL, 0, 0};
-}
-
-static bool use_fused_bluestein(planner &pl, long long m)
-{
-    const fused_bluestein k = find_fused_bluestein(m);
-    if (!k.launch || k.smem_bytes > cl_device_current()->shared_optin_bytes)
-        return false;
-    if (!pl.dry) // raises the kernel's shared-memory allowance on this device
-        cl_kernel_fit_for(k.kernel, k.threads, k.smem_bytes);
-    return true;
-}
-
-static void run_bluestein_fused(const fft_plan *p, const fft_args *a, cudaStream_t stream)
-{
-    find_fused_bluestein(p->m).launch(p, a, stream);
-}
-
-// A one-pass plan on a v6 kernel: its radices.
-static void describe_fixed_pass(fft_plan *p)
-{
-    const pass_desc &d = p->pass[0];
-    char radix[96];
-    const int e = fixed_points_a_thread(d.m);
-    const char *chain = find_fixed_kernel(d.m, false).chain;
-    size_t used = chain ? (size_t)snprintf(radix, sizeof radix, "%s", chain) : 0;
-    for (int ns = 1; !chain && ns < d.m; ns *= d.m / ns < e ? d.m / ns : e)
-        used += snprintf(radix + used, sizeof radix - used, "%s%d", ns > 1 ? " " : "",
-                         d.m / ns < e ? d.m / ns : e);
-    snprintf(p->description, sizeof p->description, "1 pass (radix %s), %d transform%s a block",
-             d.m > 1 ? radix : "-", d.columns_per_block, d.columns_per_block > 1 ? "s" : "");
-}
-
 static bool plan_v6(planner &pl, int n, size_t batch, bool in_place, char *why, size_t len)
 {
     if (!plan_any_length(pl, n, batch, in_place, V6_KERNELS, plan_v6, why, len))
         return false;
     fft_plan *p = pl.plan;
     if (p->npasses == 1 && p->pass[0].fixed)
-        describe_fixed_pass(p);
+        fixed_pass_describe(p->description, sizeof p->description, p->pass[0]);
     return true;
 }
 
@@ -1841,7 +1159,7 @@ static bool plan_v7(planner &pl, int n, size_t batch, bool in_place, char *why, 
         snprintf(p->description, sizeof p->description, "1 pass (radix %s), %d transform%s a block",
                  radix, d.columns_per_block, d.columns_per_block > 1 ? "s" : "");
     } else if (p->npasses == 1 && d.fixed)
-        describe_fixed_pass(p);
+        fixed_pass_describe(p->description, sizeof p->description, p->pass[0]);
     return true;
 }
 
@@ -1977,84 +1295,3 @@ extern "C" bool fft_version_fits(int k, int n, bool in_place, char *why, size_t 
 }
 extern "C" const int fft_version_count = sizeof fft_versions / sizeof fft_versions[0];
 extern "C" const char fft_fastest_version[] = "v7-any";
-
-// --- the peer: cuFFT ---------------------------------------------------------------------------
-
-struct fft_peer {
-    cufftHandle plan;
-    void *work;
-};
-
-extern "C" fft_peer *fft_peer_create(int n, size_t batch)
-{
-    fft_peer *peer = new fft_peer();
-    CL_CUFFT_CHECK(cufftCreate(&peer->plan));
-    CL_CUFFT_CHECK(cufftSetAutoAllocation(peer->plan, 0));
-    long long len = n, embed = n;
-    size_t work = 0;
-    CL_CUFFT_CHECK(cufftMakePlanMany64(peer->plan, 1, &len, &embed, 1, n, &embed, 1, n, CUFFT_C2C,
-                                       (long long)batch, &work));
-    cl_require_device_memory(work, 0);
-    CL_CUDA_CHECK(cudaMalloc(&peer->work, work ? work : 1));
-    CL_CUFFT_CHECK(cufftSetWorkArea(peer->plan, peer->work));
-    return peer;
-}
-
-extern "C" void fft_peer_run(fft_peer *peer, const fft_args *a)
-{
-    CL_CUFFT_CHECK(cufftExecC2C(peer->plan, (cufftComplex *)a->in, (cufftComplex *)a->out,
-                                a->inverse ? CUFFT_INVERSE : CUFFT_FORWARD));
-}
-
-extern "C" void fft_peer_destroy(fft_peer *peer)
-{
-    CL_CUFFT_CHECK(cufftDestroy(peer->plan));
-    CL_CUDA_CHECK(cudaFree(peer->work));
-    delete peer;
-}
-
-// --- the convolution's other kernels -------------------------------------------------------------
-
-// The direct convolution: a thread an output, F taps, the filter read through L1.
-// F complex multiply-adds an output: at 10^6 outputs and 4097 taps, 4.1e9 of them.
-__global__ void convolve_direct_kernel(const float2 *signal, int n_signal,
-                                       const float2 *__restrict__ filter, int n_filter, float2 *out)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n_signal)
-        return;
-    const int min_radius = n_filter / 2, max_radius = n_filter - min_radius;
-    float2 sum = make_float2(0.0f, 0.0f);
-    for (int j = -max_radius + 1; j <= min_radius; j++) {
-        const int k = i + j;
-        if (k >= 0 && k < n_signal)
-            sum = cadd(sum, cmul(signal[k], __ldg(&filter[min_radius - j])));
-    }
-    out[i] = sum;
-}
-
-extern "C" void fft_convolve_direct(const void *signal, int n_signal, const void *filter,
-                                    int n_filter, void *out, cudaStream_t stream)
-{
-    convolve_direct_kernel<<<cl_ceil_div(n_signal, 256), 256, 0, stream>>>(
-        (const float2 *)signal, n_signal, (const float2 *)filter, n_filter, (float2 *)out);
-    CL_LAUNCH_CHECK();
-}
-
-// The practical's ComplexPointwiseMulAndScale.
-__global__ void pointwise_mul_scale_kernel(float2 *a, const float2 *b, size_t count, float scale)
-{
-    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= count)
-        return;
-    const float2 p = cmul(a[i], b[i]);
-    a[i] = make_float2(p.x * scale, p.y * scale);
-}
-
-extern "C" void fft_pointwise_mul_scale(void *a, const void *b, size_t count, float scale,
-                                        cudaStream_t stream)
-{
-    pointwise_mul_scale_kernel<<<cl_ceil_div(count, 256), 256, 0, stream>>>(
-        (float2 *)a, (const float2 *)b, count, scale);
-    CL_LAUNCH_CHECK();
-}

@@ -40,6 +40,15 @@ struct pass_desc {
 // convolution's filter (the wrapped conj(c)).
 enum { FUSE_NONE, FUSE_CHIRP, FUSE_FILTER };
 
+// A pass kernel's thread: its column and its place in it (see fft.cu's pass_kernel).
+struct pass_thread {
+    int c, t;   // the column in the block, the thread in the column
+    bool valid; // the column exists (the last block may be short)
+    unsigned b; // the transform
+    int j;      // the column in the transform
+    int jm;     // j mod ns
+};
+
 // The twiddle between passes, w_{ns m}^e, from two tables (see plan_pass).
 __device__ inline float2 pass_twiddle(const pass_desc &d, int e)
 {
@@ -81,5 +90,28 @@ bool staged_pass_plan(pass_desc &d, bool dry);
 void staged_pass_launch(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream);
 bool staged_bluestein_plan(pass_desc &d, bool dry);
 void staged_bluestein_launch(const pass_desc &d, const float2 *x, float2 *y, cudaStream_t stream);
+
+// fixed.cu: v6's kernels, compiled for their length. fixed_pass_plan switches d (planned
+// for v5's kernel) to the one for its m where there is one (dry: no device calls);
+// fixed_kernel_exists: a whole-transform kernel for m; fixed_pass_chain: a mixed-radix
+// kernel's radices ("13 9 7 5"), NULL for the others; fixed_pass_describe: a one-pass
+// plan's radices and shape. fixed_bluestein_*: Bluestein's algorithm in one kernel on m,
+// a power of two up to 8192.
+bool fixed_pass_plan(pass_desc &d, bool dry);
+void fixed_pass_launch(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream);
+bool fixed_kernel_exists(int m);
+const char *fixed_pass_chain(int m, bool strided);
+void fixed_pass_describe(char *out, size_t len, const pass_desc &d);
+struct fixed_bluestein_args {
+    long long m;
+    const float2 *x;
+    float2 *y;
+    int n;
+    size_t batch;
+    const float2 *chirp, *spectrum, *roots;
+    bool inverse;
+};
+bool fixed_bluestein_plan(long long m, bool dry);
+void fixed_bluestein_launch(const fixed_bluestein_args &a, cudaStream_t stream);
 
 #endif
