@@ -710,8 +710,7 @@ static bool plan_pass(planner &pl, pass_desc &d, int n, int m, int ns, size_t ba
         // (e = p jm, its lanes neighbouring columns jm) and stay in L1 at that size; its hi
         // indices differ by about 16 p / 1024 entries, a few sectors from L2 however long
         // the table. With lo at sqrt(len) (2^27's last pass: 16384 entries, 128 KB) it
-        // missed L1 (17% hits, ncu) and that pass took 1.19 ms against 0.86 for the one
-        // before it; H200, 2^27 2.573 -> 2.080 ms, 2^24 1.041 -> 0.968.
+        // missed L1 (tuning notes: the twiddle tables).
         const long long len = (long long)ns * m;
         int shift = 0;
         while ((1LL << (2 * shift)) < len && shift < 10)

@@ -61,13 +61,9 @@ template <int M, bool STRIDED> struct fixed_shape {
                                        : (TPC >= 256 ? 1 : 256 / TPC);
     static constexpr int THREADS = C * TPC;
     // Registers: at most 85 a thread (3 blocks of 256 an SM), 64 for blocks of 512; 1000
-    // whole, 6 blocks of 200 at 40 registers, no spills (H200 0.324 -> 0.309 ms against 4
-    // columns a block at 48 registers, 0.275 -> 0.266 against 5 blocks at 56; 7 blocks
-    // would spill); 256 whole, 5 blocks of 256 at 48 registers, no spills (H200 0.2669 ->
-    // 0.2647 ms, H100 0.3705 -> 0.3692, against 4 at 56; 64 at 8 blocks gained nothing,
-    // 4096 whole at 8 points a thread and 3 blocks of 512 lost 44%); 2048 and 4096 whole,
-    // 4 blocks of 256 at 64 registers, no spills (H200 4096 0.280 -> 0.273 ms, 2048 0.263
-    // -> 0.260: the H200's bandwidth an SM wants more warps in flight). The launch bound
+    // whole, 6 blocks of 200 at 40 registers; 256 whole, 5 blocks of 256 at 48; 2048 and
+    // 4096 whole, 4 blocks of 256 at 64, none spilling: more warps in flight for the
+    // H200's bandwidth an SM (the README's tuning notes have the times). The launch bound
     // in whole warps (1000: 13 and 7 warps) and within the threads an SM holds, or ptxas
     // ignores it.
     static constexpr int BOUND_THREADS = (THREADS + 31) / 32 * 32;
@@ -81,8 +77,7 @@ template <int M, bool STRIDED> struct fixed_shape {
     static constexpr int SLOTS = C * M + (padded_slots<M>() ? C * M / 16 : 0);
     // The first of several passes writes column g's outputs to g M + p: straight from
     // registers the warp's runs are 256 / C bytes, staged through shared memory when that
-    // is at most a 32-byte sector (2^27 = 512^3, C = 16: 4.49 ms straight, 3.30 staged on
-    // the H100; 2^20 = 1024^2, C = 8: 0.917 -> 0.893 ms on the H200).
+    // is at most a 32-byte sector (tuning notes: 2^27 and 2^20).
     static constexpr bool STAGED = STRIDED && C >= 8;
 };
 
@@ -209,8 +204,7 @@ __device__ __forceinline__ pass_thread column_thread(const pass_desc &d)
 // (d.ns == 1, TWIDDLED false) or a later one (TWIDDLED: its loads twiddled between
 // passes). The two are compiled apart: with d.ns > 1 a run-time test, the first pass
 // issued the twiddles' loads and products predicated off, and the later ones the
-// staged store's code (H100, 2^20: 215 M and 191 M warp instructions a pass, cuFFT's
-// 154 M and 125 M).
+// staged store's code (tuning notes: their instructions at 2^20).
 template <int M, bool STRIDED, bool TWIDDLED>
 __global__ void __launch_bounds__(fixed_shape<M, STRIDED>::BOUND_THREADS,
                                   fixed_shape<M, STRIDED>::MIN_BLOCKS)
@@ -223,9 +217,9 @@ __global__ void __launch_bounds__(fixed_shape<M, STRIDED>::BOUND_THREADS,
     const int c = th.c, t = th.t, j = th.j, jm = th.jm;
     const unsigned b = th.b;
     const bool valid = th.valid;
-    // The inverse's conjugates: as sign masks in whole transforms (H100, 4096 inverse 0.426
-    // -> 0.361 ms), as conj_if's select in column passes, where the masks cost registers
-    // at the 64 a thread they run at (2^20 1.040 -> 1.084 ms).
+    // The inverse's conjugates: as sign masks in whole transforms, as conj_if's select in
+    // column passes, where the masks cost registers at the 64 a thread they run at
+    // (tuning notes: 4096 and 2^20 inverse).
     const unsigned sign_in = d.conj_in ? 0x80000000u : 0u, sign_out = d.conj_out ? 0x80000000u : 0u;
     const auto conj_loaded = [&](float2 a) {
         return STRIDED ? conj_if(a, d.conj_in) : flip_imag(a, sign_in);
@@ -573,11 +567,9 @@ void fixed_pass_launch(const pass_desc &d, const float2 *in, float2 *out, cudaSt
 // transforms of m >= 2n points, 8 bytes in and out each), this moves them once: 8 in,
 // 8 out. The cost moves to arithmetic: 2 m-point transforms for n outputs, ~4 x a
 // one-pass transform's ~70 instructions an output for 1009 on 2048 (budget ~156 at the
-// H100's copy rate): issue-bound, 1009 x 66510 takes 1.08 ms on the H100, 3x the copy
-// floor (v5's five sweeps 8.85 ms, cuFFT 1.16).
+// H100's copy rate): issue-bound, ~3x the copy floor.
 // Blocks an SM: 2 of 256 threads (128 registers), 1 of 512, for the registers the chirp
-// and spectrum reads take (H100, 1009 on 2048: 3 blocks of 256 at 80 registers spill
-// ~450 bytes a thread, 2.09 ms; 2 blocks at 128, 1.08 ms).
+// and spectrum reads take (3 blocks of 256 at 80 registers spill; tuning notes: 1009).
 template <int M> constexpr int fused_min_blocks()
 {
     return fixed_shape<M, false>::THREADS >= 512 ? 1 : 2;
