@@ -170,6 +170,16 @@ if command -v python3 >/dev/null; then
     else fail "scripts/prose-numbers: a line a number, a count"; fi
 fi
 expect_usage "sweep: a bad --max" "usage: scripts/sweep" scripts/sweep fft --max 0
+expect_usage "sweep --resume without -o" "--resume needs -o FILE" scripts/sweep fft --resume
+# --resume leaves out the lengths the file holds, and drops a last line cut short.
+if command -v python3 >/dev/null; then
+    printf '%s\n' '{"table":"sweep","length":2,"ratio":1}' '{"table":"sweep","length":3,"ratio":1}' \
+        '{"table":"sweep","len' >"$tmp/resumed.jsonl"
+    run scripts/sweep fft --lengths 2..3 --resume -o "$tmp/resumed.jsonl"
+    if [ "$rc" -eq 0 ] && grep -q "every length is already in" "$tmp/out" && [ "$(wc -l <"$tmp/resumed.jsonl")" -eq 2 ]; then
+        pass "sweep --resume: nothing left to measure, the cut line dropped"
+    else fail "sweep --resume: nothing left to measure, the cut line dropped"; fi
+fi
 # A sweep's results file: scripts/plot draws it, scripts/tables leaves it out of the tables
 # (its device line too, which would otherwise stand for the exercise's newest run).
 if command -v python3 >/dev/null; then
