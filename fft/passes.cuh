@@ -1,5 +1,5 @@
 // fft's passes: what a pass kernel is told (pass_desc), shared by the planner (fft.cu)
-// and the pass kernels (fft.cu's v4..v6, staged.cu's v7).
+// and the pass kernels (fft.cu's v4 and v5, fixed.cu's v6, staged.cu's v7).
 #ifndef FFT_PASSES_CUH
 #define FFT_PASSES_CUH
 
@@ -16,7 +16,8 @@ struct pass_desc {
     int columns_per_block, threads_per_column, butterflies;
     int stages;
     unsigned char radix[MAX_PASS_STAGES]; // stage s's radix
-    int pitch;         // contiguous layout: a column's stride in shared memory (padded)
+    int pitch;         // shared memory: v5's contiguous layout, a column's stride (padded); v7's,
+                       // a point's (its columns side by side)
     bool contiguous;   // m == n: a column is a whole transform
     bool staged_store; // v5's first of several passes: its output goes out through shared
                        // memory (v6's kernels know it when compiled: fixed_shape::STAGED)
@@ -28,8 +29,8 @@ struct pass_desc {
     int twiddle_shift;
     bool conj_in, conj_out;
     // Bluestein's products fused into the passes of its inner transforms (v6's column
-    // passes of mixed radices, v7's staged ones; 0 otherwise): the first pass loads x_i c_i for the
-    // transform's points i < pad_n (x: pad_n points a transform), zeros past them; the
+    // passes of mixed radices, v7's staged ones; 0 otherwise): the first pass loads x_i c_i
+    // for the transform's points i < pad_n (x: pad_n points a transform), zeros past them; the
     // last pass stores conj(y_i S_i / m) (the spectrum's product, before the second
     // transform) or conj(y_i) c_i for i < pad_n (the last product, pad_n points a transform).
     unsigned char fuse_in, fuse_out; // FUSE_*

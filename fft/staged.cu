@@ -18,10 +18,14 @@
 // (C or C + 1), so the copy's lanes (neighbouring points of one transform, pitch words
 // apart) miss each other's banks too. Columns: C = 16 (8 from m = 512, 4 from 1024), pitch
 // C + 1.
-// Napkin math (H200, 4.8 TB/s; 2^24 points a pass): 268 MB, 56 us, a budget of ~130
-// instructions a point at the copy rate (132 SMs x 4 issue a clock x 1.98 GHz over 4
-// points a ns). A stage costs a point ~15 (its share of two index divisions, the twiddle's
-// table read and product, the butterfly, a shared read and write); the copies ~6.
+// Napkin math (H200, 4.2 TB/s copy rate; 2^24 points a pass): 268 MB, 64 us, a budget of
+// ~125 instructions a point at that rate (132 SMs x 4 issue a clock x 1.98 GHz over 4.2
+// points a ns) if every issue slot is used. A stage costs a point its share of one index
+// division (j mod ns), the twiddle's table read and product, the butterfly and a shared
+// read and write; the copies a division, an address, a load and a store a point each way.
+// Measured (ncu, n = 60 = 4 5 3): ~176 instructions a point and 27% of DRAM's rate, so
+// the kernel is bound by its instructions and shared memory's latency, 2-3x cuFFT (the
+// README's sweep).
 #include <stdio.h>
 
 #include "check.h"
