@@ -31,6 +31,8 @@ __device__ inline float2 flip_imag(float2 a, unsigned sign)
 {
     return make_float2(a.x, __uint_as_float(__float_as_uint(a.y) ^ sign));
 }
+// flip_imag's sign for a conjugate that is taken (an inverse's) or not.
+__device__ inline unsigned sign_mask(bool conj) { return conj ? 0x80000000u : 0u; }
 // -i a: a quarter turn clockwise, no multiply.
 __device__ inline float2 mul_minus_i(float2 a) { return make_float2(a.y, -a.x); }
 

@@ -902,7 +902,8 @@ __global__ void bluestein_pad_kernel(const float2 *x, float2 *a, int n, long lon
     if (idx >= (size_t)m * batch)
         return;
     const long long k = (long long)(idx % m);
-    a[idx] = k < n ? cmul(conj_if(x[idx / m * n + k], conj_in), chirp[k]) : make_float2(0.0f, 0.0f);
+    a[idx] = k < n ? chirp_in(x[idx / m * n + k], sign_mask(conj_in), chirp, (int)k)
+                   : make_float2(0.0f, 0.0f);
 }
 
 __global__ void bluestein_multiply_kernel(float2 *a, const float2 *spectrum, long long m,
@@ -911,8 +912,7 @@ __global__ void bluestein_multiply_kernel(float2 *a, const float2 *spectrum, lon
     const size_t idx = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (idx >= total)
         return;
-    const float2 p = cmul(a[idx], spectrum[idx % m]);
-    a[idx] = make_float2(p.x * scale, -p.y * scale); // conjugated: the inverse is next
+    a[idx] = filter_out(a[idx], spectrum, (int)(idx % m), scale); // conjugated: the inverse is next
 }
 
 __global__ void bluestein_finish_kernel(const float2 *a, float2 *y, int n, long long m,
@@ -922,8 +922,7 @@ __global__ void bluestein_finish_kernel(const float2 *a, float2 *y, int n, long 
     if (idx >= (size_t)n * batch)
         return;
     const int k = (int)(idx % n);
-    const float2 v = conj_if(a[idx / n * m + k], true);
-    y[idx] = conj_if(cmul(v, chirp[k]), conj_out);
+    y[idx] = chirp_out(a[idx / n * m + k], chirp, k, sign_mask(conj_out));
 }
 
 static void run_bluestein(const fft_plan *p, const fft_args *a, cudaStream_t stream)

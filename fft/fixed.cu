@@ -220,7 +220,7 @@ __global__ void __launch_bounds__(fixed_shape<M, STRIDED>::BOUND_THREADS,
     // The inverse's conjugates: as sign masks in whole transforms, as conj_if's select in
     // column passes, where the masks cost registers at the 64 a thread they run at
     // (tuning notes: 4096 and 2^20 inverse).
-    const unsigned sign_in = d.conj_in ? 0x80000000u : 0u, sign_out = d.conj_out ? 0x80000000u : 0u;
+    const unsigned sign_in = sign_mask(d.conj_in), sign_out = sign_mask(d.conj_out);
     const auto conj_loaded = [&](float2 a) {
         return STRIDED ? conj_if(a, d.conj_in) : flip_imag(a, sign_in);
     };
@@ -396,7 +396,7 @@ __global__ void __launch_bounds__(mixed_shape<M, STRIDED>::BOUND_THREADS,
     const int c = th.c, t = th.t, j = th.j, jm = th.jm;
     const unsigned b = th.b;
     const bool valid = th.valid;
-    const unsigned sign_in = d.conj_in ? 0x80000000u : 0u, sign_out = d.conj_out ? 0x80000000u : 0u;
+    const unsigned sign_in = sign_mask(d.conj_in), sign_out = sign_mask(d.conj_out);
     const float2 *src = in + (size_t)b * d.n + j;
     float2 *dst = out + (size_t)b * d.n + (size_t)(j - jm) * M + jm;
     const int step = STRIDED ? d.stride : 1, out_step = STRIDED ? d.ns : 1;
@@ -585,7 +585,7 @@ __global__ void __launch_bounds__(fixed_shape<M, false>::BOUND_THREADS, fused_mi
     const int c = (int)threadIdx.x / S::TPC, t = (int)threadIdx.x % S::TPC;
     const unsigned b = blockIdx.x * (unsigned)S::C + c;
     const bool valid = b < batch;
-    const unsigned sign_in = conj_in ? 0x80000000u : 0u, sign_out = conj_out ? 0x80000000u : 0u;
+    const unsigned sign_in = sign_mask(conj_in), sign_out = sign_mask(conj_out);
     float2 v[S::EPT];
 #pragma unroll
     for (int k = 0; k < S::EPT; k++) {

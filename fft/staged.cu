@@ -138,6 +138,13 @@ __device__ __forceinline__ float2 *staged_stages(const pass_desc &d, const stage
     return in;
 }
 
+// The block's first column, and how many of its C columns exist (the last block's may not).
+__device__ __forceinline__ int block_columns(const pass_desc &d, unsigned &first)
+{
+    first = blockIdx.x * (unsigned)d.columns_per_block;
+    return (int)min((unsigned)d.columns_per_block, d.columns - first);
+}
+
 // A transform of one stage (m = R <= 16) a thread, straight from global memory to
 // registers and back: its R neighbouring points come in through L1 (a warp's loads touch
 // each sector R times), where a trip through shared memory would cost more than the
@@ -166,11 +173,10 @@ __global__ void __launch_bounds__(STAGED_THREADS, 4)
     staged_whole_kernel(const float2 *in, float2 *out, const pass_desc d)
 {
     extern __shared__ float2 sm[];
+    unsigned first;
+    const int columns = block_columns(d, first);
+    const unsigned sign_in = sign_mask(d.conj_in), sign_out = sign_mask(d.conj_out);
     if (d.stages == 1) {
-        const unsigned first = blockIdx.x * (unsigned)d.columns_per_block;
-        const int columns = (int)min((unsigned)d.columns_per_block, d.columns - first);
-        const unsigned sign_in = d.conj_in ? 0x80000000u : 0u;
-        const unsigned sign_out = d.conj_out ? 0x80000000u : 0u;
         switch (d.m) {
 #define SINGLE(R)                                                                                  \
     case R:                                                                                        \
@@ -192,9 +198,7 @@ __global__ void __launch_bounds__(STAGED_THREADS, 4)
     }
     staged_layout L = {d.columns_per_block, d.pitch, d.m};
     L.take_turns();
-    const unsigned first = blockIdx.x * (unsigned)L.C;
-    const int points = (int)min((unsigned)L.C, d.columns - first) * L.m;
-    const unsigned sign_in = d.conj_in ? 0x80000000u : 0u, sign_out = d.conj_out ? 0x80000000u : 0u;
+    const int points = columns * L.m;
     const float inv_m = rcp(L.m);
     float2 *const buffer1 = sm + L.pitch * L.m;
     const float2 *src = in + (size_t)first * L.m;
@@ -225,9 +229,9 @@ __global__ void __launch_bounds__(STAGED_THREADS, 4)
     staged_layout L = {d.columns_per_block, d.pitch, d.m};
     L.take_turns();
     const int n = d.n, m = d.m, ns = d.ns, stride = d.stride, pad_n = d.pad_n;
-    const unsigned first = blockIdx.x * (unsigned)L.C;
-    const int columns = (int)min((unsigned)L.C, d.columns - first);
-    const unsigned sign_in = d.conj_in ? 0x80000000u : 0u, sign_out = d.conj_out ? 0x80000000u : 0u;
+    unsigned first;
+    const int columns = block_columns(d, first);
+    const unsigned sign_in = sign_mask(d.conj_in), sign_out = sign_mask(d.conj_out);
     const float2 zero = make_float2(0.0f, 0.0f);
     // blockDim is a multiple of C: a thread keeps column c through both copies.
     const int c = (int)threadIdx.x % L.C, rows = blockDim.x / L.C;
@@ -291,9 +295,9 @@ __global__ void __launch_bounds__(STAGED_THREADS, 4)
     staged_layout L = {d.columns_per_block, d.pitch, d.m};
     L.take_turns();
     const int n = d.pad_n, m = d.m;
-    const unsigned first = blockIdx.x * (unsigned)L.C;
-    const int columns = (int)min((unsigned)L.C, d.columns - first);
-    const unsigned sign_in = d.conj_in ? 0x80000000u : 0u, sign_out = d.conj_out ? 0x80000000u : 0u;
+    unsigned first;
+    const int columns = block_columns(d, first);
+    const unsigned sign_in = sign_mask(d.conj_in), sign_out = sign_mask(d.conj_out);
     const float inv_m = 1.0f / (float)m, inv_n = rcp(n);
     float2 *const buffer1 = sm + L.pitch * m;
     const float2 *src = x + (size_t)first * n;
