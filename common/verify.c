@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 
@@ -10,6 +11,12 @@ size_t cl_fault_index(size_t n)
 {
     const char *env = getenv("CUDALAB_INJECT_FAULT");
     return (env && *env && n > 0) ? n / 2 : SIZE_MAX;
+}
+
+double cl_fault_size(double term)
+{
+    const char *env = getenv("CUDALAB_INJECT_FAULT");
+    return env && strcmp(env, "term") == 0 ? term : 1.0;
 }
 
 static void note_bad(cl_compare *c, size_t i, double want, double got)

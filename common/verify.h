@@ -43,6 +43,10 @@ void cl_compare_report(const char *what, cl_compare c);
 // set, every compare sees element n/2 of `got` off by one, so a binary must report
 // it and exit 1. Returns the index that is perturbed, or SIZE_MAX when not set.
 size_t cl_fault_index(size_t n);
+// How far that element is off: 1, or `term` with CUDALAB_INJECT_FAULT=term, the size of one
+// typical term of the exercise's sums (matmul: one product), so a test can show that one
+// term dropped from one sum of millions is caught.
+double cl_fault_size(double term);
 
 #ifdef __cplusplus
 }

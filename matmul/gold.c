@@ -62,24 +62,24 @@ float matmul_fp16_to_float(uint16_t h)
     return sign * ldexpf((float)(fraction | 0x400), exponent - 25);
 }
 
-matmul_roundoff matmul_roundoff_of(matmul_precision p)
+matmul_roundoff matmul_roundoff_of(matmul_precision p, bool tf32_truncates)
 {
-    // tf32 keeps 10 fraction bits; whether the multiplier rounds or truncates a float
-    // to them, the input moves by at most 2^-10 of itself. bf16 and fp16 inputs are
+    // tf32 keeps 10 fraction bits. Rounded to nearest, an input moves by a fraction of
+    // itself spread evenly over +-2^-11: standard deviation 2^-11 / sqrt 3, mean 0.
+    // Truncated (the low 13 bits dropped), evenly over (-2^-10, 0]: the same spread about
+    // a mean of -2^-11, so every product shrinks by 2^-10 of itself on average, a bias
+    // that grows with the sum rather than its square root. bf16 and fp16 inputs are
     // rounded here, before the GPU sees them, so the gold multiplies the same numbers.
     // Every precision adds in fp32: one addition errs by at most 2^-24 of its result
     // when it rounds to nearest (the CUDA cores), 2^-23 when it truncates (the tensor
     // cores, which sum a block of products exactly and add it to the fp32 sum rounded
-    // toward zero); the model takes the larger. Truncation is biased, but one a block of
-    // 16 k moves a k = 4096 sum by about one sigma, well inside MATMUL_SIGMAS
-    // (tests/test_matmul.c simulates both units).
-    return (matmul_roundoff){.input = p == MATMUL_TF32 ? 0x1p-10 : 0.0, .accumulate = 0x1p-23};
-}
-
-// The per-product factor of sigma^2 in the model of matmul.h.
-static double product_weight(int k, matmul_roundoff r)
-{
-    return 2.0 * r.input * r.input + (k + 2.0) * r.accumulate * r.accumulate;
+    // toward zero); the model takes the larger as the spread. Truncation is biased, but
+    // one a block of 16 k moves a k = 4096 sum by about one sigma, well inside
+    // MATMUL_SIGMAS (tests/test_matmul.c simulates both units).
+    const bool tf32 = p == MATMUL_TF32;
+    return (matmul_roundoff){.input = tf32 ? 0x1p-11 / sqrt(3.0) : 0.0,
+                             .input_bias = tf32 && tf32_truncates ? 0x1p-11 : 0.0,
+                             .accumulate = 0x1p-23};
 }
 
 enum { GOLD_COLUMNS = 256 }; // a row's columns done at once: 2 x 2 KB of sums stay in L1
@@ -87,7 +87,6 @@ enum { GOLD_COLUMNS = 256 }; // a row's columns done at once: 2 x 2 KB of sums s
 void matmul_gold(int m, int n, int k, double alpha, const float *a, const float *b, double beta,
                  const float *c0, matmul_roundoff r, double *c_out, double *tol_out)
 {
-    const double weight = product_weight(k, r);
     // Panels of GOLD_COLUMNS columns of B are swept by every thread in turn, so the panel
     // (k x 256 doubles' worth of floats) is shared in the last-level cache.
     for (int j0 = 0; j0 < n; j0 += GOLD_COLUMNS) {
@@ -109,9 +108,8 @@ void matmul_gold(int m, int n, int k, double alpha, const float *a, const float 
                 const size_t at = (size_t)i * n + j0 + j;
                 const double old = beta != 0.0 ? beta * c0[at] : 0.0;
                 c_out[at] = alpha * sum[j] + old;
-                const double variance =
-                    weight * alpha * alpha * squares[j] + r.accumulate * r.accumulate * old * old;
-                tol_out[at] = MATMUL_SIGMAS * sqrt(variance);
+                tol_out[at] = matmul_allowed_spread(r, k, alpha, squares[j], old) +
+                              2.0 * r.input_bias * fabs(alpha * sum[j]);
             }
         }
     }
@@ -135,9 +133,12 @@ double matmul_freivalds(int m, int n, int k, double alpha, const float *a, const
                         int vectors, uint64_t seed, long *worst_row, double *worst_err,
                         double *worst_tol)
 {
-    // Row i's allowed error: MATMUL_SIGMAS x sqrt(sum_j sigma_ij^2), where
+    // Row i's allowed error: MATMUL_SIGMAS x sqrt(sum_j sigma_ij^2 + bias_ij^2), where
     //   sum_j sum_l (a_il b_lj)^2 = sum_l a_il^2 (sum_j b_lj^2)   -- O(m k + k n)
     //   sum_j (beta c0_ij)^2                                      -- O(m n)
+    // and truncated tf32's bias 2 input_bias alpha sum_l a_il b_lj, which x's random signs
+    // add like noise, takes its sum from c itself (O(m n)): a wrong element widens its own
+    // row's allowance by 2^-10 of its error, no more.
     double *b_row_squares = cl_host_alloc((size_t)k * sizeof(double), "freivalds");
     double *tol = cl_host_alloc((size_t)m * sizeof(double), "freivalds");
 #pragma omp parallel for schedule(static)
@@ -147,17 +148,20 @@ double matmul_freivalds(int m, int n, int k, double alpha, const float *a, const
             s += (double)b[(size_t)l * n + j] * b[(size_t)l * n + j];
         b_row_squares[l] = s;
     }
-    const double weight = product_weight(k, r), acc2 = r.accumulate * r.accumulate;
 #pragma omp parallel for schedule(static)
     for (int i = 0; i < m; i++) {
-        double products = 0.0, olds = 0.0;
+        double products = 0.0, olds = 0.0, results = 0.0;
         for (int l = 0; l < k; l++)
             products += (double)a[(size_t)i * k + l] * a[(size_t)i * k + l] * b_row_squares[l];
         if (beta != 0.0)
             for (int j = 0; j < n; j++)
                 olds += (double)c0[(size_t)i * n + j] * c0[(size_t)i * n + j];
-        tol[i] =
-            MATMUL_SIGMAS * sqrt(weight * alpha * alpha * products + acc2 * beta * beta * olds);
+        if (r.input_bias != 0.0)
+            for (int j = 0; j < n; j++)
+                results += (double)c[(size_t)i * n + j] * c[(size_t)i * n + j];
+        const double spread = matmul_allowed_spread(r, k, alpha, products, beta * sqrt(olds));
+        const double bias = MATMUL_SIGMAS * 2.0 * r.input_bias * sqrt(results);
+        tol[i] = sqrt(spread * spread + bias * bias);
     }
 
     double *x = cl_host_alloc((size_t)n * sizeof(double), "freivalds");

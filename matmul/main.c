@@ -2,9 +2,10 @@
 // made a ladder: fp32 on the CUDA cores, tf32 / bf16 / fp16 on the tensor cores.
 //
 // Order of a run: options; the inputs (uniform in [-1, 1], rounded to the precision) and
-// the check every result faces: the CPU gold in double, element by element, where it is
-// quick (m n k <= 2^31), else Freivalds' check; each selected version and the cuBLAS
-// peer verified, then timed; or --check's score table.
+// the checks every result faces: element by element against a reference computed in double
+// on the GPU (reference.cu; itself checked against the CPU gold where that is quick, m n k
+// <= 2^31), and past that also Freivalds' check on the CPU; each selected version and the
+// cuBLAS peer verified, then timed; or --check's score table.
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@
 #include "matmul.h"
 
 enum { FREIVALDS_VECTORS = 4 };
-static const double gold_limit = 2147483648.0; // m n k past this: Freivalds' check
+static const double gold_limit = 2147483648.0; // m n k past this: no CPU gold, Freivalds'
 
 typedef struct {
     cl_common_args common; // -n: N, and M and K unless --m, --k say otherwise
@@ -32,7 +33,7 @@ typedef struct {
     float *a, *b;        // the inputs as the GPU reads them (rounded to bf16/fp16), as floats
     void *a_mem, *b_mem; // the bytes to upload: a and b themselves, or 16-bit words
     float *c0;           // C before the multiply (beta != 0), else NULL
-    double *gold, *tol;  // the gold and each element's allowed error; NULL past gold_limit
+    double *gold, *tol;  // the CPU gold and each element's allowed error; NULL past gold_limit
 } problem;
 
 static size_t elements(size_t rows, size_t cols) { return rows * cols; }
@@ -84,7 +85,7 @@ static problem make_problem(int m, int n, int k, matmul_precision p, double alph
     if (gold) {
         pr.gold = cl_host_alloc(elements(m, n) * sizeof(double), "gold");
         pr.tol = cl_host_alloc(elements(m, n) * sizeof(double), "tolerances");
-        matmul_gold(m, n, k, alpha, pr.a, pr.b, beta, pr.c0, matmul_roundoff_of(p), pr.gold,
+        matmul_gold(m, n, k, alpha, pr.a, pr.b, beta, pr.c0, matmul_roundoff_of(p, false), pr.gold,
                     pr.tol);
     }
     return pr;
@@ -103,38 +104,13 @@ static void free_problem(problem *pr)
     free(pr->tol);
 }
 
-// Checks a result read back from the device; returns its worst error over the allowed
-// one (<= 1 passes), having printed why when it fails. With CUDALAB_INJECT_FAULT set,
-// element m n / 2 is off by one first (the tests' wrong result).
-static double check_result(const problem *pr, float *c, const char *what)
-{
-    const size_t count = elements(pr->m, pr->n), fault = cl_fault_index(count);
-    if (pr->gold) {
-        cl_compare cmp = cl_compare_f32_each(c, pr->gold, pr->tol, count);
-        cl_compare_report(what, cmp);
-        return cmp.max_err_over_tol;
-    }
-    if (fault != SIZE_MAX)
-        c[fault] += 1.0f;
-    long row;
-    double err, tol;
-    const double worst = matmul_freivalds(pr->m, pr->n, pr->k, pr->alpha, pr->a, pr->b, pr->beta,
-                                          pr->c0, c, matmul_roundoff_of(pr->precision),
-                                          FREIVALDS_VECTORS, pr->seed, &row, &err, &tol);
-    if (!(worst <= 1.0))
-        fprintf(stderr,
-                "%s: %s: wrong result: Freivalds' check, row %ld of %d: C x is %g from "
-                "alpha A (B x) + beta C0 x, %g allowed (%d vectors x of random +-1)\n",
-                cl_progname, what, row, pr->m, err, tol, FREIVALDS_VECTORS);
-    return worst;
-}
-
 // --- device data: copies of A, B, C rotated so timed runs read DRAM, not L2 ---------
 
 typedef struct {
     cl_rotating a, b, c;
     void *workspace; // the scratch the versions to run need at most (v9: padded copies)
     size_t workspace_bytes;
+    matmul_reference ref; // C in double, what every result is checked against
 } device_data;
 
 // Why version k cannot run on this GPU in this build, or NULL.
@@ -168,7 +144,37 @@ static size_t device_bytes(size_t m, size_t n, size_t k, matmul_precision p, int
 {
     const size_t elem = matmul_element_bytes(p);
     return copies * ((m * k + k * n) * elem + m * n * sizeof(float) + 3 * 256) +
-           workspace_bytes(m, n, k, p);
+           workspace_bytes(m, n, k, p) + matmul_reference_bytes(m, n);
+}
+
+// The GPU reference against the CPU gold, element by element, in pieces of 1M: the same
+// sums in double in the same order of l (to a few ulps of the FMA contractions either side
+// may make), the same allowance to a float's precision. Ends the run (exit 1) when they
+// disagree: every check after would be judged by a wrong reference.
+static void check_reference(const problem *pr, const matmul_reference *ref)
+{
+    enum { PIECE = 1 << 20 };
+    double *want = cl_host_alloc(PIECE * sizeof(double), "reference");
+    float *spread = cl_host_alloc(PIECE * sizeof(float), "reference");
+    for (size_t at = 0; at < ref->count; at += PIECE) {
+        const size_t count = ref->count - at < PIECE ? ref->count - at : PIECE;
+        CL_CUDA_CHECK(
+            cudaMemcpy(want, ref->want + at, count * sizeof(double), cudaMemcpyDeviceToHost));
+        CL_CUDA_CHECK(
+            cudaMemcpy(spread, ref->spread + at, count * sizeof(float), cudaMemcpyDeviceToHost));
+        for (size_t e = 0; e < count; e++) {
+            const double tol = pr->tol[at + e];
+            if (fabs(want[e] - pr->gold[at + e]) <= 1e-6 * tol &&
+                fabs(spread[e] - tol) <= 1e-6 * tol)
+                continue;
+            cl_die(CL_EXIT_WRONG,
+                   "the GPU reference disagrees with the CPU gold at element %zu of %zu: %.17g "
+                   "allowing %.9g, the gold %.17g allowing %.9g",
+                   at + e, ref->count, want[e], spread[e], pr->gold[at + e], tol);
+        }
+    }
+    free(want);
+    free(spread);
 }
 
 static device_data upload(const problem *pr)
@@ -188,6 +194,20 @@ static device_data upload(const problem *pr)
         CL_CUDA_CHECK(cudaMalloc(&d.workspace, d.workspace_bytes));
     cl_rotating_upload(&d.a, pr->a_mem, a_bytes);
     cl_rotating_upload(&d.b, pr->b_mem, b_bytes);
+    if (pr->c0)
+        cl_rotating_upload(&d.c, pr->c0, c_bytes);
+    d.ref = matmul_reference_compute(&(matmul_args){.m = pr->m,
+                                                    .n = pr->n,
+                                                    .k = pr->k,
+                                                    .alpha = (float)pr->alpha,
+                                                    .beta = (float)pr->beta,
+                                                    .precision = pr->precision,
+                                                    .a = cl_rotating_at(&d.a, 0),
+                                                    .b = cl_rotating_at(&d.b, 0),
+                                                    .c = cl_rotating_at(&d.c, 0)},
+                                     matmul_roundoff_of(pr->precision, false));
+    if (pr->gold)
+        check_reference(pr, &d.ref);
     return d;
 }
 
@@ -197,6 +217,52 @@ static void free_device_data(device_data *d)
     cl_rotating_free(&d->b);
     cl_rotating_free(&d->c);
     CL_CUDA_CHECK(cudaFree(d->workspace));
+    matmul_reference_free(&d->ref);
+}
+
+// --- the check every result faces ---------------------------------------------------------
+
+// With CUDALAB_INJECT_FAULT set, element m n / 2 of the device result is moved first (the
+// tests' wrong result): by one, or (=term) by one typical product |alpha a b| = |alpha| / 4
+// of inputs uniform in [-1, 1), as if one product of its sum were dropped.
+static void inject_fault(const problem *pr, float *c)
+{
+    const size_t at = cl_fault_index(elements(pr->m, pr->n));
+    if (at == SIZE_MAX)
+        return;
+    float x;
+    CL_CUDA_CHECK(cudaMemcpy(&x, c + at, sizeof x, cudaMemcpyDeviceToHost));
+    x += (float)cl_fault_size(fabs(pr->alpha) / 4.0);
+    CL_CUDA_CHECK(cudaMemcpy(c + at, &x, sizeof x, cudaMemcpyHostToDevice));
+}
+
+// Checks a result on the device against the reference, element by element, and, past the
+// CPU gold's sizes, its copy read back into host_c by Freivalds' check too (a second,
+// independent check). Returns the worst error over the allowed one (<= 1 passes), having
+// printed why when it fails.
+static double check_result(const problem *pr, const device_data *d, float *host_c,
+                           bool tf32_truncates, const char *what)
+{
+    float *c = cl_rotating_at(&d->c, 0); // the copy verified
+    inject_fault(pr, c);
+    const matmul_roundoff r = matmul_roundoff_of(pr->precision, tf32_truncates);
+    const cl_compare cmp = matmul_reference_compare(&d->ref, c, r.input_bias);
+    cl_compare_report(what, cmp);
+    CL_CUDA_CHECK(
+        cudaMemcpy(host_c, c, elements(pr->m, pr->n) * sizeof(float), cudaMemcpyDeviceToHost));
+    if (pr->gold)
+        return cmp.max_err_over_tol;
+    long row;
+    double err, tol;
+    const double worst =
+        matmul_freivalds(pr->m, pr->n, pr->k, pr->alpha, pr->a, pr->b, pr->beta, pr->c0, host_c, r,
+                         FREIVALDS_VECTORS, pr->seed, &row, &err, &tol);
+    if (!(worst <= 1.0))
+        fprintf(stderr,
+                "%s: %s: wrong result: Freivalds' check, row %ld of %d: C x is %g from "
+                "alpha A (B x) + beta C0 x, %g allowed (%d vectors x of random +-1)\n",
+                cl_progname, what, row, pr->m, err, tol, FREIVALDS_VECTORS);
+    return isnan(worst) || worst > cmp.max_err_over_tol ? worst : cmp.max_err_over_tol;
 }
 
 // --- one version or the peer: verify once, then time ---------------------------------
@@ -264,9 +330,8 @@ static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
     else
         cl_poison_device(c->base, c->pitch * c->copies);
     run_call(call, 0);
-    CL_CUDA_CHECK(cudaMemcpy(call->result, c->base, c_bytes, cudaMemcpyDeviceToHost));
     const double worst =
-        check_result(pr, call->result,
+        check_result(pr, call->d, call->result, k >= 0 && matmul_versions[k].tf32_truncates,
                      k == CL_PEER ? matmul_peer_name(pr->precision) : matmul_versions[k].info.name);
     cl_measured m = {.ok = worst <= 1.0};
     m.ms = cl_time_gpu(run_call, call, call->iters).median_ms;
@@ -345,8 +410,10 @@ static bool run_kernels(const problem *pr, const options *opt)
             "uniform in [-1, 1), timed over %d rotating copies; checked %s",
             pr->alpha, pr->beta, matmul_precision_names[p], pr->m, pr->n, pr->k,
             2.0 * pr->m * pr->n * pr->k / 1e9, d.a.copies,
-            pr->gold ? "element by element against the CPU gold in double"
-                     : "by Freivalds' check (the CPU gold would take too long)");
+            pr->gold ? "element by element against C in double on the GPU, itself checked "
+                       "against the CPU gold"
+                     : "element by element against C in double on the GPU, and by Freivalds' "
+                       "check on the CPU");
     if (opt->common.kernel_index < 0)
         cl_note("%s runs on %s; the versions that do not are left out", matmul_precision_names[p],
                 p == MATMUL_FP32 ? "the CUDA cores" : "the tensor cores");
@@ -360,11 +427,11 @@ static bool run_kernels(const problem *pr, const options *opt)
         cl_dump_npy(opt->common.dump, "input", "<f4", pr->a, sizeof(float), 2, a_shape);
         cl_dump_npy(opt->common.dump, "input_b", "<f4", pr->b, sizeof(float), 2, b_shape);
         cl_dump_npy(opt->common.dump, "output", "<f4", call.result, sizeof(float), 2, c_shape);
-        if (pr->gold)
-            cl_dump_npy(opt->common.dump, "gold", "<f8", pr->gold, sizeof(double), 2, c_shape);
-        else
-            cl_note("--dump: no gold at this size (checked by Freivalds'), no %s_gold.npy",
-                    opt->common.dump);
+        double *gold = cl_host_alloc(elements(pr->m, pr->n) * sizeof(double), "gold");
+        CL_CUDA_CHECK(cudaMemcpy(gold, d.ref.want, elements(pr->m, pr->n) * sizeof(double),
+                                 cudaMemcpyDeviceToHost));
+        cl_dump_npy(opt->common.dump, "gold", "<f8", gold, sizeof(double), 2, c_shape);
+        free(gold);
     }
     free(call.result);
     matmul_peer_destroy(call.peer);

@@ -851,28 +851,29 @@ static const unsigned fp32_only = MATMUL_BIT(MATMUL_FP32);
 
 // clang-format off
 // Each version's tile (the block's piece of C, for the intensity column; 1 x 1: none, each
-// product loads its two inputs), its scratch, and whether it is sm_90a code.
+// product loads its two inputs), its scratch, whether it is sm_90a code, and whether it
+// hands tf32 raw floats to the tensor cores (truncation: its own allowance, matmul.h).
 extern "C" const matmul_version matmul_versions[] = {
     {{"v1-naive", "a thread an element, threads down a column: the course's loop"},
-     launch_v1, fp32_only, {1, 1}, NULL, false},
+     launch_v1, fp32_only, {1, 1}, NULL, false, false},
     {{"v2-coalesced", "a thread an element, threads along a row: coalesced"},
-     launch_v2, fp32_only, {1, 1}, NULL, false},
+     launch_v2, fp32_only, {1, 1}, NULL, false, false},
     {{"v3-shared", "32 x 32 tiles of A and B in shared memory"},
-     launch_v3, fp32_only, {NAIVE_TILE, NAIVE_TILE}, NULL, false},
+     launch_v3, fp32_only, {NAIVE_TILE, NAIVE_TILE}, NULL, false, false},
     {{"v4-column", "64 x 64 tiles, 8 results of a column a thread"},
-     launch_v4, fp32_only, {V4_TILE, V4_TILE}, NULL, false},
+     launch_v4, fp32_only, {V4_TILE, V4_TILE}, NULL, false, false},
     {{"v5-block8x8", "128 x 128 tiles, an 8 x 8 block a thread, float4"},
-     launch_v5, fp32_only, {V5_TILE, V5_TILE}, NULL, false},
+     launch_v5, fp32_only, {V5_TILE, V5_TILE}, NULL, false, false},
     {{"v6-warptile", "warp tiling, double-buffered cp.async"},
-     launch_v6, fp32_only, {V6_TILE_M, V6_TILE_N}, NULL, false},
+     launch_v6, fp32_only, {V6_TILE_M, V6_TILE_N}, NULL, false, false},
     {{"v7-wmma", "tensor cores through WMMA fragments"},
-     launch_v7, MATMUL_TENSOR_PRECISIONS, {TC_TILE, TC_TILE}, NULL, false},
-    {{"v8-mma", "mma.sync + ldmatrix, swizzled, 4-stage cp.async"},
-     launch_v8, MATMUL_TENSOR_PRECISIONS, {TC_TILE, TC_TILE}, NULL, false},
-    {{"v9-wgmma", "TMA + wgmma, warp-specialized, persistent (sm_90a)"},
+     launch_v7, MATMUL_TENSOR_PRECISIONS, {TC_TILE, TC_TILE}, NULL, false, false},
+    {{"v8-mma", "mma.sync + ldmatrix, swizzled, 4-stage cp.async; tf32 truncated"},
+     launch_v8, MATMUL_TENSOR_PRECISIONS, {TC_TILE, TC_TILE}, NULL, false, true},
+    {{"v9-wgmma", "TMA + wgmma, warp-specialized, persistent (sm_90a); tf32 truncated"},
      matmul_launch_v9, MATMUL_TENSOR_PRECISIONS, {MATMUL_V9_TILE_M, MATMUL_V9_TILE_N},
-     matmul_v9_workspace, true},
-    {{"yours", matmul_yours_idea}, matmul_yours, fp32_only, {0, 0}, NULL, false},
+     matmul_v9_workspace, true, true},
+    {{"yours", matmul_yours_idea}, matmul_yours, fp32_only, {0, 0}, NULL, false, false},
 };
 // clang-format on
 extern "C" const int matmul_version_count = sizeof matmul_versions / sizeof matmul_versions[0];

@@ -3,12 +3,14 @@
 #ifndef MATMUL_H
 #define MATMUL_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
 #include "cli.h"
+#include "verify.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,6 +60,9 @@ typedef struct {
     // Device bytes of scratch the version needs for these sizes (NULL: none).
     size_t (*workspace)(const matmul_args *args);
     bool hopper_only; // sm_90a code: runs where matmul_hopper_refusal finds nothing to say
+    // tf32: the tensor cores are handed raw floats and use their top 19 bits (truncation
+    // toward zero, a bias of its own in the allowed error); false: rounded to nearest first.
+    bool tf32_truncates;
 } matmul_version;
 
 #define MATMUL_BIT(p) (1u << (p))
@@ -89,7 +94,7 @@ const char *matmul_peer_name(matmul_precision p);
 void matmul_peer_run(matmul_peer *peer, const matmul_args *args);
 void matmul_peer_destroy(matmul_peer *peer);
 
-// --- gold.c: the CPU side --------------------------------------------------------
+// --- gold.c: the CPU side, and the error model the GPU reference shares -----------
 
 // Round-to-nearest-even conversions of the inputs (bf16, fp16: 16-bit words).
 uint16_t matmul_float_to_bf16(float x);
@@ -102,20 +107,40 @@ float matmul_fp16_to_float(uint16_t h);
 // NULL when it can.
 const char *matmul_hopper_refusal(int cc_major, int cc_minor, bool built);
 
-// Unit roundoffs the tolerances are built from (see matmul_tolerance_model).
+// The rounding a precision's result carries, as relative errors (see the model below).
 typedef struct {
-    double input;      // relative error of an input as the multiplier sees it (tf32: 2^-10)
+    double input;      // spread (standard deviation) of an input's error as the multiplier
+                       // sees it: tf32 2^-11 / sqrt 3, the uniform error of dropping 13 bits
+    double input_bias; // its mean: 2^-11 when tf32 truncates, 0 when it rounds
     double accumulate; // of one fp32 addition, 2^-23: a rounding or a truncation
 } matmul_roundoff;
-matmul_roundoff matmul_roundoff_of(matmul_precision p);
+matmul_roundoff matmul_roundoff_of(matmul_precision p, bool tf32_truncates);
 
 // The error model: each element's error is the sum of many small independent errors,
 // one for each product's inputs (tf32 only) and each fp32 addition, so its spread is
 //   sigma_ij^2 = (2 input^2 + (k + 2) accumulate^2) alpha^2 sum_l (a_il b_lj)^2
 //                + accumulate^2 (beta c0_ij)^2
-// and an element passes within MATMUL_SIGMAS sigma. Freivalds' row i passes within
-// MATMUL_SIGMAS times the spread of sum_j e_ij x_j, i.e. sqrt(sum_j sigma_ij^2).
+// and an element passes within MATMUL_SIGMAS sigma, plus, where tf32 truncates, the bias
+// that truncation moves every product by: 2 input_bias |alpha sum_l a_il b_lj|.
+// Freivalds' row i passes within MATMUL_SIGMAS times the spread of sum_j e_ij x_j, i.e.
+// sqrt(sum_j sigma_ij^2 + (2 input_bias alpha c_ij)^2).
 enum { MATMUL_SIGMAS = 12 };
+
+#ifdef __CUDACC__
+#define MATMUL_HOST_DEVICE __host__ __device__
+#else
+#define MATMUL_HOST_DEVICE
+#endif
+
+// MATMUL_SIGMAS sigma_ij of an element: squares = sum_l (a_il b_lj)^2, old = beta c0_ij.
+// One formula for the CPU gold (gold.c) and the GPU reference (reference.cu).
+static inline MATMUL_HOST_DEVICE double
+matmul_allowed_spread(matmul_roundoff r, int k, double alpha, double squares, double old)
+{
+    const double weight = 2.0 * r.input * r.input + (k + 2.0) * r.accumulate * r.accumulate;
+    return MATMUL_SIGMAS *
+           sqrt(weight * alpha * alpha * squares + r.accumulate * r.accumulate * old * old);
+}
 
 // Gold (double, every core, blocked): c_out = alpha*a*b + beta*c0 (c0 may be NULL when
 // beta == 0), and each element's allowed error. a and b are the inputs as the GPU reads
@@ -131,6 +156,29 @@ double matmul_freivalds(int m, int n, int k, double alpha, const float *a, const
                         double beta, const float *c0, const float *c, matmul_roundoff r,
                         int vectors, uint64_t seed, long *worst_row, double *worst_err,
                         double *worst_tol);
+
+// --- reference.cu: the reference every result is checked against ----------------------
+
+// C in double on the GPU, element by element, with each element's allowed error: v3's plain
+// shared-memory tiling (the CUDA C Programming Guide's), 16 x 16, every product exact in
+// double. Where the CPU gold is computed too, main.c checks one against the other.
+typedef struct {
+    double *want;     // alpha sum_l a_il b_lj + beta c0_ij
+    float *spread;    // matmul_allowed_spread of the element
+    float *magnitude; // |alpha sum_l a_il b_lj|, for truncated tf32's bias
+    size_t count;     // m n
+} matmul_reference;
+
+// Device bytes the reference of an m x n C takes.
+size_t matmul_reference_bytes(size_t m, size_t n);
+// Computes it from args' a and b (as the precision stores them) and, when beta != 0, C0 in
+// args' c. Allocates; matmul_reference_free gives it back.
+matmul_reference matmul_reference_compute(const matmul_args *args, matmul_roundoff r);
+void matmul_reference_free(matmul_reference *ref);
+// Every element of the device result c against the reference within its allowance,
+// spread + 2 input_bias magnitude: the count wrong, the first, the worst error over its
+// allowance (NaN counts as infinitely wrong), as every other exercise's compare reports.
+cl_compare matmul_reference_compare(const matmul_reference *ref, const float *c, double input_bias);
 
 #ifdef __cplusplus
 }

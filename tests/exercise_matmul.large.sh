@@ -21,3 +21,13 @@ else
     echo "    exit $rc, v9's error over its allowance '${ratio}', wanted < 4" >>"$tmp/out"
     fail "matmul v9 tf32 --k 2200001 (past grid.y's 65535 tiles)"
 fi
+# One product dropped from one element of an 8192^3 C (moved by |alpha a b| = 1/4 of a
+# typical product, CUDALAB_INJECT_FAULT=term) is caught in every precision: the element by
+# element check against the GPU's reference in double (Freivalds' check, which sums a row's
+# 8192 errors, let it through before, and one whole unit in tf32).
+for p in fp32 tf32 bf16 fp16; do
+    expect_gpu "matmul 8192^3 $p: one dropped product is caught (exit 1)" 1 env CUDALAB_INJECT_FAULT=term "$matmul" -n 8192 -i 1 --no-peer --precision "$p"
+    if [ "$rc" -eq 1 ] && ! grep -q "first bad index 33554432 of 67108864, .* (1 element wrong" "$tmp/out"; then
+        fail "matmul 8192^3 $p: the message names the one wrong element"
+    fi
+done

@@ -45,8 +45,10 @@ batch_end
 # A wrong result is caught: element by element at 100 (the gold), by Freivalds' check at 4096.
 expect_gpu "matmul reports a wrong result (gold, exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$matmul" -n 100 -i 1
 if [ "$rc" -eq 1 ] && ! grep -q "first bad index 5000 of 10000" "$tmp/out"; then fail "matmul wrong-result message (gold)"; fi
-expect_gpu "matmul reports a wrong result (Freivalds, 4096^2 C, exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$matmul" -n 4096 -i 1 --no-peer
-if [ "$rc" -eq 1 ] && ! grep -q "Freivalds' check, row 2048 of 4096" "$tmp/out"; then fail "matmul wrong-result message (Freivalds)"; fi
+expect_gpu "matmul reports a wrong result (reference and Freivalds, 4096^2 C, exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$matmul" -n 4096 -i 1 --no-peer
+if [ "$rc" -eq 1 ] && ! { grep -q "Freivalds' check, row 2048 of 4096" "$tmp/out" && grep -q "first bad index 8388608 of 16777216" "$tmp/out"; }; then fail "matmul wrong-result messages (reference and Freivalds)"; fi
+expect_gpu "matmul tf32: one dropped product is caught at 1000^3 (exit 1)" 1 env CUDALAB_INJECT_FAULT=term "$matmul" -n 1000 -i 1 --precision tf32
+if [ "$rc" -eq 1 ] && ! grep -q "first bad index 500000 of 1000000" "$tmp/out"; then fail "matmul tf32 dropped-product message"; fi
 expect_gpu "matmul -n 1e6 (memory guard)" 3 "$matmul" -n 1e6
 if [ "$rc" -eq 3 ] && ! grep -qE "needs .* [GT]B of (host|device) memory" "$tmp/out"; then fail "matmul memory guard message"; fi
 expect_gpu "matmul -d 99 (no such device)" 2 "$matmul" -d 99 -n 10
