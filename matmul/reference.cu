@@ -181,8 +181,8 @@ extern "C" cl_compare matmul_reference_compare(const matmul_reference *ref, cons
     CL_CUDA_CHECK(cudaMemcpy(d_tally, &start, sizeof start, cudaMemcpyHostToDevice));
     const int threads = 256;
     const size_t blocks_needed = (ref->count + threads - 1) / threads;
-    const int blocks = (int)(blocks_needed < 4096 ? blocks_needed : 4096);
-    compare_kernel < < <blocks> 0 ? blocks : 1, threads >>> (*ref, c, 2.0 * input_bias, d_tally);
+    const int blocks = blocks_needed == 0 ? 1 : blocks_needed < 4096 ? (int)blocks_needed : 4096;
+    compare_kernel<<<blocks, threads>>>(*ref, c, 2.0 * input_bias, d_tally);
     CL_LAUNCH_CHECK();
     CL_CUDA_CHECK(cudaMemcpy(&tally, d_tally, sizeof tally, cudaMemcpyDeviceToHost));
     CL_CUDA_CHECK(cudaFree(d_tally));
