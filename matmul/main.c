@@ -190,8 +190,10 @@ static device_data upload(const problem *pr)
     d.c = cl_rotating_alloc(c_bytes, copies);
     d.workspace_bytes = workspace_bytes(pr->m, pr->n, pr->k, pr->precision);
     d.workspace = NULL;
-    if (d.workspace_bytes)
+    if (d.workspace_bytes) {
         CL_CUDA_CHECK(cudaMalloc(&d.workspace, d.workspace_bytes));
+        CL_CUDA_CHECK(cudaMemset(d.workspace, 0, d.workspace_bytes)); // split-K's tickets
+    }
     cl_rotating_upload(&d.a, pr->a_mem, a_bytes);
     cl_rotating_upload(&d.b, pr->b_mem, b_bytes);
     if (pr->c0)

@@ -12,6 +12,13 @@
 #include "cli.h"
 #include "verify.h"
 
+// Functions both the host and the kernels use (inline, below).
+#ifdef __CUDACC__
+#define MATMUL_HOST_DEVICE __host__ __device__
+#else
+#define MATMUL_HOST_DEVICE
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -44,7 +51,8 @@ typedef struct {
     matmul_precision precision;
     const void *a, *b;
     float *c;
-    void *workspace; // device scratch for the versions that need some (their `workspace`)
+    void *workspace; // device scratch for the versions that need some (their `workspace`):
+                     // zeroed before the first launch; a version leaves its counters zero
     size_t workspace_bytes;
 } matmul_args;
 
@@ -94,6 +102,48 @@ const char *matmul_peer_name(matmul_precision p);
 void matmul_peer_run(matmul_peer *peer, const matmul_args *args);
 void matmul_peer_destroy(matmul_peer *peer);
 
+// --- split-K: every SM busy when C has few tiles (the planner; the fixup in tiles.cuh) ---
+
+enum {
+    SPLIT_K_MAX = 16,
+    // The fixup's cost in slabs of k: a piece writes its sums (a tile's worth of floats)
+    // and the last one reads the others' back, about the bytes of 4 slabs of A and B.
+    SPLIT_K_FIXUP_SLABS = 4,
+};
+
+// Into how many pieces to cut each tile's `slabs` slabs of k so that `sms` SMs (one block
+// each) finish soonest: time goes as waves of blocks x (slabs a piece + the fixup), waves
+// = ceil(tiles x splits / sms). The fewest pieces of the least time (1: k is not cut).
+static inline int split_k_count(long long tiles, int slabs, int sms)
+{
+    int best = 1;
+    long long best_cost = (tiles + sms - 1) / sms * slabs;
+    for (int splits = 2; splits <= SPLIT_K_MAX && splits <= slabs; splits++) {
+        const int per = (slabs + splits - 1) / splits;
+        if ((slabs + per - 1) / per != splits) // a piece would be empty
+            continue;
+        const long long cost = (tiles * splits + sms - 1) / sms * (per + SPLIT_K_FIXUP_SLABS);
+        if (cost < best_cost) {
+            best = splits;
+            best_cost = cost;
+        }
+    }
+    return best;
+}
+
+// Slabs [first, end) of k piece `split` of `splits` takes.
+typedef struct {
+    int first, end;
+} slab_range;
+static inline MATMUL_HOST_DEVICE slab_range split_k_slabs(int slabs, int split, int splits)
+{
+    const int per = (slabs + splits - 1) / splits, end = (split + 1) * per;
+    slab_range r;
+    r.first = split * per;
+    r.end = end < slabs ? end : slabs;
+    return r;
+}
+
 // --- gold.c: the CPU side, and the error model the GPU reference shares -----------
 
 // Round-to-nearest-even conversions of the inputs (bf16, fp16: 16-bit words).
@@ -125,12 +175,6 @@ matmul_roundoff matmul_roundoff_of(matmul_precision p, bool tf32_truncates);
 // Freivalds' row i passes within MATMUL_SIGMAS times the spread of sum_j e_ij x_j, i.e.
 // sqrt(sum_j sigma_ij^2 + (2 input_bias alpha c_ij)^2).
 enum { MATMUL_SIGMAS = 12 };
-
-#ifdef __CUDACC__
-#define MATMUL_HOST_DEVICE __host__ __device__
-#else
-#define MATMUL_HOST_DEVICE
-#endif
 
 // MATMUL_SIGMAS sigma_ij of an element: squares = sum_l (a_il b_lj)^2, old = beta c0_ij.
 // One formula for the CPU gold (gold.c) and the GPU reference (reference.cu).

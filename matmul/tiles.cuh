@@ -43,6 +43,91 @@ __device__ __forceinline__ tile_coord grouped_tile(int id, int tiles_m, int tile
     return {first_row + in_group % rows, in_group / rows};
 }
 
+// --- split-K: every SM busy when C has few tiles (the planner: matmul.h) ---------------
+
+// A C of few tiles (a skinny one, 64 x 8192, or a small square) leaves most SMs idle while
+// each of its tiles runs the whole of k. Split-K cuts k into pieces, a piece of a tile a
+// block's work, and adds the pieces' sums: Osama, Merrill, Cecka, Garland and Owens's
+// Stream-K (PPoPP 2023) is the same fixup with pieces of any length.
+
+// The workspace split-K uses: a ticket counter a tile (zero between launches: the
+// workspace arrives zeroed, and the last piece of a tile sets it back), and each piece's
+// sums in the order of its threads' accumulators: float4 number i of thread t at i
+// threads + t, so a warp's 16-byte stores and loads cover 512 contiguous bytes and each
+// thread reads back exactly the elements it holds.
+struct split_k_space {
+    unsigned *tickets;
+    float *partials;
+};
+
+inline size_t split_k_bytes(long long tiles, int splits, int threads, int accumulators)
+{
+    if (splits == 1)
+        return 0;
+    return ((size_t)tiles * sizeof(unsigned) + 255) / 256 * 256 +
+           (size_t)tiles * splits * threads * accumulators * sizeof(float);
+}
+
+inline split_k_space split_k_carve(void *workspace, long long tiles)
+{
+    unsigned char *w = (unsigned char *)workspace;
+    return {(unsigned *)w, (float *)(w + ((size_t)tiles * sizeof(unsigned) + 255) / 256 * 256)};
+}
+
+// A piece of a tile is done: its sums (acc, N a thread, `threads` threads numbered
+// `thread` taking part, synchronised by `barrier`) go to the workspace, and a ticket is
+// taken (an atomic counter, so no block waits for another). All but the last piece to
+// finish return false. The last gets true with acc holding the sum of every piece, added
+// in piece order whichever finished last (the result does not change from run to run).
+// A piece writes a tile's worth of floats and the last reads every piece's back, through
+// L2; a chunk of each piece's loads is independent, so a thread has 16 in flight at once
+// (one at a time, the L2's latency, ~700 cycles a load, made the fixup ~50 us).
+template <int N, class Barrier>
+__device__ __forceinline__ bool split_k_fixup(float (&acc)[N], split_k_space w, long long tile,
+                                              int split, int splits, int threads, int thread,
+                                              Barrier barrier)
+{
+    static_assert(N % 4 == 0, "accumulators in float4s");
+    __shared__ unsigned last;
+    const size_t piece_stride = (size_t)threads * (N / 4); // float4s a piece
+    float4 *const pieces = (float4 *)w.partials + (size_t)tile * splits * piece_stride + thread;
+    float4 *const mine = pieces + split * piece_stride;
+#pragma unroll
+    for (int i = 0; i < N / 4; i++)
+        __stcg(mine + i * threads,
+               make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
+    __threadfence(); // the sums are visible device-wide before the ticket says so
+    barrier();
+    if (thread == 0)
+        last = atomicAdd(&w.tickets[tile], 1u) == (unsigned)splits - 1;
+    barrier();
+    if (!last)
+        return false;
+    __threadfence();
+    // Read back from L2, its own piece too (in registers it would have to be kept apart
+    // from the running sum: N more registers), CHUNK float4s of every piece at a time.
+    constexpr int CHUNK = N / 4 < 16 ? N / 4 : 16;
+    static_assert(N / 4 % CHUNK == 0, "whole chunks");
+#pragma unroll
+    for (int c = 0; c < N / 4; c += CHUNK) {
+#pragma unroll
+        for (int i = c; i < c + CHUNK; i++)
+            acc[4 * i] = acc[4 * i + 1] = acc[4 * i + 2] = acc[4 * i + 3] = 0.0f;
+        for (int piece = 0; piece < splits; piece++) {
+            const float4 *from = pieces + piece * piece_stride;
+#pragma unroll
+            for (int i = c; i < c + CHUNK; i++) {
+                const float4 v = __ldcg(from + i * threads);
+                acc[4 * i] += v.x, acc[4 * i + 1] += v.y, acc[4 * i + 2] += v.z,
+                    acc[4 * i + 3] += v.w;
+            }
+        }
+    }
+    if (thread == 0)
+        w.tickets[tile] = 0; // for the next launch
+    return true;
+}
+
 // The tensor-core launchers pick the kernel compiled for the precision.
 #define TENSOR_LAUNCHER(name, as)                                                                  \
     static void name(const matmul_args *p, cudaStream_t s)                                         \

@@ -152,7 +152,8 @@ template <int REGISTERS> __device__ __forceinline__ void registers_increase()
 template <matmul_precision P>
 __global__ void __launch_bounds__(V9_THREADS, 1)
     matmul_v9_kernel(const __grid_constant__ CUtensorMap map_a,
-                     const __grid_constant__ CUtensorMap map_b, matmul_args p)
+                     const __grid_constant__ CUtensorMap map_b, matmul_args p, int splits,
+                     split_k_space split_space)
 {
 #if WGMMA_CODE
     constexpr int elem = P == MATMUL_TF32 ? 4 : 2;
@@ -166,7 +167,7 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
 
     const int warpgroup = threadIdx.x / 128;
     const int tiles_m = ceil_div(p.m, V9_TILE_M), tiles_n = ceil_div(p.n, V9_TILE_N);
-    const int tiles = tiles_m * tiles_n, slabs = ceil_div(p.k, slab);
+    const int tiles = tiles_m * tiles_n, slabs = ceil_div(p.k, slab), units = tiles * splits;
     if (threadIdx.x == 0) {
         for (int s = 0; s < V9_STAGES; s++) {
             mbarrier_init(&full[s], 1);  // the producer's arrival (and the TMA bytes)
@@ -182,9 +183,10 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
             return;
         int stage = 0;
         unsigned phase = 0;
-        for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-            const tile_coord t = grouped_tile(tile, tiles_m, tiles_n);
-            for (int s = 0; s < slabs; s++) {
+        for (int unit = blockIdx.x; unit < units; unit += gridDim.x) {
+            const tile_coord t = grouped_tile(unit / splits, tiles_m, tiles_n);
+            const slab_range range = split_k_slabs(slabs, unit % splits, splits);
+            for (int s = range.first; s < range.end; s++) {
                 mbarrier_wait_parity(&empty[stage], phase ^ 1); // a fresh barrier passes
                 unsigned char *a = stages + stage * V9_STAGE_BYTES, *b = a + V9_A_BYTES;
                 mbarrier_arrive_expect_bytes(&full[stage], V9_STAGE_BYTES);
@@ -209,13 +211,15 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
     const int consumer = warpgroup - 1, warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
     int stage = 0, previous = 0;
     unsigned phase = 0;
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    for (int unit = blockIdx.x; unit < units; unit += gridDim.x) {
+        const int tile = unit / splits, split = unit % splits;
         const tile_coord t = grouped_tile(tile, tiles_m, tiles_n);
+        const slab_range range = split_k_slabs(slabs, split, splits);
         float d[128];
 #pragma unroll
         for (int i = 0; i < 128; i++)
             d[i] = 0.0f;
-        for (int s = 0; s < slabs; s++) {
+        for (int s = range.first; s < range.end; s++) {
             mbarrier_wait_parity(&full[stage], phase);
             const unsigned char *a = stages + stage * V9_STAGE_BYTES + consumer * 64 * 128;
             const unsigned char *b = stages + stage * V9_STAGE_BYTES + V9_A_BYTES;
@@ -232,7 +236,7 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
             // This slab's wgmma stay in flight while the last slab's, now finished, give
             // their stage back: the tensor cores never wait for the warpgroup to issue.
             wgmma_wait<1>();
-            if (s > 0 && lane == 0)
+            if (s > range.first && lane == 0)
                 mbarrier_arrive(&empty[previous]);
             previous = stage;
             if (++stage == V9_STAGES) {
@@ -243,6 +247,14 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
         wgmma_wait<0>();
         if (lane == 0)
             mbarrier_arrive(&empty[previous]);
+        // A piece of k: all but the tile's last piece to finish leave their sums in the
+        // workspace; the last adds them up and writes C. The consumers' own barrier (1):
+        // the producer does not take part.
+        if (splits > 1 &&
+            !split_k_fixup(d, split_space, tile, split, splits, 256, threadIdx.x - 128, [] {
+                asm volatile("bar.sync 1, 256;" ::: "memory");
+            }))
+            continue;
         // Epilogue: each lane's pairs straight to C (the producer is already loading the
         // next tile's slabs).
         const int row0 = t.row * V9_TILE_M + consumer * 64 + warp * 16 + lane / 4;
@@ -352,7 +364,19 @@ struct v9_operands {
     size_t a_pitch, b_pitch; // bytes a row (A: k elements; B: n, or B^T: k)
     bool a_copied, b_copied; // into the workspace
     size_t a_bytes, b_bytes; // workspace each takes
+    long long tiles;
+    int splits;         // pieces of k a tile (split_k_count)
+    size_t split_bytes; // workspace split-K takes, after the copies
 };
+
+// The SMs v9's persistent grid fills, one block each (its shared memory takes an SM).
+static int v9_sms(void)
+{
+    int device, sms;
+    CL_CUDA_CHECK(cudaGetDevice(&device));
+    CL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return sms;
+}
 
 static v9_operands v9_plan(const matmul_args *p)
 {
@@ -370,13 +394,16 @@ static v9_operands v9_plan(const matmul_args *p)
         o.b_copied = o.b_pitch != (size_t)p->n * elem;
         o.b_bytes = o.b_copied ? round_up_256(o.b_pitch * p->k) : 0;
     }
+    o.tiles = (long long)cl_ceil_div(p->m, V9_TILE_M) * cl_ceil_div(p->n, V9_TILE_N);
+    o.splits = split_k_count(o.tiles, cl_ceil_div(p->k, V9_SLAB_BYTES / elem), v9_sms());
+    o.split_bytes = split_k_bytes(o.tiles, o.splits, 256, 128);
     return o;
 }
 
 extern "C" size_t matmul_v9_workspace(const matmul_args *p)
 {
     const v9_operands o = v9_plan(p);
-    return o.a_bytes + o.b_bytes;
+    return o.a_bytes + o.b_bytes + o.split_bytes;
 }
 
 #if WGMMA_BUILT
@@ -426,9 +453,10 @@ template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cud
 {
     const size_t elem = matmul_element_bytes(P);
     const v9_operands o = v9_plan(p);
-    if (o.a_bytes + o.b_bytes > p->workspace_bytes)
-        cl_die(CL_EXIT_CUDA, "v9: needs %zu bytes of workspace, was given %zu",
-               o.a_bytes + o.b_bytes, p->workspace_bytes);
+    const size_t needed = o.a_bytes + o.b_bytes + o.split_bytes;
+    if (needed > p->workspace_bytes)
+        cl_die(CL_EXIT_CUDA, "v9: needs %zu bytes of workspace, was given %zu", needed,
+               p->workspace_bytes);
     unsigned char *workspace = (unsigned char *)p->workspace;
     const void *a = p->a, *b = p->b;
     using element = typename std::conditional<P == MATMUL_TF32, float, unsigned short>::type;
@@ -461,9 +489,11 @@ template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cud
         cl_die(CL_EXIT_CUDA,
                "v9: no block of %d threads and %d bytes of shared memory fits an SM of this GPU",
                V9_THREADS, V9_SHARED_BYTES);
-    const size_t tiles = cl_ceil_div(p->m, V9_TILE_M) * cl_ceil_div(p->n, V9_TILE_N);
-    const int grid = tiles < (size_t)fit.resident ? (int)tiles : fit.resident;
-    matmul_v9_kernel<P><<<grid, V9_THREADS, V9_SHARED_BYTES, s>>>(map_a, map_b, *p);
+    const long long units = o.tiles * o.splits;
+    const int grid = units < fit.resident ? (int)units : fit.resident;
+    const split_k_space space = split_k_carve(workspace + o.a_bytes + o.b_bytes, o.tiles);
+    matmul_v9_kernel<P>
+        <<<grid, V9_THREADS, V9_SHARED_BYTES, s>>>(map_a, map_b, *p, o.splits, space);
     CL_LAUNCH_CHECK();
 }
 

@@ -266,6 +266,30 @@ static void test_freivalds_long_sums(void)
     free(a), free(b), free(c);
 }
 
+// Split-K's planner cuts k only where C's tiles leave SMs idle, into pieces that cover
+// k's slabs exactly once, none empty.
+static void test_split_k_plan(void)
+{
+    EXPECT(split_k_count(512, 64, 132) == 1);  // 4096^2 in 128 x 256 tiles: 3.9 waves
+    EXPECT(split_k_count(128, 32, 132) == 1);  // 2048^2: one wave already
+    EXPECT(split_k_count(32, 128, 132) == 4);  // 64 x 8192 x 8192, bf16: 128 blocks
+    EXPECT(split_k_count(32, 16, 132) == 4);   // 1024^3
+    EXPECT(split_k_count(1, 1, 132) == 1);     // one slab: nothing to cut
+    EXPECT(split_k_count(1, 1000, 132) == 16); // one tile, long k: the most pieces
+    for (long long tiles = 1; tiles <= 300; tiles += 7)
+        for (int slabs = 1; slabs <= 70; slabs++) {
+            const int splits = split_k_count(tiles, slabs, 132);
+            bool ok = splits >= 1 && splits <= SPLIT_K_MAX && splits <= slabs;
+            int next = 0;
+            for (int s = 0; s < splits; s++) {
+                const slab_range r = split_k_slabs(slabs, s, splits);
+                ok = ok && r.first == next && r.end > r.first;
+                next = r.end;
+            }
+            EXPECT(ok && next == slabs);
+        }
+}
+
 // v9 (sm_90a) runs on compute capability 9.0 alone, and only in a build that compiled it;
 // each refusal says which of the two it is.
 static void test_hopper_refusal(void)
@@ -289,6 +313,7 @@ int main(void)
     RUN_TEST(test_tf32_allowance_is_tight);
     RUN_TEST(test_freivalds_catches_one_element);
     RUN_TEST(test_freivalds_long_sums);
+    RUN_TEST(test_split_k_plan);
     RUN_TEST(test_hopper_refusal);
     return UNIT_RESULT();
 }
