@@ -392,8 +392,9 @@ enum { V6_STAGE_BYTES = v6_a_layout::bytes(V6_TILE_M) + v6_b_layout::bytes(V6_SL
 // ncu's long-scoreboard stalls 1.34 an issue, v6 0.02), loads overlapped with math, twice
 // the FMA a shared load, and grouped tile order for L2 reuse. 4096^3 on an H100:
 // v5 3.77 ms, v6 3.71 (an 8 x 8 block a thread: 3.92); cuBLAS 2.66.
+// Split-K (tiles.cuh): grid.y is the piece of k; a tile's last piece writes C.
 __global__ void __launch_bounds__(V6_THREADS, 1)
-    matmul_v6_kernel(matmul_args p, bool vec_a, bool vec_b, bool vec_c)
+    matmul_v6_kernel(matmul_args p, bool vec_a, bool vec_b, bool vec_c, split_k_space space)
 {
     constexpr int a_bytes = v6_a_layout::bytes(V6_TILE_M);
     extern __shared__ __align__(16) char buffers[]; // two stages of V6_STAGE_BYTES
@@ -403,7 +404,7 @@ __global__ void __launch_bounds__(V6_THREADS, 1)
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int warp_m = (warp / 2) * V6_WARP_M, warp_n = (warp % 2) * V6_WARP_N;
     const int tm = lane / 8, tn = lane % 8;
-    const int slabs = ceil_div(p.k, V6_SLAB);
+    const slab_range range = split_k_slabs(ceil_div(p.k, V6_SLAB), blockIdx.y, gridDim.y);
 
     auto load_slab = [&](int buffer, int slab) {
         const int l0 = slab * V6_SLAB;
@@ -415,9 +416,9 @@ __global__ void __launch_bounds__(V6_THREADS, 1)
     };
 
     float sum[V6_ROWS_A_THREAD][8] = {};
-    load_slab(0, 0);
-    for (int s = 0; s < slabs; s++) {
-        if (s + 1 < slabs)
+    load_slab(range.first & 1, range.first);
+    for (int s = range.first; s < range.end; s++) {
+        if (s + 1 < range.end)
             load_slab((s + 1) & 1, s + 1);
         else
             copy_async_commit(); // an empty group, so the wait below means the same
@@ -450,6 +451,10 @@ __global__ void __launch_bounds__(V6_THREADS, 1)
         }
         __syncthreads(); // every warp is done with this buffer before it is refilled
     }
+    if (gridDim.y > 1 &&
+        !split_k_fixup(reinterpret_cast<float(&)[V6_ROWS_A_THREAD * 8]>(sum), space, blockIdx.x,
+                       blockIdx.y, gridDim.y, V6_THREADS, threadIdx.x, [] { __syncthreads(); }))
+        return;
 #pragma unroll
     for (int r = 0; r < V6_ROWS_A_THREAD; r++) {
         const int row = row0 + warp_m + tm + 4 * r;
@@ -817,12 +822,30 @@ static void launch_v5(const matmul_args *p, cudaStream_t s)
     CL_LAUNCH_CHECK();
 }
 
+// v6's pieces of k (one block an SM: 241 registers a thread) and their workspace.
+static int v6_splits(const matmul_args *p)
+{
+    return split_k_count(tiles(p, V6_TILE_M, V6_TILE_N), cl_ceil_div(p->k, V6_SLAB), sm_count());
+}
+
+static size_t v6_workspace(const matmul_args *p)
+{
+    return split_k_bytes(tiles(p, V6_TILE_M, V6_TILE_N), v6_splits(p), V6_THREADS,
+                         V6_ROWS_A_THREAD * 8);
+}
+
 static void launch_v6(const matmul_args *p, cudaStream_t s)
 {
     cl_kernel_fit_for((const void *)matmul_v6_kernel, V6_THREADS, 2 * V6_STAGE_BYTES);
-    matmul_v6_kernel<<<tiles(p, V6_TILE_M, V6_TILE_N), V6_THREADS, 2 * V6_STAGE_BYTES, s>>>(
+    const unsigned tile_count = tiles(p, V6_TILE_M, V6_TILE_N);
+    const int splits = v6_splits(p);
+    if (v6_workspace(p) > p->workspace_bytes)
+        cl_die(CL_EXIT_CUDA, "v6: needs %zu bytes of workspace, was given %zu", v6_workspace(p),
+               p->workspace_bytes);
+    const dim3 grid(tile_count, splits);
+    matmul_v6_kernel<<<grid, V6_THREADS, 2 * V6_STAGE_BYTES, s>>>(
         *p, rows_vectorize(p->a, p->k, 4), rows_vectorize(p->b, p->n, 4),
-        rows_vectorize(p->c, p->n, 4));
+        rows_vectorize(p->c, p->n, 4), split_k_carve(p->workspace, tile_count));
     CL_LAUNCH_CHECK();
 }
 
@@ -865,7 +888,7 @@ extern "C" const matmul_version matmul_versions[] = {
     {{"v5-block8x8", "128 x 128 tiles, an 8 x 8 block a thread, float4"},
      launch_v5, fp32_only, {V5_TILE, V5_TILE}, NULL, false, false},
     {{"v6-warptile", "warp tiling, double-buffered cp.async"},
-     launch_v6, fp32_only, {V6_TILE_M, V6_TILE_N}, NULL, false, false},
+     launch_v6, fp32_only, {V6_TILE_M, V6_TILE_N}, v6_workspace, false, false},
     {{"v7-wmma", "tensor cores through WMMA fragments"},
      launch_v7, MATMUL_TENSOR_PRECISIONS, {TC_TILE, TC_TILE}, NULL, false, false},
     {{"v8-mma", "mma.sync + ldmatrix, swizzled, 4-stage cp.async; tf32 truncated"},

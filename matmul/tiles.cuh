@@ -60,6 +60,15 @@ struct split_k_space {
     float *partials;
 };
 
+// The current GPU's SMs, for the planner.
+inline int sm_count(void)
+{
+    int device, sms;
+    CL_CUDA_CHECK(cudaGetDevice(&device));
+    CL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return sms;
+}
+
 inline size_t split_k_bytes(long long tiles, int splits, int threads, int accumulators)
 {
     if (splits == 1)

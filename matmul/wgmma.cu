@@ -369,15 +369,6 @@ struct v9_operands {
     size_t split_bytes; // workspace split-K takes, after the copies
 };
 
-// The SMs v9's persistent grid fills, one block each (its shared memory takes an SM).
-static int v9_sms(void)
-{
-    int device, sms;
-    CL_CUDA_CHECK(cudaGetDevice(&device));
-    CL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    return sms;
-}
-
 static v9_operands v9_plan(const matmul_args *p)
 {
     const size_t elem = matmul_element_bytes(p->precision);
@@ -395,7 +386,8 @@ static v9_operands v9_plan(const matmul_args *p)
         o.b_bytes = o.b_copied ? round_up_256(o.b_pitch * p->k) : 0;
     }
     o.tiles = (long long)cl_ceil_div(p->m, V9_TILE_M) * cl_ceil_div(p->n, V9_TILE_N);
-    o.splits = split_k_count(o.tiles, cl_ceil_div(p->k, V9_SLAB_BYTES / elem), v9_sms());
+    // One block an SM: its shared memory takes the SM.
+    o.splits = split_k_count(o.tiles, cl_ceil_div(p->k, V9_SLAB_BYTES / elem), sm_count());
     o.split_bytes = split_k_bytes(o.tiles, o.splits, 256, 128);
     return o;
 }
