@@ -285,6 +285,16 @@ __device__ __forceinline__ void copy_async_16(void *shared, const void *global, 
         static_cast<char *>(shared)[i] = i < bytes ? static_cast<const char *>(global)[i] : 0;
 #endif
 }
+// The same for one 4-byte element (cp.async's smallest): `bytes` 0 writes a zero.
+__device__ __forceinline__ void copy_async_4(void *shared, const void *global, int bytes)
+{
+#if SM80_CODE
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address(shared)),
+                 "l"(global), "r"(bytes));
+#else
+    *static_cast<float *>(shared) = bytes ? *static_cast<const float *>(global) : 0.0f;
+#endif
+}
 __device__ __forceinline__ void copy_async_commit()
 {
 #if SM80_CODE
@@ -302,7 +312,9 @@ template <int pending> __device__ __forceinline__ void copy_async_wait()
 // Copies the 16-byte chunk at (row, col..) of a row-major rows x cols matrix of
 // ELEM-byte elements to `shared`, zeros where the chunk leaves the matrix. vec: the
 // matrix's rows are multiples of 16 bytes (and the base aligned), so the chunk is
-// aligned and one cp.async moves it; otherwise element by element, synchronously.
+// aligned and one cp.async moves it; otherwise floats one cp.async each (still in the
+// background: 4097^3 no longer waits on its copies), 16-bit elements synchronously
+// (cp.async moves 4 bytes at least, and an odd row's pairs straddle 4-byte words).
 template <int ELEM>
 __device__ __forceinline__ void copy_chunk(char *shared, const char *mat, int rows, int cols,
                                            int row, int col, bool vec)
@@ -314,12 +326,13 @@ __device__ __forceinline__ void copy_chunk(char *shared, const char *mat, int ro
         copy_async_16(shared, src, valid * ELEM);
         return;
     }
+    if constexpr (ELEM == 4) {
 #pragma unroll
-    for (int e = 0; e < per_chunk; e++) {
-        if (ELEM == 4)
-            reinterpret_cast<float *>(shared)[e] =
-                e < valid ? reinterpret_cast<const float *>(src)[e] : 0.0f;
-        else
+        for (int e = 0; e < per_chunk; e++)
+            copy_async_4(shared + 4 * e, e < valid ? src + 4 * e : src, e < valid ? 4 : 0);
+    } else {
+#pragma unroll
+        for (int e = 0; e < per_chunk; e++)
             reinterpret_cast<uint16_t *>(shared)[e] =
                 e < valid ? reinterpret_cast<const uint16_t *>(src)[e] : 0;
     }

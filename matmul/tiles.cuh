@@ -90,7 +90,7 @@ inline split_k_space split_k_carve(void *workspace, long long tiles)
 // in piece order whichever finished last (the result does not change from run to run).
 // A piece writes a tile's worth of floats and the last reads every piece's back, through
 // L2; a chunk of each piece's loads is independent, so a thread has 16 in flight at once
-// (one at a time, the L2's latency, ~700 cycles a load, made the fixup ~50 us).
+// (one at a time, each waiting out L2's latency, bf16 1024^3 took 47 us instead of 20).
 template <int N, class Barrier>
 __device__ __forceinline__ bool split_k_fixup(float (&acc)[N], split_k_space w, long long tile,
                                               int split, int splits, int threads, int thread,

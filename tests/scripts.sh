@@ -161,7 +161,8 @@ if command -v ncu >/dev/null || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/ncu" ]; 
 fi
 
 expect_usage "bench-all: unknown exercise" "no exercise named nope" scripts/bench-all nope
-expect_usage "sweep: an exercise without one" "matmul has no sweep yet" scripts/sweep matmul
+expect_usage "sweep: an exercise without one" "no sweep for 'scan' (fft and matmul have one)" scripts/sweep scan
+expect_usage "sweep matmul: a bad option" "scripts/sweep matmul [--precision LIST]" scripts/sweep matmul --lengths 2
 # prose-numbers: a README's numbers that no results file holds (a derived one is listed).
 if command -v python3 >/dev/null; then
     run scripts/prose-numbers stencil1d
