@@ -15,7 +15,8 @@
 //                   A's tile stored transposed so a thread reads its 8 A values as 2 float4
 //   v6-warptile     each warp a 64 x 64 piece of a 256 x 128 tile (warp tiling), 16 x 8
 //                   results a thread, double-buffered cp.async copies: the next k-slab
-//                   loads while this one is multiplied
+//                   loads while this one is multiplied; split-K where C has few tiles; a
+//                   C of at most 64 rows and k >= 1024 takes the thin path, streaming B
 // Tensor cores (tf32, bf16, fp16 in; fp32 accumulation and C):
 //   v7-wmma         the WMMA API (nvcuda::wmma): 16 x 16 fragments, 8 warps on a 128 x 128
 //                   tile, synchronous loads into padded shared memory
@@ -480,6 +481,102 @@ __global__ void __launch_bounds__(V6_THREADS, 1)
     }
 }
 
+// --- v6's thin path: a C of few rows streams B once ----------------------------------------
+
+// With m <= 64, v6's 256-row tile is mostly padding (m = 1: 1/256 of its multiply-adds
+// count) and the work is reading B: k n floats, each used m times. The thin path gives
+// each thread 4 columns of up to 16 of C's rows (R, m rounded up to a power of two, at
+// most 16: accumulators a column), a block 1024 columns, and walks k: a float4 of B's row
+// a step, streamed (read once, evict first), times the step's R values of A, which the
+// block stages in shared memory 32 steps at a time. Past 16 rows, grid.z takes groups of
+// 16 and B is read once a group (R = 32 took 255 registers, one block an SM, and ran at
+// half the rate of two groups of 16). k is split into pieces (split-K, the fixup of
+// tiles.cuh) until the grid holds ~4 blocks an SM, each piece at least 4 slabs.
+// Napkin math (H200, 1 x 8192 x 8192): 256 MB of B at ~4 TB/s, 64 us; cuBLAS 67 us, v6's
+// tiles 960 us. At m = 16 the multiply-adds, 1.1 G, take ~32 us of 33 TFMA/s.
+enum {
+    THIN_THREADS = 256,
+    THIN_COLS = 4 * THIN_THREADS,
+    THIN_SLAB = 32,
+    THIN_GROUP_ROWS = 16,
+    THIN_MAX_ROWS = 64,
+    // Below 32 slabs of k a block's stream is too short to pay for its setup and the
+    // fixup: on the H200's sweep the tiles won every such shape (2x20x665: 2.2x cuBLAS
+    // tiled, 2.7x thin) and the thin path every longer one but 6x234x1575.
+    THIN_MIN_K = 32 * THIN_SLAB,
+};
+
+// Whether v6 takes the thin path.
+static bool thin_path(const matmul_args *p) { return p->m <= THIN_MAX_ROWS && p->k >= THIN_MIN_K; }
+
+__device__ __forceinline__ float4 load_four_streaming(const float *b, int n, size_t row, int col,
+                                                      bool vec)
+{
+    const float *at = b + row * n + col;
+    if (vec && col + 3 < n)
+        return __ldcs(reinterpret_cast<const float4 *>(at));
+    float x[4];
+#pragma unroll
+    for (int e = 0; e < 4; e++)
+        x[e] = col + e < n ? __ldcs(at + e) : 0.0f;
+    return make_float4(x[0], x[1], x[2], x[3]);
+}
+
+template <int R>
+__global__ void __launch_bounds__(THIN_THREADS)
+    matmul_thin_kernel(matmul_args p, bool vec_b, bool vec_c, split_k_space space)
+{
+    constexpr int pitch = R % 4 == 0 ? R + 4 : R;         // rows of a_s start on 16 bytes, apart
+    __shared__ __align__(16) float a_s[THIN_SLAB][pitch]; // A's slab, [l][i]
+    const int row0 = blockIdx.z * THIN_GROUP_ROWS;
+    const float *a = static_cast<const float *>(p.a) + (size_t)row0 * p.k;
+    const float *b = static_cast<const float *>(p.b);
+    const int rows = p.m - row0; // this group's rows: R at most
+    const int col = blockIdx.x * THIN_COLS + 4 * threadIdx.x;
+    const slab_range range = split_k_slabs(ceil_div(p.k, THIN_SLAB), blockIdx.y, gridDim.y);
+    float acc[R * 4] = {};
+    for (int s = range.first; s < range.end; s++) {
+        const int l0 = s * THIN_SLAB;
+        __syncthreads(); // the last slab is read
+        for (int e = threadIdx.x; e < THIN_SLAB * R; e += THIN_THREADS) {
+            const int i = e / THIN_SLAB, l = e % THIN_SLAB; // a warp along a row of A
+            a_s[l][i] = i < rows && l0 + l < p.k ? a[(size_t)i * p.k + l0 + l] : 0.0f;
+        }
+        __syncthreads();
+        const int steps = min((int)THIN_SLAB, p.k - l0);
+#pragma unroll 8
+        for (int l = 0; l < steps; l++) {
+            const float4 bv = load_four_streaming(b, p.n, (size_t)(l0 + l), col, vec_b);
+            float a_l[R];
+            if constexpr (R % 4 == 0) {
+#pragma unroll
+                for (int i = 0; i < R; i += 4)
+                    *reinterpret_cast<float4 *>(a_l + i) =
+                        *reinterpret_cast<const float4 *>(&a_s[l][i]);
+            } else {
+#pragma unroll
+                for (int i = 0; i < R; i++)
+                    a_l[i] = a_s[l][i];
+            }
+#pragma unroll
+            for (int i = 0; i < R; i++) {
+                acc[4 * i] += a_l[i] * bv.x, acc[4 * i + 1] += a_l[i] * bv.y;
+                acc[4 * i + 2] += a_l[i] * bv.z, acc[4 * i + 3] += a_l[i] * bv.w;
+            }
+        }
+    }
+    if (gridDim.y > 1 &&
+        !split_k_fixup(acc, space, (long long)blockIdx.z * gridDim.x + blockIdx.x, blockIdx.y,
+                       gridDim.y, THIN_THREADS, threadIdx.x, [] { __syncthreads(); }))
+        return;
+    if (col >= p.n)
+        return;
+#pragma unroll
+    for (int i = 0; i < R; i++)
+        store_four(p, row0 + i, col,
+                   make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]), vec_c);
+}
+
 // --- tensor cores: the element types ------------------------------------------------
 
 // What a precision keeps in memory (raw bits for the 16-bit types) and which WMMA
@@ -841,20 +938,76 @@ static int v6_splits(const matmul_args *p)
     return split_k_count(tiles(p, V6_TILE_M, V6_TILE_N), cl_ceil_div(p->k, V6_SLAB), sm_count());
 }
 
+// The thin path's rows a thread holds (m rounded up to a power of two), its blocks along
+// n, and its pieces of k: enough for ~4 blocks an SM, each at least 4 slabs.
+static int thin_rows(int m)
+{
+    int rows = 1;
+    while (rows < m && rows < THIN_GROUP_ROWS)
+        rows *= 2;
+    return rows;
+}
+
+static unsigned thin_groups(const matmul_args *p) { return cl_ceil_div(p->m, THIN_GROUP_ROWS); }
+
+static int thin_splits(const matmul_args *p)
+{
+    const long long blocks = (long long)cl_ceil_div(p->n, THIN_COLS) * thin_groups(p);
+    const long long slabs = (long long)cl_ceil_div(p->k, THIN_SLAB);
+    const long long wanted = (4LL * sm_count() + blocks - 1) / blocks;
+    long long splits = slabs / 4 < wanted ? slabs / 4 : wanted;
+    splits = splits < 1 ? 1 : splits > 64 ? 64 : splits;
+    while (splits > 1 && split_k_slabs((int)slabs, (int)splits - 1, (int)splits).first >= slabs)
+        splits--; // no empty piece
+    return (int)splits;
+}
+
 static size_t v6_workspace(const matmul_args *p)
 {
+    if (thin_path(p))
+        return split_k_bytes(cl_ceil_div(p->n, THIN_COLS) * thin_groups(p), thin_splits(p),
+                             THIN_THREADS, thin_rows(p->m) * 4);
     return split_k_bytes(tiles(p, V6_TILE_M, V6_TILE_N), v6_splits(p), V6_THREADS,
                          V6_ROWS_A_THREAD * 8);
 }
 
+template <int R> static void launch_thin(const matmul_args *p, cudaStream_t s)
+{
+    const unsigned blocks = cl_grid_blocks(p->n, THIN_COLS, "v6's thin path");
+    const dim3 grid(blocks, thin_splits(p), thin_groups(p));
+    matmul_thin_kernel<R><<<grid, THIN_THREADS, 0, s>>>(
+        *p, rows_vectorize(p->b, p->n, 4), rows_vectorize(p->c, p->n, 4),
+        split_k_carve(p->workspace, (long long)blocks * thin_groups(p)));
+    CL_LAUNCH_CHECK();
+}
+
 static void launch_v6(const matmul_args *p, cudaStream_t s)
 {
-    cl_kernel_fit_for((const void *)matmul_v6_kernel, V6_THREADS, 2 * V6_STAGE_BYTES);
-    const unsigned tile_count = tiles(p, V6_TILE_M, V6_TILE_N);
-    const int splits = v6_splits(p);
     if (v6_workspace(p) > p->workspace_bytes)
         cl_die(CL_EXIT_CUDA, "v6: needs %zu bytes of workspace, was given %zu", v6_workspace(p),
                p->workspace_bytes);
+    if (thin_path(p)) {
+        switch (thin_rows(p->m)) {
+        case 1:
+            launch_thin<1>(p, s);
+            return;
+        case 2:
+            launch_thin<2>(p, s);
+            return;
+        case 4:
+            launch_thin<4>(p, s);
+            return;
+        case 8:
+            launch_thin<8>(p, s);
+            return;
+        default:
+            launch_thin<16>(p, s);
+            return;
+        }
+    }
+    cl_kernel_fit_for((const void *)matmul_v6_kernel, V6_THREADS, 2 * V6_STAGE_BYTES);
+    const unsigned tile_count = tiles(p, V6_TILE_M, V6_TILE_N);
+    const int splits = v6_splits(p);
     const dim3 grid(tile_count, splits);
     matmul_v6_kernel<<<grid, V6_THREADS, 2 * V6_STAGE_BYTES, s>>>(
         *p, rows_vectorize(p->a, p->k, 4), rows_vectorize(p->b, p->n, 4),
@@ -900,7 +1053,7 @@ extern "C" const matmul_version matmul_versions[] = {
      launch_v4, fp32_only, {V4_TILE, V4_TILE}, NULL, false, false},
     {{"v5-block8x8", "128 x 128 tiles, an 8 x 8 block a thread, float4"},
      launch_v5, fp32_only, {V5_TILE, V5_TILE}, NULL, false, false},
-    {{"v6-warptile", "warp tiling, double-buffered cp.async"},
+    {{"v6-warptile", "warp tiling, double-buffered cp.async, split-K; m <= 64, k >= 1024: B streamed"},
      launch_v6, fp32_only, {V6_TILE_M, V6_TILE_N}, v6_workspace, false, false},
     {{"v7-wmma", "tensor cores through WMMA fragments"},
      launch_v7, MATMUL_TENSOR_PRECISIONS, {TC_TILE, TC_TILE}, NULL, false, false},

@@ -116,12 +116,14 @@ __device__ __forceinline__ bool split_k_fixup(float (&acc)[N], split_k_space w, 
     // Read back from L2, its own piece too (in registers it would have to be kept apart
     // from the running sum: N more registers), CHUNK float4s of every piece at a time.
     constexpr int CHUNK = N / 4 < 16 ? N / 4 : 16;
+    constexpr int PIECES_AT_ONCE = 16 / CHUNK; // a few pieces' loads in flight when N is small
     static_assert(N / 4 % CHUNK == 0, "whole chunks");
 #pragma unroll
     for (int c = 0; c < N / 4; c += CHUNK) {
 #pragma unroll
         for (int i = c; i < c + CHUNK; i++)
             acc[4 * i] = acc[4 * i + 1] = acc[4 * i + 2] = acc[4 * i + 3] = 0.0f;
+#pragma unroll PIECES_AT_ONCE
         for (int piece = 0; piece < splits; piece++) {
             const float4 *from = pieces + piece * piece_stride;
 #pragma unroll

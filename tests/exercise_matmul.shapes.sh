@@ -8,6 +8,12 @@ for p in fp32 tf32 bf16 fp16; do
     batch_gpu "matmul -k all -n 4095 --beta 1 --precision $p" 0 -k all -n 4095 --beta 1 -i 1 --precision "$p"
     batch_gpu "matmul -k all --m 16384 -n 64 --k 4096 --precision $p" 0 -k all --m 16384 -n 64 --k 4096 -i 1 --precision "$p"
 done
+# v6's thin path (m <= 64, k >= 1024: B streamed a group of 16 rows at a time, k split into pieces),
+# vectorized and not, with alpha and beta.
+batch_gpu "matmul -k v6 --m 5 -n 3001 --k 20000 --beta 1" 0 -k v6 --m 5 -n 3001 --k 20000 --beta 1 -i 1
+batch_gpu "matmul -k v6 --m 32 -n 4096 --k 4096" 0 -k v6 --m 32 -n 4096 --k 4096 -i 1
+batch_gpu "matmul -k v6 --m 17 -n 1030 --k 1333 --alpha -2" 0 -k v6 --m 17 -n 1030 --k 1333 --alpha -2 -i 1
+batch_gpu "matmul -k v6 --m 50 -n 777 --k 1500 --beta 1 (four groups of rows)" 0 -k v6 --m 50 -n 777 --k 1500 --beta 1 -i 1
 # The LLM projection (0.8 TFLOP a run): the tiled versions only.
 for k in v5 v6; do
     batch_gpu "matmul -k $k --m 8192 -n 12288 --k 4096" 0 -k "$k" --m 8192 -n 12288 --k 4096 -i 1
