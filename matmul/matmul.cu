@@ -857,32 +857,14 @@ __global__ void __launch_bounds__(TC_THREADS)
     }
     // Lane (g, t) holds rows g and g + 8, columns 2t and 2t + 1 of each 16 x 8 mma tile.
     const int g = lane / 4, tq = lane % 4;
-    const bool pairs = p.n % 2 == 0; // float2 stores stay 8-byte aligned
 #pragma unroll
     for (int i = 0; i < 4; i++)
 #pragma unroll
         for (int j = 0; j < 4; j++)
 #pragma unroll
-            for (int h = 0; h < 2; h++) {
-                const int row = row0 + warp_m + i * 16 + g + 8 * h;
-                const int col = col0 + warp_n + j * 8 + 2 * tq;
-                if (row >= p.m || col >= p.n)
-                    continue;
-                const size_t at = (size_t)row * p.n + col;
-                const float s0 = acc[i][j][2 * h], s1 = acc[i][j][2 * h + 1];
-                if (pairs) {
-                    float2 out = make_float2(p.alpha * s0, p.alpha * s1);
-                    if (p.beta != 0.0f) {
-                        const float2 old = *reinterpret_cast<const float2 *>(p.c + at);
-                        out.x += p.beta * old.x, out.y += p.beta * old.y;
-                    }
-                    *reinterpret_cast<float2 *>(p.c + at) = out;
-                } else {
-                    store_result(p.c, at, s0, p.alpha, p.beta);
-                    if (col + 1 < p.n)
-                        store_result(p.c, at + 1, s1, p.alpha, p.beta);
-                }
-            }
+            for (int h = 0; h < 2; h++)
+                store_pair(p, row0 + warp_m + i * 16 + g + 8 * h, col0 + warp_n + j * 8 + 2 * tq,
+                           acc[i][j][2 * h], acc[i][j][2 * h + 1]);
 }
 
 // --- launchers ----------------------------------------------------------------------
@@ -1062,7 +1044,8 @@ extern "C" const matmul_version matmul_versions[] = {
     {{"v9-wgmma", "TMA + wgmma, warp-specialized, persistent (sm_90a); tf32 truncated"},
      matmul_launch_v9, MATMUL_TENSOR_PRECISIONS, {MATMUL_V9_TILE_M, MATMUL_V9_TILE_N},
      matmul_v9_workspace, true, true},
-    {{"yours", matmul_yours_idea}, matmul_yours, fp32_only, {0, 0}, NULL, false, false},
+    {{"yours", matmul_yours_idea}, matmul_yours, matmul_yours_precisions, {0, 0}, NULL, false,
+     false},
 };
 // clang-format on
 extern "C" const int matmul_version_count = sizeof matmul_versions / sizeof matmul_versions[0];

@@ -90,8 +90,10 @@ enum { MATMUL_V9_TILE_M = 128, MATMUL_V9_TILE_N = 256 };
 void matmul_launch_v9(const matmul_args *args, cudaStream_t stream);
 size_t matmul_v9_workspace(const matmul_args *args);
 
-// yours.cu: the learner's version (fp32), listed last as "yours".
+// yours.cu: the learner's version, listed last as "yours", and the precisions it takes
+// (MATMUL_BIT(p) set: it runs precision p; fp32 as it comes).
 extern const char matmul_yours_idea[];
+extern const unsigned matmul_yours_precisions;
 void matmul_yours(const matmul_args *args, cudaStream_t stream);
 
 // The peer: cublasSgemm (fp32) or cublasGemmEx (tf32, bf16, fp16 in; fp32 out and

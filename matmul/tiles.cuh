@@ -20,6 +20,30 @@ __device__ __forceinline__ void store_result(float *c, size_t at, float sum, flo
     c[at] = beta == 0.0f ? alpha * sum : alpha * sum + beta * c[at];
 }
 
+// The tensor-core epilogue (v8, v9): elements (row, col) and (row, col + 1) of C from a
+// lane's pair of accumulators, col even (both kernels' fragments hold even-odd column
+// pairs). When n is even the pair is one aligned float2; otherwise one at a time, the
+// second only inside C. Outside C: nothing.
+__device__ __forceinline__ void store_pair(const matmul_args &p, int row, int col, float s0,
+                                           float s1)
+{
+    if (row >= p.m || col >= p.n)
+        return;
+    const size_t at = (size_t)row * p.n + col;
+    if (p.n % 2 == 0) {
+        float2 out = make_float2(p.alpha * s0, p.alpha * s1);
+        if (p.beta != 0.0f) {
+            const float2 old = *reinterpret_cast<const float2 *>(p.c + at);
+            out.x += p.beta * old.x, out.y += p.beta * old.y;
+        }
+        *reinterpret_cast<float2 *>(p.c + at) = out;
+        return;
+    }
+    store_result(p.c, at, s0, p.alpha, p.beta);
+    if (col + 1 < p.n)
+        store_result(p.c, at + 1, s1, p.alpha, p.beta);
+}
+
 // The tile (row, column of tiles) block blockIdx.x computes, tiles numbered along rows.
 struct tile_coord {
     int row, col;

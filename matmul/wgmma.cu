@@ -259,32 +259,12 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
         // next tile's slabs).
         const int row0 = t.row * V9_TILE_M + consumer * 64 + warp * 16 + lane / 4;
         const int col0 = t.col * V9_TILE_N + 2 * (lane % 4);
-        const bool pairs = p.n % 2 == 0;
 #pragma unroll
-        for (int j = 0; j < 32; j++) {
-            const int col = col0 + 8 * j;
+        for (int j = 0; j < 32; j++)
 #pragma unroll
-            for (int half = 0; half < 2; half++) {
-                const int row = row0 + 8 * half;
-                if (row >= p.m || col >= p.n)
-                    continue;
-                const size_t at = (size_t)row * p.n + col;
-                const float s0 = d[4 * j + 2 * half], s1 = d[4 * j + 2 * half + 1];
-                if (pairs) { // col even, n even: an aligned float2
-                    float2 out = {p.alpha * s0, p.alpha * s1};
-                    if (p.beta != 0.0f) {
-                        const float2 old = *(const float2 *)(p.c + at);
-                        out.x += p.beta * old.x;
-                        out.y += p.beta * old.y;
-                    }
-                    *(float2 *)(p.c + at) = out;
-                } else {
-                    store_result(p.c, at, s0, p.alpha, p.beta);
-                    if (col + 1 < p.n)
-                        store_result(p.c, at + 1, s1, p.alpha, p.beta);
-                }
-            }
-        }
+            for (int half = 0; half < 2; half++)
+                store_pair(p, row0 + 8 * half, col0 + 8 * j, d[4 * j + 2 * half],
+                           d[4 * j + 2 * half + 1]);
     }
 #endif
 }

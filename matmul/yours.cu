@@ -15,6 +15,11 @@
 #include "matmul.h"
 
 extern "C" const char matmul_yours_idea[] = "your kernel (matmul/yours.cu): a thread an element";
+// The precisions yours takes: fp32, on the CUDA cores. To write a tensor-core kernel, add
+// MATMUL_BIT(MATMUL_BF16) (or MATMUL_TF32, MATMUL_FP16) and read p.precision: A and B
+// then hold 16-bit words (bf16: __nv_bfloat16, fp16: __half) or floats (tf32); C is fp32.
+// `bin/matmul -k yours --precision bf16` runs it, checked as every version is.
+extern "C" const unsigned matmul_yours_precisions = MATMUL_BIT(MATMUL_FP32);
 
 __global__ void matmul_yours_kernel(matmul_args p)
 {
