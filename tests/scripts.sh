@@ -192,6 +192,21 @@ if command -v python3 >/dev/null; then
     } >"$tmp/sweep-20991231-GPU_A.fft.jsonl"
     run scripts/tables "${results_files[@]}" "$tmp/sweep-20991231-GPU_A.fft.jsonl" --check
     if [ "$rc" -eq 0 ]; then pass "scripts/tables: a sweep's file is not a table"; else fail "scripts/tables: a sweep's file is not a table"; fi
+    # ... but its summary, where a README holds that GPU's sweep markers: written, checked,
+    # and a number changed by hand is caught.
+    mkdir -p "$tmp/sweep_root/fft"
+    printf '# fft\n<!-- sweep (GPU A): begin -->\n<!-- sweep (GPU A): end -->\nmore\n' >"$tmp/sweep_root/fft/README.md"
+    run scripts/tables "$tmp/sweep-20991231-GPU_A.fft.jsonl" --write --root "$tmp/sweep_root"
+    summary_ok=$rc
+    grep -q "^| 3, 5, 7 | 3 | 1.10 | 0 | 3 (1.10) |" "$tmp/sweep_root/fft/README.md" || summary_ok=1
+    grep -q "^more" "$tmp/sweep_root/fft/README.md" || summary_ok=1
+    run scripts/tables "$tmp/sweep-20991231-GPU_A.fft.jsonl" --check --root "$tmp/sweep_root"
+    [ "$rc" -eq 0 ] || summary_ok=1
+    sed -i 's/| 3, 5, 7 | 3 | 1.10/| 3, 5, 7 | 3 | 1.00/' "$tmp/sweep_root/fft/README.md"
+    run scripts/tables "$tmp/sweep-20991231-GPU_A.fft.jsonl" --check --root "$tmp/sweep_root"
+    if [ "$summary_ok" -eq 0 ] && [ "$rc" -eq 1 ] && grep -q "the sweep's summary differs" "$tmp/out"; then
+        pass "scripts/tables: a sweep's summary, written and checked"
+    else fail "scripts/tables: a sweep's summary, written and checked"; fi
     if python3 -c 'import matplotlib' 2>/dev/null; then
         run scripts/plot "$tmp/sweep-20991231-GPU_A.fft.jsonl" -o "$tmp/sweep_plots"
         if [ "$rc" -eq 0 ] && [ -s "$tmp/sweep_plots/fft-sweep.png" ] && [ ! -e "$tmp/sweep_plots/summary.png" ]; then
