@@ -108,6 +108,26 @@ done
 if [ -z "$size_columns_differ" ]; then pass "the ladder's size column: the same header in each binary and in scripts/tables"
 else echo "    differ:$size_columns_differ" >"$tmp/out"; fail "the ladder's size column: the same header in each binary and in scripts/tables"; fi
 
+# Every relative link in a tracked Markdown file leads to a tracked file or folder (a file
+# that .gitignore hid once: the top README linked results/README.md, which no clone had).
+if command -v python3 >/dev/null && git rev-parse --git-dir >/dev/null 2>&1; then
+    run python3 - <<'PY'
+import os, re, subprocess, sys
+tracked = set(subprocess.run(["git", "ls-files"], capture_output=True, text=True).stdout.split("\n"))
+folders = {os.path.dirname(t) for t in tracked}
+bad = []
+for readme in sorted(t for t in tracked if t.endswith(".md")):
+    for link in re.findall(r"\]\(([^)\s]+)\)", open(readme).read()):
+        if re.match(r"[a-z]+:", link) or link.startswith("#"):
+            continue
+        path = os.path.normpath(os.path.join(os.path.dirname(readme), link.split("#")[0]))
+        if path not in tracked and not any(f == path or f.startswith(path + "/") for f in folders):
+            bad.append(f"{readme}: {link}")
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+    if [ "$rc" -eq 0 ]; then pass "Markdown links lead to tracked files"; else fail "Markdown links lead to tracked files"; fi
+fi
 # Each exercise's README in the order a learner needs: "Write your own" before the first
 # table of measurements (the reference tables' markers), and its own picture shown.
 readme_order_wrong=
