@@ -6,8 +6,8 @@ table's four squares, one results record a shape:
    "flops", "shape_class", "time_ms", "peer_ms", "ratio", "verified"}
 stamped with the GPU, driver, CUDA version and date.
 
-The shapes: squares from 128 to 8192, odd sides among them; skinny C (m or n of 1 to 512
-against 4096 and 8192); short k (16 to 256) and long k (8192 to 65536) for small C;
+The shapes: squares from 128 to 16384, odd sides among them; skinny C (m or n of 1 to 512
+against 4096, 8192 and 16384); short k (16 to 256) and long k (8192 to 65536) for small C;
 transformer layers' shapes; and --random shapes with each side log-uniform in [1, 8192]
 (seeded), m n k at most 2^37. Every result is verified as any run's is."""
 import argparse
@@ -22,10 +22,11 @@ import tempfile
 
 def shapes(count, seed):
     chosen = []
-    for s in (128, 256, 384, 500, 512, 768, 1000, 1024, 1536, 2000, 2048, 3000, 4095, 4096, 4097, 6144, 8192):
+    for s in (128, 256, 384, 500, 512, 768, 1000, 1024, 1536, 2000, 2048, 3000, 4095, 4096, 4097, 6144, 8192,
+              12288, 16384):
         chosen.append((s, s, s))
     for thin in (1, 8, 16, 32, 64, 128, 256, 512):
-        for big in (4096, 8192):
+        for big in (4096, 8192, 16384):
             chosen += [(thin, big, big), (big, thin, big)]
     for side in (4096, 8192):
         for k in (16, 64, 256):
@@ -34,7 +35,7 @@ def shapes(count, seed):
         for k in (8192, 16384, 65536):
             chosen.append((side, side, k))
     chosen += [(16, 4096, 4096), (4096, 11008, 4096), (4096, 4096, 11008), (2048, 12288, 4096),
-               (8192, 12288, 4096), (3000, 5000, 7000), (300, 7000, 2000)]
+               (8192, 12288, 4096), (16384, 4096, 4096), (3000, 5000, 7000), (300, 7000, 2000)]
     rng = random.Random(seed)
     while count > 0:
         m, n, k = (int(math.exp(rng.uniform(0, math.log(8192)))) for _ in range(3))
@@ -59,7 +60,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--random", type=int, default=60, metavar="N")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--precision", default="fp32,bf16", metavar="LIST")
+    parser.add_argument("--precision", default="fp32,tf32,bf16,fp16", metavar="LIST")
     parser.add_argument("--shapes", metavar="MxNxK,...", help="just these")
     parser.add_argument("-i", "--iters", type=int, default=5)
     parser.add_argument("-o", "--out", required=True)
