@@ -42,7 +42,8 @@ for p in fp32 tf32 bf16 fp16; do
 done
 batch_end
 
-# A wrong result is caught: element by element at 100 (the gold), by Freivalds' check at 4096.
+# A wrong result is caught: element by element against the GPU reference at every size (at
+# 4096 Freivalds' check, the second check past the CPU gold's sizes, names its row too).
 expect_gpu "matmul reports a wrong result (gold, exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$matmul" -n 100 -i 1
 if [ "$rc" -eq 1 ] && ! grep -q "first bad index 5000 of 10000" "$tmp/out"; then fail "matmul wrong-result message (gold)"; fi
 expect_gpu "matmul reports a wrong result (reference and Freivalds, 4096^2 C, exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$matmul" -n 4096 -i 1 --no-peer
