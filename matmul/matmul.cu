@@ -939,9 +939,7 @@ static int thin_splits(const matmul_args *p)
     const long long wanted = (4LL * sm_count() + blocks - 1) / blocks;
     long long splits = slabs / 4 < wanted ? slabs / 4 : wanted;
     splits = splits < 1 ? 1 : splits > 64 ? 64 : splits;
-    while (splits > 1 && split_k_slabs((int)slabs, (int)splits - 1, (int)splits).first >= slabs)
-        splits--; // no empty piece
-    return (int)splits;
+    return split_k_pieces((int)slabs, (int)splits); // no empty piece
 }
 
 static size_t v6_workspace(const matmul_args *p)

@@ -113,6 +113,14 @@ enum {
     SPLIT_K_FIXUP_SLABS = 4,
 };
 
+// The pieces that cutting `slabs` slabs of k into at most `splits` equal ones makes (each
+// ceil(slabs / splits) long): fewer than `splits` where the last would be empty.
+static inline int split_k_pieces(int slabs, int splits)
+{
+    const int per = (slabs + splits - 1) / splits;
+    return (slabs + per - 1) / per;
+}
+
 // Into how many pieces to cut each tile's `slabs` slabs of k so that `sms` SMs (one block
 // each) finish soonest: time goes as waves of blocks x (slabs a piece + the fixup), waves
 // = ceil(tiles x splits / sms). The fewest pieces of the least time (1: k is not cut).
@@ -121,9 +129,9 @@ static inline int split_k_count(long long tiles, int slabs, int sms)
     int best = 1;
     long long best_cost = (tiles + sms - 1) / sms * slabs;
     for (int splits = 2; splits <= SPLIT_K_MAX && splits <= slabs; splits++) {
-        const int per = (slabs + splits - 1) / splits;
-        if ((slabs + per - 1) / per != splits) // a piece would be empty
+        if (split_k_pieces(slabs, splits) != splits) // a piece would be empty
             continue;
+        const int per = (slabs + splits - 1) / splits;
         const long long cost = (tiles * splits + sms - 1) / sms * (per + SPLIT_K_FIXUP_SLABS);
         if (cost < best_cost) {
             best = splits;

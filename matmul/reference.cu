@@ -16,6 +16,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include "block_reduce.cuh"
 #include "check.h"
 #include "launch.h"
 #include "matmul.h"
@@ -151,8 +152,7 @@ __global__ void compare_kernel(matmul_reference ref, const float *c, double bias
             rel_bits = max(rel_bits, order_bits(err / fabs(want)));
         ratio_bits = max(ratio_bits, order_bits(ratio));
     }
-    for (int offset = 16; offset > 0; offset /= 2)
-        bad += __shfl_down_sync(0xFFFFFFFFu, bad, offset);
+    bad = warp_reduce_sum(bad);
     first_bad = warp_min(first_bad);
     abs_bits = warp_max(abs_bits), rel_bits = warp_max(rel_bits), ratio_bits = warp_max(ratio_bits);
     if (threadIdx.x % 32 == 0) {
