@@ -14,6 +14,11 @@ batch_gpu "matmul -k v6 --m 5 -n 3001 --k 20000 --beta 1" 0 -k v6 --m 5 -n 3001 
 batch_gpu "matmul -k v6 --m 32 -n 4096 --k 4096" 0 -k v6 --m 32 -n 4096 --k 4096 -i 1
 batch_gpu "matmul -k v6 --m 17 -n 1030 --k 1333 --alpha -2" 0 -k v6 --m 17 -n 1030 --k 1333 --alpha -2 -i 1
 batch_gpu "matmul -k v6 --m 50 -n 777 --k 1500 --beta 1 (four groups of rows)" 0 -k v6 --m 50 -n 777 --k 1500 --beta 1 -i 1
+# ... and for columns (n <= 64, m past 64): A streamed a group of 16 columns at a time.
+batch_gpu "matmul -k v6 --m 3001 -n 5 --k 20000 --beta 1" 0 -k v6 --m 3001 -n 5 --k 20000 --beta 1 -i 1
+batch_gpu "matmul -k v6 --m 4096 -n 16 --k 4096" 0 -k v6 --m 4096 -n 16 --k 4096 -i 1
+batch_gpu "matmul -k v6 --m 1030 -n 17 --k 1333 --alpha -2" 0 -k v6 --m 1030 -n 17 --k 1333 --alpha -2 -i 1
+batch_gpu "matmul -k v6 --m 777 -n 50 --k 1501 --beta 1 (four groups of columns)" 0 -k v6 --m 777 -n 50 --k 1501 --beta 1 -i 1
 # The LLM projection (0.8 TFLOP a run): the tiled versions only.
 for k in v5 v6; do
     batch_gpu "matmul -k $k --m 8192 -n 12288 --k 4096" 0 -k "$k" --m 8192 -n 12288 --k 4096 -i 1
