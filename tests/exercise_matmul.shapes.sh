@@ -14,6 +14,11 @@ batch_gpu "matmul -k v6 --m 5 -n 3001 --k 20000 --beta 1" 0 -k v6 --m 5 -n 3001 
 batch_gpu "matmul -k v6 --m 32 -n 4096 --k 4096" 0 -k v6 --m 32 -n 4096 --k 4096 -i 1
 batch_gpu "matmul -k v6 --m 17 -n 1030 --k 1333 --alpha -2" 0 -k v6 --m 17 -n 1030 --k 1333 --alpha -2 -i 1
 batch_gpu "matmul -k v6 --m 50 -n 777 --k 1500 --beta 1 (four groups of rows)" 0 -k v6 --m 50 -n 777 --k 1500 --beta 1 -i 1
+# Long k and one tile: 64 pieces, the fixup's two levels (8 groups of 8).
+batch_gpu "matmul -k v6 --m 100 -n 100 --k 60000 --beta 1" 0 -k v6 --m 100 -n 100 --k 60000 --beta 1 -i 1
+for p in tf32 bf16; do
+    batch_gpu "matmul -k v9 --m 64 -n 64 --k 100000 --precision $p" 0 -k v9 --m 64 -n 64 --k 100000 --precision "$p" -i 1
+done
 # The LLM projection (0.8 TFLOP a run): the tiled versions only.
 for k in v5 v6; do
     batch_gpu "matmul -k $k --m 8192 -n 12288 --k 4096" 0 -k "$k" --m 8192 -n 12288 --k 4096 -i 1
