@@ -1073,7 +1073,8 @@ template <int R> static void launch_thin(const matmul_args *p, cudaStream_t s)
     const dim3 grid(blocks, thin_splits(p), thin_groups(p));
     matmul_thin_kernel<R><<<grid, THIN_THREADS, 0, s>>>(
         *p, rows_vectorize(p->b, p->n, 4), rows_vectorize(p->c, p->n, 4),
-        split_k_carve(p->workspace, (long long)blocks * thin_groups(p)));
+        split_k_carve(p->workspace, (long long)blocks * thin_groups(p), grid.y, THIN_THREADS,
+                      R * 4));
     CL_LAUNCH_CHECK();
 }
 
@@ -1136,7 +1137,8 @@ static void launch_v6(const matmul_args *p, cudaStream_t s)
     const dim3 grid(tile_count, splits);
     matmul_v6_kernel<<<grid, V6_THREADS, 2 * V6_STAGE_BYTES, s>>>(
         *p, rows_vectorize(p->a, p->k, 4), rows_vectorize(p->b, p->n, 4),
-        rows_vectorize(p->c, p->n, 4), split_k_carve(p->workspace, tile_count));
+        rows_vectorize(p->c, p->n, 4),
+        split_k_carve(p->workspace, tile_count, splits, V6_THREADS, V6_ROWS_A_THREAD * 8));
     CL_LAUNCH_CHECK();
 }
 

@@ -107,7 +107,7 @@ void matmul_peer_destroy(matmul_peer *peer);
 // --- split-K: every SM busy when C has few tiles (the planner; the fixup in tiles.cuh) ---
 
 enum {
-    SPLIT_K_MAX = 16,
+    SPLIT_K_MAX = 64,
     // The fixup's cost in slabs of k: a piece writes its sums (a tile's worth of floats)
     // and the last one reads the others' back, about the bytes of 4 slabs of A and B.
     SPLIT_K_FIXUP_SLABS = 4,

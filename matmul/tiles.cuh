@@ -74,14 +74,17 @@ __device__ __forceinline__ tile_coord grouped_tile(int id, int tiles_m, int tile
 // block's work, and adds the pieces' sums: Osama, Merrill, Cecka, Garland and Owens's
 // Stream-K (PPoPP 2023) is the same fixup with pieces of any length.
 
-// The workspace split-K uses: a ticket counter a tile (zero between launches: the
-// workspace arrives zeroed, and the last piece of a tile sets it back), and each piece's
-// sums in the order of its threads' accumulators: float4 number i of thread t at i
-// threads + t, so a warp's 16-byte stores and loads cover 512 contiguous bytes and each
-// thread reads back exactly the elements it holds.
+// The workspace split-K uses: ticket counters (zero between launches: the workspace
+// arrives zeroed, and the last piece through each sets it back), a tile SPLIT_K_TICKETS of
+// them, one a group of SPLIT_K_GROUP pieces and one for the groups; each piece's sums; and
+// each group's. Sums are stored in the order of the threads' accumulators: float4 number
+// i of thread t at i threads + t, so a warp's 16-byte stores and loads cover 512
+// contiguous bytes and each thread reads back exactly the elements it holds.
+enum { SPLIT_K_GROUP = 8, SPLIT_K_TICKETS = SPLIT_K_MAX / SPLIT_K_GROUP + 1 };
+
 struct split_k_space {
     unsigned *tickets;
-    float *partials;
+    float4 *pieces, *groups;
 };
 
 // The current GPU's SMs, for the planner.
@@ -93,52 +96,36 @@ inline int sm_count(void)
     return sms;
 }
 
+inline size_t split_k_round(size_t bytes) { return (bytes + 255) / 256 * 256; }
+
 inline size_t split_k_bytes(long long tiles, int splits, int threads, int accumulators)
 {
     if (splits == 1)
         return 0;
-    return ((size_t)tiles * sizeof(unsigned) + 255) / 256 * 256 +
-           (size_t)tiles * splits * threads * accumulators * sizeof(float);
+    const size_t piece = (size_t)threads * accumulators * sizeof(float);
+    const int groups = splits > SPLIT_K_GROUP ? (splits + SPLIT_K_GROUP - 1) / SPLIT_K_GROUP : 0;
+    return split_k_round((size_t)tiles * SPLIT_K_TICKETS * sizeof(unsigned)) +
+           split_k_round((size_t)tiles * splits * piece) + (size_t)tiles * groups * piece;
 }
 
-inline split_k_space split_k_carve(void *workspace, long long tiles)
+inline split_k_space split_k_carve(void *workspace, long long tiles, int splits, int threads,
+                                   int accumulators)
 {
     unsigned char *w = (unsigned char *)workspace;
-    return {(unsigned *)w, (float *)(w + ((size_t)tiles * sizeof(unsigned) + 255) / 256 * 256)};
+    const size_t piece = (size_t)threads * accumulators * sizeof(float);
+    const size_t tickets = split_k_round((size_t)tiles * SPLIT_K_TICKETS * sizeof(unsigned));
+    return {(unsigned *)w, (float4 *)(w + tickets),
+            (float4 *)(w + tickets + split_k_round((size_t)tiles * splits * piece))};
 }
 
-// A piece of a tile is done: its sums (acc, N a thread, `threads` threads numbered
-// `thread` taking part, synchronised by `barrier`) go to the workspace, and a ticket is
-// taken (an atomic counter, so no block waits for another). All but the last piece to
-// finish return false. The last gets true with acc holding the sum of every piece, added
-// in piece order whichever finished last (the result does not change from run to run).
-// A piece writes a tile's worth of floats and the last reads every piece's back, through
-// L2; a chunk of each piece's loads is independent, so a thread has 16 in flight at once
-// (one at a time, each waiting out L2's latency, bf16 1024^3 took 47 us instead of 20).
-template <int N, class Barrier>
-__device__ __forceinline__ bool split_k_fixup(float (&acc)[N], split_k_space w, long long tile,
-                                              int split, int splits, int threads, int thread,
-                                              Barrier barrier)
+// acc = the sum of `count` pieces' sums from `from` on, in piece order, read back from L2
+// CHUNK float4s of every piece at a time: a chunk's loads are independent, so a thread
+// has 16 in flight at once (one at a time, each waiting out L2's latency, bf16 1024^3
+// took 47 us instead of 20).
+template <int N>
+__device__ __forceinline__ void split_k_sum(float (&acc)[N], const float4 *from, int count,
+                                            size_t piece_stride, int threads)
 {
-    static_assert(N % 4 == 0, "accumulators in float4s");
-    __shared__ unsigned last;
-    const size_t piece_stride = (size_t)threads * (N / 4); // float4s a piece
-    float4 *const pieces = (float4 *)w.partials + (size_t)tile * splits * piece_stride + thread;
-    float4 *const mine = pieces + split * piece_stride;
-#pragma unroll
-    for (int i = 0; i < N / 4; i++)
-        __stcg(mine + i * threads,
-               make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
-    __threadfence(); // the sums are visible device-wide before the ticket says so
-    barrier();
-    if (thread == 0)
-        last = atomicAdd(&w.tickets[tile], 1u) == (unsigned)splits - 1;
-    barrier();
-    if (!last)
-        return false;
-    __threadfence();
-    // Read back from L2, its own piece too (in registers it would have to be kept apart
-    // from the running sum: N more registers), CHUNK float4s of every piece at a time.
     constexpr int CHUNK = N / 4 < 16 ? N / 4 : 16;
     constexpr int PIECES_AT_ONCE = 16 / CHUNK; // a few pieces' loads in flight when N is small
     static_assert(N / 4 % CHUNK == 0, "whole chunks");
@@ -148,18 +135,75 @@ __device__ __forceinline__ bool split_k_fixup(float (&acc)[N], split_k_space w, 
         for (int i = c; i < c + CHUNK; i++)
             acc[4 * i] = acc[4 * i + 1] = acc[4 * i + 2] = acc[4 * i + 3] = 0.0f;
 #pragma unroll PIECES_AT_ONCE
-        for (int piece = 0; piece < splits; piece++) {
-            const float4 *from = pieces + piece * piece_stride;
+        for (int piece = 0; piece < count; piece++) {
 #pragma unroll
             for (int i = c; i < c + CHUNK; i++) {
-                const float4 v = __ldcg(from + i * threads);
+                const float4 v = __ldcg(from + piece * piece_stride + i * threads);
                 acc[4 * i] += v.x, acc[4 * i + 1] += v.y, acc[4 * i + 2] += v.z,
                     acc[4 * i + 3] += v.w;
             }
         }
     }
+}
+
+// The thread's sums to `to`, made visible device-wide, then a ticket from `ticket` (an
+// atomic counter, so no block waits for another): true for the last of `count` to come.
+template <int N, class Barrier>
+__device__ __forceinline__ bool split_k_hand_in(const float (&acc)[N], float4 *to, int threads,
+                                                unsigned *ticket, int count, int thread,
+                                                Barrier barrier)
+{
+    __shared__ unsigned last;
+#pragma unroll
+    for (int i = 0; i < N / 4; i++)
+        __stcg(to + i * threads,
+               make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]));
+    __threadfence(); // the sums are visible device-wide before the ticket says so
+    barrier();
     if (thread == 0)
-        w.tickets[tile] = 0; // for the next launch
+        last = atomicAdd(ticket, 1u) == (unsigned)count - 1;
+    barrier();
+    const bool mine = last;
+    if (mine)
+        __threadfence(); // and the others' sums are read after it
+    return mine;
+}
+
+// A piece of a tile is done: its sums (acc, N a thread, `threads` threads numbered
+// `thread` taking part, synchronised by `barrier`) go to the workspace. The last piece of
+// its group of 8 to finish adds the group's pieces; with more than one group, the group's
+// sum goes to the workspace too and the last group to finish adds the groups. Every
+// other block returns false; that last one gets true with acc holding the tile's sum,
+// added in piece order whichever finished last (the result does not change from run to
+// run). Two levels, so no block reads back more than 8 pieces (64 pieces in one level
+// took one block 64 tiles' worth of reads while the rest of the GPU waited).
+template <int N, class Barrier>
+__device__ __forceinline__ bool split_k_fixup(float (&acc)[N], split_k_space w, long long tile,
+                                              int split, int splits, int threads, int thread,
+                                              Barrier barrier)
+{
+    static_assert(N % 4 == 0, "accumulators in float4s");
+    const size_t piece_stride = (size_t)threads * (N / 4); // float4s a piece
+    const int group = split / SPLIT_K_GROUP, first = group * SPLIT_K_GROUP;
+    const int groups = (splits + SPLIT_K_GROUP - 1) / SPLIT_K_GROUP;
+    const int in_group = min((int)SPLIT_K_GROUP, splits - first);
+    unsigned *const tickets = w.tickets + tile * SPLIT_K_TICKETS;
+    float4 *const pieces = w.pieces + (size_t)tile * splits * piece_stride + thread;
+    if (!split_k_hand_in(acc, pieces + split * piece_stride, threads, &tickets[group], in_group,
+                         thread, barrier))
+        return false;
+    split_k_sum(acc, pieces + first * piece_stride, in_group, piece_stride, threads);
+    if (thread == 0)
+        tickets[group] = 0; // for the next launch
+    if (groups == 1)
+        return true;
+    float4 *const sums = w.groups + (size_t)tile * groups * piece_stride + thread;
+    if (!split_k_hand_in(acc, sums + group * piece_stride, threads, &tickets[SPLIT_K_TICKETS - 1],
+                         groups, thread, barrier))
+        return false;
+    split_k_sum(acc, sums, groups, piece_stride, threads);
+    if (thread == 0)
+        tickets[SPLIT_K_TICKETS - 1] = 0;
     return true;
 }
 

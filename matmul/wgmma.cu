@@ -463,7 +463,8 @@ template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cud
                V9_THREADS, V9_SHARED_BYTES);
     const long long units = o.tiles * o.splits;
     const int grid = units < fit.resident ? (int)units : fit.resident;
-    const split_k_space space = split_k_carve(workspace + o.a_bytes + o.b_bytes, o.tiles);
+    const split_k_space space =
+        split_k_carve(workspace + o.a_bytes + o.b_bytes, o.tiles, o.splits, 256, 128);
     matmul_v9_kernel<P>
         <<<grid, V9_THREADS, V9_SHARED_BYTES, s>>>(map_a, map_b, *p, o.splits, space);
     CL_LAUNCH_CHECK();

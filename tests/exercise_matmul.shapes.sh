@@ -19,6 +19,11 @@ batch_gpu "matmul -k v6 --m 3001 -n 5 --k 20000 --beta 1" 0 -k v6 --m 3001 -n 5 
 batch_gpu "matmul -k v6 --m 4096 -n 16 --k 4096" 0 -k v6 --m 4096 -n 16 --k 4096 -i 1
 batch_gpu "matmul -k v6 --m 1030 -n 17 --k 1333 --alpha -2" 0 -k v6 --m 1030 -n 17 --k 1333 --alpha -2 -i 1
 batch_gpu "matmul -k v6 --m 777 -n 50 --k 1501 --beta 1 (four groups of columns)" 0 -k v6 --m 777 -n 50 --k 1501 --beta 1 -i 1
+# Long k and one tile: 64 pieces, the fixup's two levels (8 groups of 8).
+batch_gpu "matmul -k v6 --m 100 -n 100 --k 60000 --beta 1" 0 -k v6 --m 100 -n 100 --k 60000 --beta 1 -i 1
+for p in tf32 bf16; do
+    batch_gpu "matmul -k v9 --m 64 -n 64 --k 100000 --precision $p" 0 -k v9 --m 64 -n 64 --k 100000 --precision "$p" -i 1
+done
 # The LLM projection (0.8 TFLOP a run): the tiled versions only.
 for k in v5 v6; do
     batch_gpu "matmul -k $k --m 8192 -n 12288 --k 4096" 0 -k "$k" --m 8192 -n 12288 --k 4096 -i 1
