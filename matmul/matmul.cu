@@ -16,14 +16,16 @@
 //   v6-warptile     each warp a 64 x 64 piece of a 256 x 128 tile (warp tiling), 16 x 8
 //                   results a thread, double-buffered cp.async copies: the next k-slab
 //                   loads while this one is multiplied; split-K where C has few tiles; a
-//                   C of at most 64 rows and k >= 1024 takes the thin path, streaming B
+//                   C of few rows or columns takes the thin path (thin.cu), streaming the
+//                   long operand once
 // Tensor cores (tf32, bf16, fp16 in; fp32 accumulation and C):
 //   v7-wmma         the WMMA API (nvcuda::wmma): 16 x 16 fragments, 8 warps on a 128 x 128
 //                   tile, synchronous loads into padded shared memory
 //   v8-mma          mma.sync m16n8k16 (tf32: m16n8k8) fed by ldmatrix from swizzled shared
 //                   memory, a 4-stage cp.async pipeline
 //   v9-wgmma        Hopper (sm_90a, in wgmma.cu): TMA tile copies, wgmma 64 x 256 x 16
-//                   from shared memory, a producer and two consumer warpgroups, persistent
+//                   from shared memory, a producer and two consumer warpgroups, persistent;
+//                   a C of at most 16 rows or columns takes the thin path (thin.cu)
 //
 // Napkin math (H100 SXM, 4096^3, 137 GFLOP): fp32 at its 67 TFLOPS peak takes 2.05 ms;
 // bf16/fp16 at 989, 0.14 ms. A, B and C are 201 MB in fp32 (3.3 TB/s: 0.06 ms), so a
@@ -186,30 +188,6 @@ __device__ __forceinline__ float4 load_four(const float *mat, int rows, int cols
     if (col + 3 < cols)
         v.w = at[3];
     return v;
-}
-
-// Four results at (row, col..col+3) of C: one 16-byte store (and load, for beta) when
-// aligned and inside, else element by element.
-__device__ __forceinline__ void store_four(const matmul_args &p, int row, int col, float4 sum,
-                                           bool vec)
-{
-    if (row >= p.m)
-        return;
-    const size_t at = (size_t)row * p.n + col;
-    if (vec && col + 3 < p.n) {
-        float4 out =
-            make_float4(p.alpha * sum.x, p.alpha * sum.y, p.alpha * sum.z, p.alpha * sum.w);
-        if (p.beta != 0.0f) {
-            const float4 old = *reinterpret_cast<const float4 *>(p.c + at);
-            out.x += p.beta * old.x, out.y += p.beta * old.y;
-            out.z += p.beta * old.z, out.w += p.beta * old.w;
-        }
-        *reinterpret_cast<float4 *>(p.c + at) = out;
-        return;
-    }
-    const float s[4] = {sum.x, sum.y, sum.z, sum.w};
-    for (int e = 0; e < 4 && col + e < p.n; e++)
-        store_result(p.c, at + e, s[e], p.alpha, p.beta);
 }
 
 enum { V5_TILE = 128, V5_SLAB = 8, V5_THREADS = 256 };
@@ -478,189 +456,6 @@ __global__ void __launch_bounds__(V6_THREADS, 1)
             store_four(p, row, col0 + warp_n + half * 32 + tn * 4,
                        make_float4(s[0], s[1], s[2], s[3]), vec_c);
         }
-    }
-}
-
-// --- v6's thin path: a C of few rows streams B once ----------------------------------------
-
-// With m <= 64, v6's 256-row tile is mostly padding (m = 1: 1/256 of its multiply-adds
-// count) and the work is reading B: k n floats, each used m times. The thin path gives
-// each thread 4 columns of up to 16 of C's rows (R, m rounded up to a power of two, at
-// most 16: accumulators a column), a block 1024 columns, and walks k: a float4 of B's row
-// a step, streamed (read once, evict first), times the step's R values of A, which the
-// block stages in shared memory 32 steps at a time. Past 16 rows, grid.z takes groups of
-// 16 and B is read once a group (R = 32 took 255 registers, one block an SM, and ran at
-// half the rate of two groups of 16). k is split into pieces (split-K, the fixup of
-// tiles.cuh) until the grid holds ~4 blocks an SM, each piece at least 4 slabs.
-// Napkin math (H200, 1 x 8192 x 8192): 256 MB of B at ~4 TB/s, 64 us; cuBLAS 67 us, v6's
-// tiles 960 us. At m = 16 the multiply-adds, 1.1 G, take ~32 us of 33 TFMA/s.
-enum {
-    THIN_THREADS = 256,
-    THIN_COLS = 4 * THIN_THREADS,
-    THIN_SLAB = 32,
-    THIN_GROUP_ROWS = 16,
-    THIN_MAX_ROWS = 64,
-    // Below 32 slabs of k a block's stream is too short to pay for its setup and the
-    // fixup: on the H200's sweep the tiles won every such shape (2x20x665: 2.2x cuBLAS
-    // tiled, 2.7x thin) and the thin path every longer one but 6x234x1575.
-    THIN_MIN_K = 32 * THIN_SLAB,
-};
-
-// Whether v6 takes the thin path.
-static bool thin_path(const matmul_args *p) { return p->m <= THIN_MAX_ROWS && p->k >= THIN_MIN_K; }
-
-__device__ __forceinline__ float4 load_four_streaming(const float *b, int n, size_t row, int col,
-                                                      bool vec)
-{
-    const float *at = b + row * n + col;
-    if (vec && col + 3 < n)
-        return __ldcs(reinterpret_cast<const float4 *>(at));
-    float x[4];
-#pragma unroll
-    for (int e = 0; e < 4; e++)
-        x[e] = col + e < n ? __ldcs(at + e) : 0.0f;
-    return make_float4(x[0], x[1], x[2], x[3]);
-}
-
-template <int R>
-__global__ void __launch_bounds__(THIN_THREADS)
-    matmul_thin_kernel(matmul_args p, bool vec_b, bool vec_c, split_k_space space)
-{
-    constexpr int pitch = R % 4 == 0 ? R + 4 : R;         // rows of a_s start on 16 bytes, apart
-    __shared__ __align__(16) float a_s[THIN_SLAB][pitch]; // A's slab, [l][i]
-    const int row0 = blockIdx.z * THIN_GROUP_ROWS;
-    const float *a = static_cast<const float *>(p.a) + (size_t)row0 * p.k;
-    const float *b = static_cast<const float *>(p.b);
-    const int rows = p.m - row0; // this group's rows: R at most
-    const int col = blockIdx.x * THIN_COLS + 4 * threadIdx.x;
-    const slab_range range = split_k_slabs(ceil_div(p.k, THIN_SLAB), blockIdx.y, gridDim.y);
-    float acc[R * 4] = {};
-    for (int s = range.first; s < range.end; s++) {
-        const int l0 = s * THIN_SLAB;
-        __syncthreads(); // the last slab is read
-        for (int e = threadIdx.x; e < THIN_SLAB * R; e += THIN_THREADS) {
-            const int i = e / THIN_SLAB, l = e % THIN_SLAB; // a warp along a row of A
-            a_s[l][i] = i < rows && l0 + l < p.k ? a[(size_t)i * p.k + l0 + l] : 0.0f;
-        }
-        __syncthreads();
-        const int steps = min((int)THIN_SLAB, p.k - l0);
-#pragma unroll 8
-        for (int l = 0; l < steps; l++) {
-            const float4 bv = load_four_streaming(b, p.n, (size_t)(l0 + l), col, vec_b);
-            float a_l[R];
-            if constexpr (R % 4 == 0) {
-#pragma unroll
-                for (int i = 0; i < R; i += 4)
-                    *reinterpret_cast<float4 *>(a_l + i) =
-                        *reinterpret_cast<const float4 *>(&a_s[l][i]);
-            } else {
-#pragma unroll
-                for (int i = 0; i < R; i++)
-                    a_l[i] = a_s[l][i];
-            }
-#pragma unroll
-            for (int i = 0; i < R; i++) {
-                acc[4 * i] += a_l[i] * bv.x, acc[4 * i + 1] += a_l[i] * bv.y;
-                acc[4 * i + 2] += a_l[i] * bv.z, acc[4 * i + 3] += a_l[i] * bv.w;
-            }
-        }
-    }
-    if (gridDim.y > 1 &&
-        !split_k_fixup(acc, space, (long long)blockIdx.z * gridDim.x + blockIdx.x, blockIdx.y,
-                       gridDim.y, THIN_THREADS, threadIdx.x, [] { __syncthreads(); }))
-        return;
-    if (col >= p.n)
-        return;
-#pragma unroll
-    for (int i = 0; i < R; i++)
-        store_four(p, row0 + i, col,
-                   make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]), vec_c);
-}
-
-// --- v6's thin path for few columns: a C of few columns streams A once ---------------------
-
-// With n <= 64 (and m past 64) C's 128-column tiles are again mostly padding, and the work
-// is reading A: m k floats, each used n times. A warp takes 4 rows of A, its lanes 4 steps
-// of k each (a float4 of a row: a warp reads 512 contiguous bytes a row), times B's values
-// for those steps, which the block stages in shared memory 128 steps at a time, transposed
-// ([column][step]), so a lane reads 4 steps of a column as one conflict-free float4. Each
-// lane sums 4 rows x C columns over its steps; at the end the warp adds its lanes' sums by
-// shuffles. Past 16 columns grid.z takes groups of 16 and A is read once a group; k is
-// split into pieces as the thin path for rows does.
-// Napkin math (H200, 8192 x 1 x 8192): 256 MB of A at ~4 TB/s, 64 us; cuBLAS 92 us, v6's
-// tiles 500 us.
-enum {
-    THIN_COLS_GROUP = 16,
-    THIN_COLS_ROWS_WARP = 4,
-    THIN_COLS_ROWS = THIN_COLS_ROWS_WARP * THIN_THREADS / 32, // 32 rows a block
-    THIN_COLS_SLAB = 128,                                     // steps of k a stage
-    THIN_COLS_PITCH = THIN_COLS_SLAB + 4, // floats a staged column: 16-byte rows, no conflicts
-    THIN_COLS_MAX = 64,
-};
-
-__device__ __forceinline__ float4 load_a_four(const float *a, const matmul_args &p, int row, int l,
-                                              bool vec)
-{
-    if (row >= p.m)
-        return make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    const float *at = a + (size_t)row * p.k + l;
-    if (vec && l + 3 < p.k)
-        return __ldcs(reinterpret_cast<const float4 *>(at));
-    float x[4];
-#pragma unroll
-    for (int e = 0; e < 4; e++)
-        x[e] = l + e < p.k ? __ldcs(at + e) : 0.0f;
-    return make_float4(x[0], x[1], x[2], x[3]);
-}
-
-template <int C>
-__global__ void __launch_bounds__(THIN_THREADS)
-    matmul_thin_cols_kernel(matmul_args p, bool vec_a, split_k_space space)
-{
-    __shared__ __align__(16) float bt[C][THIN_COLS_PITCH]; // B's slab, [column][step]
-    constexpr int R = THIN_COLS_ROWS_WARP;
-    const float *a = static_cast<const float *>(p.a), *b = static_cast<const float *>(p.b);
-    const int col0 = blockIdx.z * THIN_COLS_GROUP, cols = min(C, p.n - col0);
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int row0 = blockIdx.x * THIN_COLS_ROWS + warp * R;
-    const slab_range range = split_k_slabs(ceil_div(p.k, THIN_COLS_SLAB), blockIdx.y, gridDim.y);
-    float acc[R * C] = {};
-    for (int s = range.first; s < range.end; s++) {
-        const int l0 = s * THIN_COLS_SLAB;
-        __syncthreads(); // the last slab is read
-        for (int e = threadIdx.x; e < THIN_COLS_SLAB * C; e += THIN_THREADS) {
-            const int l = e / C, j = e % C; // along B's rows: coalesced
-            bt[j][l] = l0 + l < p.k && j < cols ? b[(size_t)(l0 + l) * p.n + col0 + j] : 0.0f;
-        }
-        __syncthreads();
-        float4 a4[R];
-#pragma unroll
-        for (int r = 0; r < R; r++)
-            a4[r] = load_a_four(a, p, row0 + r, l0 + 4 * lane, vec_a);
-#pragma unroll
-        for (int j = 0; j < C; j++) {
-            const float4 b4 = *reinterpret_cast<const float4 *>(&bt[j][4 * lane]);
-#pragma unroll
-            for (int r = 0; r < R; r++)
-                acc[r * C + j] += a4[r].x * b4.x + a4[r].y * b4.y + a4[r].z * b4.z + a4[r].w * b4.w;
-        }
-    }
-    if (gridDim.y > 1 &&
-        !split_k_fixup(acc, space, (long long)blockIdx.z * gridDim.x + blockIdx.x, blockIdx.y,
-                       gridDim.y, THIN_THREADS, threadIdx.x, [] { __syncthreads(); }))
-        return;
-        // The warp's lanes each hold a part of every sum: add them across the warp (every lane
-        // ends with every total), then lane i writes total i, i + 32, ...
-#pragma unroll
-    for (int i = 0; i < R * C; i++)
-#pragma unroll
-        for (int offset = 16; offset > 0; offset /= 2)
-            acc[i] += __shfl_xor_sync(0xFFFFFFFFu, acc[i], offset);
-#pragma unroll
-    for (int i = 0; i < R * C; i++) {
-        const int row = row0 + i / C, j = i % C;
-        if (i % 32 == lane && row < p.m && j < cols)
-            store_result(p.c, (size_t)row * p.n + col0 + j, acc[i], p.alpha, p.beta);
     }
 }
 
@@ -956,14 +751,6 @@ __global__ void __launch_bounds__(TC_THREADS)
 
 // --- launchers ----------------------------------------------------------------------
 
-static bool aligned16(const void *ptr) { return ((uintptr_t)ptr & 15u) == 0; }
-
-// Rows of `cols` elements of `elem` bytes from an aligned base keep every 16-byte chunk aligned.
-static bool rows_vectorize(const void *base, int cols, size_t elem)
-{
-    return aligned16(base) && (cols * elem) % 16 == 0;
-}
-
 static unsigned tiles(const matmul_args *p, int tile_m, int tile_n)
 {
     return cl_ceil_div(p->m, tile_m) * cl_ceil_div(p->n, tile_n);
@@ -1007,85 +794,12 @@ static int v6_splits(const matmul_args *p)
     return split_k_count(tiles(p, V6_TILE_M, V6_TILE_N), cl_ceil_div(p->k, V6_SLAB), sm_count());
 }
 
-// The thin path's rows a thread holds (m rounded up to a power of two), its blocks along
-// n, and its pieces of k: enough for ~4 blocks an SM, each at least 4 slabs.
-static int thin_rows(int m)
-{
-    int rows = 1;
-    while (rows < m && rows < THIN_GROUP_ROWS)
-        rows *= 2;
-    return rows;
-}
-
-static unsigned thin_groups(const matmul_args *p) { return cl_ceil_div(p->m, THIN_GROUP_ROWS); }
-
-static int thin_splits(const matmul_args *p)
-{
-    const long long blocks = (long long)cl_ceil_div(p->n, THIN_COLS) * thin_groups(p);
-    const long long slabs = (long long)cl_ceil_div(p->k, THIN_SLAB);
-    const long long wanted = (4LL * sm_count() + blocks - 1) / blocks;
-    long long splits = slabs / 4 < wanted ? slabs / 4 : wanted;
-    splits = splits < 1 ? 1 : splits > 64 ? 64 : splits;
-    return split_k_pieces((int)slabs, (int)splits); // no empty piece
-}
-
-// The thin path for columns: taken where the one for rows is not, for n <= 64 and k long
-// enough; its columns a thread (n rounded up to a power of two, at most 16), groups of
-// 16 columns, and pieces of k as the rows' path chooses them.
-static bool thin_cols_path(const matmul_args *p)
-{
-    return !thin_path(p) && p->n <= THIN_COLS_MAX && p->k >= THIN_MIN_K;
-}
-
-static unsigned thin_cols_groups(const matmul_args *p)
-{
-    return cl_ceil_div(p->n, THIN_COLS_GROUP);
-}
-
-static int thin_cols_splits(const matmul_args *p)
-{
-    const long long blocks = (long long)cl_ceil_div(p->m, THIN_COLS_ROWS) * thin_cols_groups(p);
-    const long long slabs = (long long)cl_ceil_div(p->k, THIN_COLS_SLAB);
-    const long long wanted = (4LL * sm_count() + blocks - 1) / blocks;
-    long long splits = slabs / 4 < wanted ? slabs / 4 : wanted;
-    splits = splits < 1 ? 1 : splits > 64 ? 64 : splits;
-    while (splits > 1 && split_k_slabs((int)slabs, (int)splits - 1, (int)splits).first >= slabs)
-        splits--; // no empty piece
-    return (int)splits;
-}
-
 static size_t v6_workspace(const matmul_args *p)
 {
-    if (thin_cols_path(p))
-        return split_k_bytes((long long)cl_ceil_div(p->m, THIN_COLS_ROWS) * thin_cols_groups(p),
-                             thin_cols_splits(p), THIN_THREADS,
-                             THIN_COLS_ROWS_WARP * thin_rows(p->n));
-    if (thin_path(p))
-        return split_k_bytes(cl_ceil_div(p->n, THIN_COLS) * thin_groups(p), thin_splits(p),
-                             THIN_THREADS, thin_rows(p->m) * 4);
+    if (matmul_thin_taken(p))
+        return matmul_thin_workspace(p);
     return split_k_bytes(tiles(p, V6_TILE_M, V6_TILE_N), v6_splits(p), V6_THREADS,
                          V6_ROWS_A_THREAD * 8);
-}
-
-template <int R> static void launch_thin(const matmul_args *p, cudaStream_t s)
-{
-    const unsigned blocks = cl_grid_blocks(p->n, THIN_COLS, "v6's thin path");
-    const dim3 grid(blocks, thin_splits(p), thin_groups(p));
-    matmul_thin_kernel<R><<<grid, THIN_THREADS, 0, s>>>(
-        *p, rows_vectorize(p->b, p->n, 4), rows_vectorize(p->c, p->n, 4),
-        split_k_carve(p->workspace, (long long)blocks * thin_groups(p), grid.y, THIN_THREADS,
-                      R * 4));
-    CL_LAUNCH_CHECK();
-}
-
-template <int C> static void launch_thin_cols(const matmul_args *p, cudaStream_t s)
-{
-    const unsigned blocks = cl_grid_blocks(p->m, THIN_COLS_ROWS, "v6's thin path for columns");
-    const dim3 grid(blocks, thin_cols_splits(p), thin_cols_groups(p));
-    matmul_thin_cols_kernel<C><<<grid, THIN_THREADS, 0, s>>>(
-        *p, rows_vectorize(p->a, p->k, 4),
-        split_k_carve(p->workspace, (long long)blocks * thin_cols_groups(p)));
-    CL_LAUNCH_CHECK();
 }
 
 static void launch_v6(const matmul_args *p, cudaStream_t s)
@@ -1093,43 +807,9 @@ static void launch_v6(const matmul_args *p, cudaStream_t s)
     if (v6_workspace(p) > p->workspace_bytes)
         cl_die(CL_EXIT_CUDA, "v6: needs %zu bytes of workspace, was given %zu", v6_workspace(p),
                p->workspace_bytes);
-    if (thin_path(p)) {
-        switch (thin_rows(p->m)) {
-        case 1:
-            launch_thin<1>(p, s);
-            return;
-        case 2:
-            launch_thin<2>(p, s);
-            return;
-        case 4:
-            launch_thin<4>(p, s);
-            return;
-        case 8:
-            launch_thin<8>(p, s);
-            return;
-        default:
-            launch_thin<16>(p, s);
-            return;
-        }
-    }
-    if (thin_cols_path(p)) {
-        switch (thin_rows(p->n)) {
-        case 1:
-            launch_thin_cols<1>(p, s);
-            return;
-        case 2:
-            launch_thin_cols<2>(p, s);
-            return;
-        case 4:
-            launch_thin_cols<4>(p, s);
-            return;
-        case 8:
-            launch_thin_cols<8>(p, s);
-            return;
-        default:
-            launch_thin_cols<16>(p, s);
-            return;
-        }
+    if (matmul_thin_taken(p)) {
+        matmul_thin_launch(p, s);
+        return;
     }
     cl_kernel_fit_for((const void *)matmul_v6_kernel, V6_THREADS, 2 * V6_STAGE_BYTES);
     const unsigned tile_count = tiles(p, V6_TILE_M, V6_TILE_N);
@@ -1180,13 +860,13 @@ extern "C" const matmul_version matmul_versions[] = {
      launch_v4, fp32_only, {V4_TILE, V4_TILE}, NULL, false, false},
     {{"v5-block8x8", "128 x 128 tiles, an 8 x 8 block a thread, float4"},
      launch_v5, fp32_only, {V5_TILE, V5_TILE}, NULL, false, false},
-    {{"v6-warptile", "warp tiling, double-buffered cp.async, split-K; m <= 64, k >= 1024: B streamed"},
+    {{"v6-warptile", "warp tiling, double-buffered cp.async, split-K; few rows or columns: thin path"},
      launch_v6, fp32_only, {V6_TILE_M, V6_TILE_N}, v6_workspace, false, false},
     {{"v7-wmma", "tensor cores through WMMA fragments"},
      launch_v7, MATMUL_TENSOR_PRECISIONS, {TC_TILE, TC_TILE}, NULL, false, false},
     {{"v8-mma", "mma.sync + ldmatrix, swizzled, 4-stage cp.async; tf32 truncated"},
      launch_v8, MATMUL_TENSOR_PRECISIONS, {TC_TILE, TC_TILE}, NULL, false, true},
-    {{"v9-wgmma", "TMA + wgmma, warp-specialized, persistent (sm_90a); tf32 truncated"},
+    {{"v9-wgmma", "TMA + wgmma, warp-specialized, persistent (sm_90a); tf32 truncated; m or n <= 16: thin path"},
      matmul_launch_v9, MATMUL_TENSOR_PRECISIONS, {MATMUL_V9_TILE_M, MATMUL_V9_TILE_N},
      matmul_v9_workspace, true, true},
     {{"yours", matmul_yours_idea}, matmul_yours, matmul_yours_precisions, {0, 0}, NULL, false,

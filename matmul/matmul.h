@@ -90,6 +90,12 @@ enum { MATMUL_V9_TILE_M = 128, MATMUL_V9_TILE_N = 256 };
 void matmul_launch_v9(const matmul_args *args, cudaStream_t stream);
 size_t matmul_v9_workspace(const matmul_args *args);
 
+// thin.cu: the thin paths for a C of few rows or few columns (the long operand streamed
+// once by the CUDA cores), which v6 and v9 take where matmul_thin_taken says so.
+bool matmul_thin_taken(const matmul_args *args);
+size_t matmul_thin_workspace(const matmul_args *args);
+void matmul_thin_launch(const matmul_args *args, cudaStream_t stream);
+
 // yours.cu: the learner's version, listed last as "yours", and the precisions it takes
 // (MATMUL_BIT(p) set: it runs precision p; fp32 as it comes).
 extern const char matmul_yours_idea[];

@@ -20,6 +20,38 @@ __device__ __forceinline__ void store_result(float *c, size_t at, float sum, flo
     c[at] = beta == 0.0f ? alpha * sum : alpha * sum + beta * c[at];
 }
 
+// Four results at (row, col..col+3) of C: one 16-byte store (and load, for beta) when
+// aligned and inside, else element by element.
+__device__ __forceinline__ void store_four(const matmul_args &p, int row, int col, float4 sum,
+                                           bool vec)
+{
+    if (row >= p.m)
+        return;
+    const size_t at = (size_t)row * p.n + col;
+    if (vec && col + 3 < p.n) {
+        float4 out =
+            make_float4(p.alpha * sum.x, p.alpha * sum.y, p.alpha * sum.z, p.alpha * sum.w);
+        if (p.beta != 0.0f) {
+            const float4 old = *reinterpret_cast<const float4 *>(p.c + at);
+            out.x += p.beta * old.x, out.y += p.beta * old.y;
+            out.z += p.beta * old.z, out.w += p.beta * old.w;
+        }
+        *reinterpret_cast<float4 *>(p.c + at) = out;
+        return;
+    }
+    const float s[4] = {sum.x, sum.y, sum.z, sum.w};
+    for (int e = 0; e < 4 && col + e < p.n; e++)
+        store_result(p.c, at + e, s[e], p.alpha, p.beta);
+}
+
+inline bool aligned16(const void *ptr) { return ((uintptr_t)ptr & 15u) == 0; }
+
+// Rows of `cols` elements of `elem` bytes from an aligned base keep every 16-byte chunk aligned.
+inline bool rows_vectorize(const void *base, int cols, size_t elem)
+{
+    return aligned16(base) && (cols * elem) % 16 == 0;
+}
+
 // The tensor-core epilogue (v8, v9): elements (row, col) and (row, col + 1) of C from a
 // lane's pair of accumulators, col even (both kernels' fragments hold even-odd column
 // pairs). When n is even the pair is one aligned float2; otherwise one at a time, the

@@ -374,6 +374,8 @@ static v9_operands v9_plan(const matmul_args *p)
 
 extern "C" size_t matmul_v9_workspace(const matmul_args *p)
 {
+    if (matmul_thin_taken(p))
+        return matmul_thin_workspace(p);
     const v9_operands o = v9_plan(p);
     return o.a_bytes + o.b_bytes + o.split_bytes;
 }
@@ -472,4 +474,10 @@ template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cud
 
 TENSOR_LAUNCHER(launch_v9, launch_v9_as)
 
-extern "C" void matmul_launch_v9(const matmul_args *p, cudaStream_t s) { launch_v9(p, s); }
+extern "C" void matmul_launch_v9(const matmul_args *p, cudaStream_t s)
+{
+    if (matmul_thin_taken(p))
+        matmul_thin_launch(p, s);
+    else
+        launch_v9(p, s);
+}

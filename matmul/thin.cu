@@ -1,0 +1,394 @@
+// matmul's thin paths: a C of few rows or few columns, where a tile of 128 or 256 sides is
+// mostly padding (m = 1: 1/256 of a v6 tile's multiply-adds count) and the work is reading
+// the long operand once. v6 takes them in fp32, v9 in tf32, bf16 and fp16: the CUDA cores
+// keep up with the memory there, and the tensor cores' tiles would copy and pad the
+// operands of odd sides first.
+//
+//   rows      m few: each thread 4 columns of up to 16 rows of C, B streamed once a group
+//             of 16 rows, A's slab staged in shared memory
+//   columns   n few: each warp 4 rows of C, its lanes 4 steps of k each, A streamed once a
+//             group of 16 columns, B's slab staged transposed in shared memory
+//
+// Both split k into pieces (split-K, the fixup of tiles.cuh) until the grid holds ~4
+// blocks an SM. Each element is read as a float (bf16 and fp16 exactly, tf32 rounded to
+// nearest as cuBLAS and v7 round it) and every sum is an fp32 one.
+#include <stdint.h>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <type_traits>
+
+#include "check.h"
+#include "device.h"
+#include "matmul.h"
+#include "tiles.cuh"
+
+enum {
+    THIN_THREADS = 256,
+    THIN_GROUP = 16, // rows (columns) of C a thread's accumulators cover at most
+    // columns: a warp 4 rows, a block 32; B staged 128 steps of k at a time, each staged
+    // column 4 floats longer than the slab (16-byte rows, no bank conflicts)
+    THIN_COLS_ROWS_WARP = 4,
+    THIN_COLS_ROWS = THIN_COLS_ROWS_WARP * THIN_THREADS / 32,
+    THIN_COLS_SLAB = 128,
+    THIN_COLS_PITCH = THIN_COLS_SLAB + 4,
+};
+
+// --- elements: what the operands hold in memory, read as floats --------------------------
+
+template <matmul_precision P>
+using thin_element =
+    typename std::conditional<P == MATMUL_BF16 || P == MATMUL_FP16, unsigned short, float>::type;
+
+// tf32 keeps 10 of float's 23 fraction bits: round the 13 dropped ones to nearest, ties
+// away from zero (cvt.rna's rule), by adding half their weight and clearing them; a carry
+// moves into the exponent as rounding up should. Infinities and NaNs are left as they are.
+__device__ __forceinline__ float round_to_tf32(float x)
+{
+    const unsigned bits = __float_as_uint(x);
+    if ((bits & 0x7F800000u) == 0x7F800000u)
+        return x;
+    return __uint_as_float((bits + 0x1000u) & 0xFFFFE000u);
+}
+
+template <matmul_precision P> __device__ __forceinline__ float to_float(thin_element<P> raw)
+{
+    if constexpr (P == MATMUL_BF16)
+        return __bfloat162float(__ushort_as_bfloat16(raw));
+    else if constexpr (P == MATMUL_FP16)
+        return __half2float(__ushort_as_half(raw));
+    else if constexpr (P == MATMUL_TF32)
+        return round_to_tf32(raw);
+    else
+        return raw;
+}
+
+// Four elements as they lie in memory: 16 bytes of floats, 8 of 16-bit elements.
+template <matmul_precision P>
+using thin_quad = typename std::conditional<sizeof(thin_element<P>) == 4, float4, ushort4>::type;
+
+// Elements at..at+3 of a row with `valid` of them left in it (zeros past the end), read
+// once and evicted first (__ldcs): one vector load when `vec` says the row's groups of 4
+// are aligned. Kept raw until used: 16-bit loads in flight take half the registers.
+template <matmul_precision P>
+__device__ __forceinline__ thin_quad<P> load_quad_streaming(const thin_element<P> *at, int valid,
+                                                            bool vec)
+{
+    if (vec && valid >= 4)
+        return __ldcs(reinterpret_cast<const thin_quad<P> *>(at));
+    const thin_element<P> zero = 0;
+    thin_quad<P> q;
+    q.x = valid > 0 ? __ldcs(at) : zero;
+    q.y = valid > 1 ? __ldcs(at + 1) : zero;
+    q.z = valid > 2 ? __ldcs(at + 2) : zero;
+    q.w = valid > 3 ? __ldcs(at + 3) : zero;
+    return q;
+}
+
+template <matmul_precision P> __device__ __forceinline__ float4 to_float4(thin_quad<P> q)
+{
+    return make_float4(to_float<P>(q.x), to_float<P>(q.y), to_float<P>(q.z), to_float<P>(q.w));
+}
+
+// --- rows: a C of few rows streams B once -------------------------------------------------
+
+// A block takes 128 columns of C and up to 16 of its rows (R: the group's rows rounded up
+// to a power of two); each lane 4 columns of R rows, and the block's 8 warps divide k among
+// themselves: in each slab of 64 steps, which the block stages from A in shared memory,
+// warp w takes steps w, w + 8, ... Its 8 loads of B (4 elements of a row each, streamed:
+// read once, evict first) are issued before the barrier that waits for A's staging, so
+// they wait on memory together. At the end warp 0 adds the other warps' sums (through
+// shared memory, in warp order) and alone hands its sums to split-K's fixup and C. With
+// lanes along n and warps along k the grid holds n / 128 x (pieces of k) blocks of 8
+// warps: a thread 4 columns and all of a piece (the first version) left n / 4 x pieces
+// threads, 142 x 55 at 1 x 565 x 7040, too few to keep B's loads in flight. Past 16 rows,
+// grid.z takes groups of 16 and B is read once a group.
+// Napkin math (H200, fp32 1 x 8192 x 8192): 256 MB of B at ~4 TB/s, 64 us; cuBLAS 67 us,
+// v6's tiles 960 us. At m = 16 the multiply-adds, 1.1 G, take ~32 us of 33 TFMA/s.
+// 16 steps a warp for 16-bit elements (as many bytes in flight as floats) measured slower:
+// 1 x 8192 x 8192 bf16 128 us against 99 with 8.
+enum {
+    THIN_ROWS_COLS = 4 * 32, // columns of C a block
+    THIN_ROWS_WARPS = THIN_THREADS / 32,
+    THIN_ROWS_STEPS = 8,                                // a warp's steps of k a slab
+    THIN_ROWS_SLAB = THIN_ROWS_STEPS * THIN_ROWS_WARPS, // the block's
+};
+
+template <matmul_precision P, int R>
+__global__ void __launch_bounds__(THIN_THREADS)
+    matmul_thin_rows_kernel(matmul_args p, bool vec_b, bool vec_c, split_k_space space)
+{
+    constexpr int pitch = R % 4 == 0 ? R + 4 : R; // rows of a_s 16-byte aligned
+    constexpr int N = R * 4;                      // a lane's sums
+    constexpr int CHUNK = N < 16 ? N : 16;        // sums a round of warp 0's reduction
+    constexpr int STEPS = THIN_ROWS_STEPS, SLAB = THIN_ROWS_SLAB;
+    __shared__ __align__(16) float a_s[SLAB][pitch];          // A's slab, [step][row]
+    __shared__ float partial[THIN_ROWS_WARPS - 1][CHUNK][32]; // other warps' sums, a round
+    const int row0 = blockIdx.z * THIN_GROUP;
+    const thin_element<P> *a = static_cast<const thin_element<P> *>(p.a) + (size_t)row0 * p.k;
+    const thin_element<P> *b = static_cast<const thin_element<P> *>(p.b);
+    const int rows = p.m - row0; // this group's rows: R at most
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int col = blockIdx.x * THIN_ROWS_COLS + 4 * lane;
+    const slab_range range = split_k_slabs(ceil_div(p.k, SLAB), blockIdx.y, gridDim.y);
+    float acc[N] = {};
+    for (int s = range.first; s < range.end; s++) {
+        const int l0 = s * SLAB;
+        thin_quad<P> bq[STEPS];
+#pragma unroll
+        for (int t = 0; t < STEPS; t++) {
+            const int l = l0 + warp + t * THIN_ROWS_WARPS;
+            bq[t] =
+                load_quad_streaming<P>(b + (size_t)l * p.n + col, l < p.k ? p.n - col : 0, vec_b);
+        }
+        __syncthreads(); // the last slab is read
+        for (int e = threadIdx.x; e < SLAB * R; e += THIN_THREADS) {
+            const int i = e / SLAB, l = e % SLAB; // a warp along a row of A
+            a_s[l][i] = i < rows && l0 + l < p.k ? to_float<P>(a[(size_t)i * p.k + l0 + l]) : 0.0f;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int t = 0; t < STEPS; t++) {
+            const int l = warp + t * THIN_ROWS_WARPS;
+            const float4 bv = to_float4<P>(bq[t]);
+            float a_l[R];
+            if constexpr (R % 4 == 0) {
+#pragma unroll
+                for (int i = 0; i < R; i += 4)
+                    *reinterpret_cast<float4 *>(a_l + i) =
+                        *reinterpret_cast<const float4 *>(&a_s[l][i]);
+            } else {
+#pragma unroll
+                for (int i = 0; i < R; i++)
+                    a_l[i] = a_s[l][i];
+            }
+#pragma unroll
+            for (int i = 0; i < R; i++) {
+                acc[4 * i] += a_l[i] * bv.x, acc[4 * i + 1] += a_l[i] * bv.y;
+                acc[4 * i + 2] += a_l[i] * bv.z, acc[4 * i + 3] += a_l[i] * bv.w;
+            }
+        }
+    }
+    // Warp 0 adds warps 1..7's sums, CHUNK of a lane's at a time, in warp order.
+#pragma unroll
+    for (int c = 0; c < N; c += CHUNK) {
+        __syncthreads(); // a_s and the last round's partials are read
+        if (warp > 0)
+#pragma unroll
+            for (int i = 0; i < CHUNK; i++)
+                partial[warp - 1][i][lane] = acc[c + i];
+        __syncthreads();
+        if (warp == 0)
+#pragma unroll
+            for (int w = 0; w < THIN_ROWS_WARPS - 1; w++)
+#pragma unroll
+                for (int i = 0; i < CHUNK; i++)
+                    acc[c + i] += partial[w][i][lane];
+    }
+    if (warp > 0)
+        return;
+    if (gridDim.y > 1 && !split_k_fixup(acc, space, (long long)blockIdx.z * gridDim.x + blockIdx.x,
+                                        blockIdx.y, gridDim.y, 32, lane, [] { __syncwarp(); }))
+        return;
+    if (col >= p.n)
+        return;
+#pragma unroll
+    for (int i = 0; i < R; i++)
+        store_four(p, row0 + i, col,
+                   make_float4(acc[4 * i], acc[4 * i + 1], acc[4 * i + 2], acc[4 * i + 3]), vec_c);
+}
+
+// --- columns: a C of few columns streams A once -------------------------------------------
+
+// A warp takes 4 rows of A, its lanes 4 steps of k each (a warp reads 512 contiguous bytes
+// of a float row), times B's values for those steps, which the block stages in shared
+// memory 128 steps at a time, transposed ([column][step]), so a lane reads 4 steps of a
+// column as one conflict-free float4. A's loads for a slab are issued before the barrier
+// that waits for B's staging, so the two wait on memory together. Each lane sums 4 rows x
+// C columns over its steps; at the end the warp adds its lanes' sums by shuffles. Past 16
+// columns grid.z takes groups of 16 and A is read once a group.
+// Napkin math (H200, fp32 8192 x 1 x 8192): 256 MB of A at ~4 TB/s, 64 us; cuBLAS 92 us,
+// v6's tiles 500 us.
+template <matmul_precision P, int C>
+__global__ void __launch_bounds__(THIN_THREADS)
+    matmul_thin_cols_kernel(matmul_args p, bool vec_a, split_k_space space)
+{
+    __shared__ __align__(16) float bt[C][THIN_COLS_PITCH]; // B's slab, [column][step]
+    constexpr int R = THIN_COLS_ROWS_WARP;
+    const thin_element<P> *a = static_cast<const thin_element<P> *>(p.a);
+    const thin_element<P> *b = static_cast<const thin_element<P> *>(p.b);
+    const int col0 = blockIdx.z * THIN_GROUP, cols = min(C, p.n - col0);
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int row0 = blockIdx.x * THIN_COLS_ROWS + warp * R;
+    const slab_range range = split_k_slabs(ceil_div(p.k, THIN_COLS_SLAB), blockIdx.y, gridDim.y);
+    float acc[R * C] = {};
+    for (int s = range.first; s < range.end; s++) {
+        const int l = s * THIN_COLS_SLAB + 4 * lane;
+        float4 a4[R];
+#pragma unroll
+        for (int r = 0; r < R; r++)
+            a4[r] = to_float4<P>(load_quad_streaming<P>(a + (size_t)(row0 + r) * p.k + l,
+                                                        row0 + r < p.m ? p.k - l : 0, vec_a));
+        const int l0 = s * THIN_COLS_SLAB;
+        __syncthreads(); // the last slab is read
+        for (int e = threadIdx.x; e < THIN_COLS_SLAB * C; e += THIN_THREADS) {
+            const int step = e / C, j = e % C; // along B's rows: coalesced
+            bt[j][step] = l0 + step < p.k && j < cols
+                              ? to_float<P>(b[(size_t)(l0 + step) * p.n + col0 + j])
+                              : 0.0f;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int j = 0; j < C; j++) {
+            const float4 b4 = *reinterpret_cast<const float4 *>(&bt[j][4 * lane]);
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                acc[r * C + j] += a4[r].x * b4.x + a4[r].y * b4.y + a4[r].z * b4.z + a4[r].w * b4.w;
+        }
+    }
+    if (gridDim.y > 1 &&
+        !split_k_fixup(acc, space, (long long)blockIdx.z * gridDim.x + blockIdx.x, blockIdx.y,
+                       gridDim.y, THIN_THREADS, threadIdx.x, [] { __syncthreads(); }))
+        return;
+        // The warp's lanes each hold a part of every sum: add them across the warp (every lane
+        // ends with every total), then lane i writes total i, i + 32, ...
+#pragma unroll
+    for (int i = 0; i < R * C; i++)
+#pragma unroll
+        for (int offset = 16; offset > 0; offset /= 2)
+            acc[i] += __shfl_xor_sync(0xFFFFFFFFu, acc[i], offset);
+#pragma unroll
+    for (int i = 0; i < R * C; i++) {
+        const int row = row0 + i / C, j = i % C;
+        if (i % 32 == lane && row < p.m && j < cols)
+            store_result(p.c, (size_t)row * p.n + col0 + j, acc[i], p.alpha, p.beta);
+    }
+}
+
+// --- the planner ---------------------------------------------------------------------------
+
+// Which path a shape takes, from the H200's sweep against the tiled versions. fp32 (v6):
+// m <= 64 for rows; n <= 32 with k >= 1024 for columns (below 1024 the tiles won, and past
+// 32 columns: 8192 x 64 x 8192 2.4x cuBLAS tiled, 2.9x thin). The tensor-core precisions
+// (v9), whose tiles do the multiply-adds 16 times faster: rows for m <= 16 where B has at
+// most 2^23 elements; columns for n <= 4, or n <= 16 where A has at most 2^23. Past that
+// the tiles won: 16 x 4096 x 4096 bf16 71 us thin, 28 tiled, and 1 x 8192 x 8192 bf16
+// 128 us thin, 102 tiled (ncu: DRAM 20% busy, warps waiting on their loads: too few bytes
+// in flight); below it the thin path won (8 x 1319 x 41: 9 us thin, 26 tiled). Where
+// both sides are thin the longer operand is the one streamed.
+enum { THIN_PATH_NONE, THIN_PATH_ROWS, THIN_PATH_COLS };
+
+static int thin_path(const matmul_args *p)
+{
+    const bool fp32 = p->precision == MATMUL_FP32;
+    const long long a_size = (long long)p->m * p->k, b_size = (long long)p->k * p->n;
+    const bool rows = fp32 ? p->m <= 64 : p->m <= THIN_GROUP && b_size <= 1LL << 23;
+    const bool cols = fp32 ? p->n <= 32 && p->k >= 1024
+                           : p->n <= 4 || (p->n <= THIN_GROUP && a_size <= 1LL << 23);
+    if (rows && (!cols || p->n >= p->m))
+        return THIN_PATH_ROWS;
+    return cols ? THIN_PATH_COLS : THIN_PATH_NONE;
+}
+
+// A thread's accumulators a column (rows) or a row (columns): the thin side rounded up to
+// a power of two, at most 16.
+static int thin_count(int side)
+{
+    int count = 1;
+    while (count < side && count < THIN_GROUP)
+        count *= 2;
+    return count;
+}
+
+struct thin_plan {
+    int path;
+    dim3 grid;
+    int accumulators;  // a thread's
+    int fixup_threads; // a block's threads that take part in split-K's fixup
+};
+
+// The grid: blocks along the long side, pieces of k (enough for ~4 blocks an SM, each at
+// least 2 slabs for rows, 4 for columns, whose fixup moves 8 times the bytes; none
+// empty), groups of 16 along the thin side.
+static thin_plan plan_thin(const matmul_args *p)
+{
+    thin_plan t = {thin_path(p), dim3(1, 1, 1), 0, 0};
+    const bool rows = t.path == THIN_PATH_ROWS;
+    const int thin = rows ? p->m : p->n;
+    const unsigned blocks = rows ? cl_grid_blocks(p->n, THIN_ROWS_COLS, "the thin path")
+                                 : cl_grid_blocks(p->m, THIN_COLS_ROWS, "the thin path");
+    const unsigned groups = cl_ceil_div(thin, THIN_GROUP);
+    const long long slabs = cl_ceil_div(p->k, rows ? (int)THIN_ROWS_SLAB : (int)THIN_COLS_SLAB);
+    const long long placed = (long long)blocks * groups;
+    const long long wanted = (4LL * sm_count() + placed - 1) / placed;
+    const long long most = slabs / (rows ? 2 : 4);
+    long long splits = most < wanted ? most : wanted;
+    splits = splits < 1 ? 1 : splits > SPLIT_K_MAX ? (long long)SPLIT_K_MAX : splits;
+    t.grid = dim3(blocks, split_k_pieces((int)slabs, (int)splits), groups);
+    t.accumulators = thin_count(thin) * (rows ? 4 : THIN_COLS_ROWS_WARP);
+    t.fixup_threads = rows ? 32 : THIN_THREADS;
+    return t;
+}
+
+extern "C" bool matmul_thin_taken(const matmul_args *p) { return thin_path(p) != THIN_PATH_NONE; }
+
+extern "C" size_t matmul_thin_workspace(const matmul_args *p)
+{
+    const thin_plan t = plan_thin(p);
+    return split_k_bytes((long long)t.grid.x * t.grid.z, t.grid.y, t.fixup_threads, t.accumulators);
+}
+
+// Calls launch with the kernels' compile-time count (1, 2, 4, 8 or 16) equal to count.
+template <typename Launch> static void with_thin_count(int count, Launch launch)
+{
+    switch (count) {
+    case 1:
+        return launch(std::integral_constant<int, 1>());
+    case 2:
+        return launch(std::integral_constant<int, 2>());
+    case 4:
+        return launch(std::integral_constant<int, 4>());
+    case 8:
+        return launch(std::integral_constant<int, 8>());
+    default:
+        return launch(std::integral_constant<int, 16>());
+    }
+}
+
+template <matmul_precision P> static void launch_thin_as(const matmul_args *p, cudaStream_t s)
+{
+    const thin_plan t = plan_thin(p);
+    const split_k_space space = split_k_carve(p->workspace, (long long)t.grid.x * t.grid.z,
+                                              t.grid.y, t.fixup_threads, t.accumulators);
+    if (t.path == THIN_PATH_ROWS)
+        with_thin_count(thin_count(p->m), [&](auto rows) {
+            matmul_thin_rows_kernel<P, rows()><<<t.grid, THIN_THREADS, 0, s>>>(
+                *p, rows_vectorize(p->b, p->n, 4), rows_vectorize(p->c, p->n, 4), space);
+        });
+    else
+        with_thin_count(thin_count(p->n), [&](auto cols) {
+            matmul_thin_cols_kernel<P, cols()>
+                <<<t.grid, THIN_THREADS, 0, s>>>(*p, rows_vectorize(p->a, p->k, 4), space);
+        });
+    CL_LAUNCH_CHECK();
+}
+
+extern "C" void matmul_thin_launch(const matmul_args *p, cudaStream_t s)
+{
+    switch (p->precision) {
+    case MATMUL_FP32:
+        launch_thin_as<MATMUL_FP32>(p, s);
+        return;
+    case MATMUL_TF32:
+        launch_thin_as<MATMUL_TF32>(p, s);
+        return;
+    case MATMUL_BF16:
+        launch_thin_as<MATMUL_BF16>(p, s);
+        return;
+    case MATMUL_FP16:
+        launch_thin_as<MATMUL_FP16>(p, s);
+        return;
+    default:
+        cl_die(CL_EXIT_USAGE, "the thin path: no such precision (%d)", (int)p->precision);
+    }
+}
