@@ -794,26 +794,30 @@ static int v6_splits(const matmul_args *p)
     return split_k_count(tiles(p, V6_TILE_M, V6_TILE_N), cl_ceil_div(p->k, V6_SLAB), sm_count());
 }
 
+static size_t v6_split_bytes(unsigned tile_count, int splits)
+{
+    return split_k_bytes(tile_count, splits, V6_THREADS, V6_ROWS_A_THREAD * 8);
+}
+
 static size_t v6_workspace(const matmul_args *p)
 {
     if (matmul_thin_taken(p))
         return matmul_thin_workspace(p);
-    return split_k_bytes(tiles(p, V6_TILE_M, V6_TILE_N), v6_splits(p), V6_THREADS,
-                         V6_ROWS_A_THREAD * 8);
+    return v6_split_bytes(tiles(p, V6_TILE_M, V6_TILE_N), v6_splits(p));
 }
 
 static void launch_v6(const matmul_args *p, cudaStream_t s)
 {
-    if (v6_workspace(p) > p->workspace_bytes)
-        cl_die(CL_EXIT_CUDA, "v6: needs %zu bytes of workspace, was given %zu", v6_workspace(p),
-               p->workspace_bytes);
     if (matmul_thin_taken(p)) {
-        matmul_thin_launch(p, s);
+        matmul_thin_launch(p, s); // checks its own workspace
         return;
     }
-    cl_kernel_fit_for((const void *)matmul_v6_kernel, V6_THREADS, 2 * V6_STAGE_BYTES);
     const unsigned tile_count = tiles(p, V6_TILE_M, V6_TILE_N);
     const int splits = v6_splits(p);
+    if (v6_split_bytes(tile_count, splits) > p->workspace_bytes)
+        cl_die(CL_EXIT_CUDA, "v6: needs %zu bytes of workspace, was given %zu",
+               v6_split_bytes(tile_count, splits), p->workspace_bytes);
+    cl_kernel_fit_for((const void *)matmul_v6_kernel, V6_THREADS, 2 * V6_STAGE_BYTES);
     const dim3 grid(tile_count, splits);
     matmul_v6_kernel<<<grid, V6_THREADS, 2 * V6_STAGE_BYTES, s>>>(
         *p, rows_vectorize(p->a, p->k, 4), rows_vectorize(p->b, p->n, 4),

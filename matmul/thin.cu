@@ -332,10 +332,14 @@ static thin_plan plan_thin(const matmul_args *p)
 
 extern "C" bool matmul_thin_taken(const matmul_args *p) { return thin_path(p) != THIN_PATH_NONE; }
 
+static size_t thin_workspace(const thin_plan &t)
+{
+    return split_k_bytes((long long)t.grid.x * t.grid.z, t.grid.y, t.fixup_threads, t.accumulators);
+}
+
 extern "C" size_t matmul_thin_workspace(const matmul_args *p)
 {
-    const thin_plan t = plan_thin(p);
-    return split_k_bytes((long long)t.grid.x * t.grid.z, t.grid.y, t.fixup_threads, t.accumulators);
+    return thin_workspace(plan_thin(p));
 }
 
 // Calls launch with the kernels' compile-time count (1, 2, 4, 8 or 16) equal to count.
@@ -358,6 +362,11 @@ template <typename Launch> static void with_thin_count(int count, Launch launch)
 template <matmul_precision P> static void launch_thin_as(const matmul_args *p, cudaStream_t s)
 {
     const thin_plan t = plan_thin(p);
+    if (thin_workspace(t) > p->workspace_bytes)
+        cl_die(CL_EXIT_CUDA, "the thin path: needs %zu bytes of workspace, was given %zu",
+               thin_workspace(t), p->workspace_bytes);
+    // Vector loads take 4 elements: aligned wherever a row holds whole groups of 4 (16
+    // bytes of floats, 8 of 16-bit elements), which rows_vectorize(..., 4) tests.
     const split_k_space space = split_k_carve(p->workspace, (long long)t.grid.x * t.grid.z,
                                               t.grid.y, t.fixup_threads, t.accumulators);
     if (t.path == THIN_PATH_ROWS)
