@@ -1,6 +1,6 @@
 // fft's codelets: complex arithmetic and the butterflies every pass kernel is built from
-// (fft.cu's v2..v6, staged.cu's v7): dft<R> transforms R points in registers for R = 2, 3,
-// 4, 5, 7, 8, 9, 10, 11, 13 and 16, each compiled with its roots as constants; the twiddles
+// (fft.cu's v2..v6, staged.cu's v7): dft<R> transforms R points in registers for R = 2 ..
+// 16 but 1, each compiled with its roots as constants; the twiddles
 // between stages come from a table of roots (twiddle_from_roots).
 #ifndef FFT_CODELETS_CUH
 #define FFT_CODELETS_CUH
@@ -36,7 +36,8 @@ __device__ inline unsigned sign_mask(bool conj) { return conj ? 0x80000000u : 0u
 // -i a: a quarter turn clockwise, no multiply.
 __device__ inline float2 mul_minus_i(float2 a) { return make_float2(a.y, -a.x); }
 
-// cos and sin of 2 pi m / P for the odd radices (m is a constant once unrolled), computed
+// cos and sin of 2 pi m / P for the odd radices and dft_split's twiddles (P = 6, 12, 14,
+// 15; m is a constant once unrolled), computed
 // by the compiler: Taylor series in double at |angle| <= pi, rounded once to float (the
 // same floats as the C library's cos and sin for P = 3 .. 13).
 __host__ __device__ constexpr double series_cos(double x)
@@ -249,6 +250,49 @@ template <> __device__ inline void dft<10>(float2 *v)
         v[k + 5] = csub(e[k], t);
     }
 }
+
+// w_N^e = e^{-2 pi i e / N} for a constant e (the conjugate of odd_roots' angle).
+template <int N> __device__ __forceinline__ float2 constant_twiddle(int e)
+{
+    const float2 w = odd_root<N>(e % N);
+    return make_float2(w.x, -w.y);
+}
+
+// N = A B points as A x B (Cooley-Tukey with constant twiddles): point B n1 + n2 of residue
+// class n2, an A-point DFT of each class (over n1), the twiddles w_N^{n2 k1}, then a B-point
+// DFT across the classes gives X[k1 + A k2]. Radices 6, 12, 14 and 15 are made this way: a
+// stage of 12 does the work of a stage of 4 and one of 3 with one trip through shared
+// memory instead of two.
+template <int A, int B> __device__ __forceinline__ void dft_split(float2 *v)
+{
+    float2 a[B][A];
+#pragma unroll
+    for (int n2 = 0; n2 < B; n2++) {
+#pragma unroll
+        for (int n1 = 0; n1 < A; n1++)
+            a[n2][n1] = v[B * n1 + n2];
+        dft<A>(a[n2]);
+#pragma unroll
+        for (int k1 = 1; k1 < A; k1++)
+            if (n2 > 0)
+                a[n2][k1] = cmul(a[n2][k1], constant_twiddle<A * B>(n2 * k1));
+    }
+#pragma unroll
+    for (int k1 = 0; k1 < A; k1++) {
+        float2 b[B];
+#pragma unroll
+        for (int n2 = 0; n2 < B; n2++)
+            b[n2] = a[n2][k1];
+        dft<B>(b);
+#pragma unroll
+        for (int k2 = 0; k2 < B; k2++)
+            v[k1 + A * k2] = b[k2];
+    }
+}
+template <> __device__ inline void dft<6>(float2 *v) { dft_split<2, 3>(v); }
+template <> __device__ inline void dft<12>(float2 *v) { dft_split<4, 3>(v); }
+template <> __device__ inline void dft<14>(float2 *v) { dft_split<2, 7>(v); }
+template <> __device__ inline void dft<15>(float2 *v) { dft_split<5, 3>(v); }
 
 // u[q] *= w_L^{q e} for q < R from the table of L-th roots: q = 1, 2, 3 and the multiples
 // of 4 read, the rest one product of two reads (at most 1.5 roundings where a product

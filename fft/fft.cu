@@ -21,9 +21,10 @@
 //                 whole; 1080 and 1944 column passes); Bluestein up to n = 4096 in one
 //                 kernel, and past it with its products in mixed passes (2^20 + 1).
 //                 Its kernels are in fixed.cu.
-//   v7-any        the planner's passes built at run time from stages of radix 16, 8, 4,
-//                 2, 13, 11, 9, 7, 5, 3 (staged.cu): any length whose prime factors are
-//                 at most 13 in one code; v6's kernels where compiled; Bluestein in one
+//   v7-any        the planner's passes built at run time from stages of radix 2 .. 16
+//                 (staged.cu): any length whose prime factors are at most 13 in one
+//                 code, whole transforms loaded and stored by their first and last
+//                 stages; v6's kernels for powers of two from 32; Bluestein in one
 //                 staged kernel for the other lengths. The default.
 //
 // The files: this one plans (factors n, splits it into passes, picks each pass's kernel)
@@ -684,7 +685,12 @@ static bool plan_pass(planner &pl, pass_desc &d, int n, int m, int ns, size_t ba
         return false;
     for (int s = 0; s < d.stages; s++)
         d.radix[s] = radix[s];
-    const bool fixed = kernels != V5_KERNELS && fixed_pass_plan(d, pl.dry);
+    // v7 takes v6's kernels for powers of two from 32 only (below, v6's one-thread
+    // transforms read 64- and 128-byte strides): every other length of radices to 13 runs
+    // the staged kernel, whatever the length.
+    const bool fixed =
+        (kernels == V6_KERNELS || (kernels == V7_KERNELS && is_power_of_two(m) && m >= 32)) &&
+        fixed_pass_plan(d, pl.dry);
     if (!fixed && kernels == V7_KERNELS) {
         if (!staged_pass_plan(d, pl.dry))
             return false;
@@ -999,16 +1005,22 @@ typedef bool (*plan_builder)(planner &, int, size_t, bool, char *, size_t);
 // to 8192, all of Bluestein in one kernel (a block a transform, see
 // bluestein_fused_kernel); above, a power of two when it is within 1/8 of the smooth
 // length, so the inner transforms run on kernels compiled for their length. v7: v6's one
-// kernel where it has one, else all of it in one staged kernel while m's block fits in
-// shared memory (m up to ~13000), else the smooth m's passes with the products in them.
+// kernel where it has one, else the next 13-smooth m, all of it in one staged kernel while
+// m's block fits in shared memory (m up to ~13000), else m's passes with the products in
+// them.
 static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
                            pass_kernels kernels)
 {
     fft_plan *p = pl.plan;
     p->m = fft_bluestein_length(n);
+    if (kernels == V7_KERNELS) // v7's transforms take prime factors to 13
+        while (fft_largest_prime_factor(p->m) > 13)
+            p->m++;
     long long power = 1;
     while (power < 2LL * n - 1)
         power *= 2;
+    // v6's one kernel on a power of two (up to 8192): v7 takes it too (faster than its
+    // staged kernel on the 13-smooth m, even at twice the points).
     bool fused = kernels != V5_KERNELS && fixed_bluestein_plan(power, pl.dry);
     if (fused || (kernels == V6_KERNELS && power * 8 <= p->m * 9))
         p->m = power;
@@ -1130,14 +1142,13 @@ static bool plan_v6(planner &pl, int n, size_t batch, bool in_place, char *why, 
 
 // --- v7: any length from the codelets ---------------------------------------------------------
 
-// v7: the planner composes each pass from stages of radix 16, 8, 4, 2, 13, 11, 9, 7, 5, 3
-// (staged.cu's kernel, the radix a switch a stage), so every length whose prime factors
-// are at most 13 runs one code, whatever the length: one pass while two buffers of the
-// block's points fit in shared memory (m up to ~13000), else passes of up to 2048 over
-// columns. A pass v6 has a kernel compiled for runs on it (powers of two; v6's few
-// others, until the staged kernel matches them). Other lengths: Bluestein's algorithm,
-// v6's one kernel for m a power of two up to 8192, else on a 7-smooth m, all in one
-// staged kernel while m fits a block, else its products fused into the staged passes.
+// v7: the planner composes each pass from stages of radix 2 .. 16 (staged.cu's kernels,
+// the radix a switch a stage), so every length whose prime factors are at most 13 runs
+// one code, whatever the length: one pass while the block's buffers fit in shared memory
+// (m up to ~13000), else passes of up to 2048 over columns. Powers of two from 32 run
+// v6's kernels compiled for them. Other lengths: Bluestein's algorithm, v6's one kernel
+// for m a power of two up to 8192, else on the next 13-smooth m, all in one staged kernel
+// while m fits a block, else its products fused into the staged passes.
 static void run_bluestein_staged(const fft_plan *p, const fft_args *a, cudaStream_t stream)
 {
     pass_desc d = p->pass[0];

@@ -14,6 +14,7 @@ struct pass_desc {
     int stride;       // n / m
     unsigned columns; // batch n / m <= 2^31
     int columns_per_block, threads_per_column, butterflies;
+    int block_threads; // v7's staged kernels: threads a block
     int stages;
     unsigned char radix[MAX_PASS_STAGES]; // stage s's radix
     int pitch;         // shared memory: v5's contiguous layout, a column's stride (padded); v7's,
@@ -23,6 +24,9 @@ struct pass_desc {
                        // memory (v6's kernels know it when compiled: fixed_shape::STAGED)
     bool fixed;        // v6: run by the kernel compiled for m (fixed_pass_kernel)
     bool staged;       // v7: run by the staged kernel (staged.cu), any m of radices to 13
+    bool copy_in, copy_out; // v7's whole transforms: the block copies its points in (out)
+                            // through shared memory, where the first (last) stage's runs
+                            // in global memory would be short
     int smem_bytes;
     const float2 *roots;                   // w_m^t = e^{-2 pi i t / m}, t < m
     const float2 *twiddle_hi, *twiddle_lo; // w_{ns m}^e = hi[e >> shift] lo[e & mask]

@@ -1,70 +1,70 @@
-// fft v7's pass kernel: one kernel for a pass of any length m whose prime factors are at
-// most 13, built from the codelets (codelets.cuh) a stage at a time, so a length no table
-// names runs the same code as its neighbours with the same factors. The planner (fft.cu)
-// factors m into stages of radix 16, 8, 4, 2 (the twos; a 2 and a 5 make a 10), 13, 11, 9,
-// 7, 5, 3; the kernel runs them in turn, each stage's radix a switch the block takes
-// together.
+// fft v7's pass kernels: any length m whose prime factors are at most 13, built from the
+// codelets (codelets.cuh) a stage at a time, so a length no table names runs the same code
+// as its neighbours with the same factors. The planner (staged_radices) factors m into the
+// fewest stages of radix 2 .. 16 (6, 12, 14 and 15 are codelets made of two), the most
+// even of those (60 = 10 x 6); a kernel runs them in turn, each stage's radix a switch
+// the block takes together.
 //
-// A block holds C columns of m points in shared memory, in two buffers. It copies them in
-// (coalesced: whole transforms are C m neighbouring points; columns of a longer transform
-// runs of C neighbours), runs the stages, each reading one buffer and writing the other (a
-// Stockham stage: no bit reversal; one __syncthreads a stage), and copies them out. A
-// butterfly of radix R at a stage whose earlier radices multiply to ns: j < m / R reads
-// points j + q m/R, twiddles them by w_{ns R}^{q (j mod ns)} (from the table of m-th
-// roots), transforms them (dft<R>) and writes them to (j - j mod ns) R + j mod ns + q ns.
-// Point p of column c lies at p pitch + c: a warp's lanes take C neighbouring columns at
-// one point, so every stage's reads and writes are neighbouring words, free of bank
-// conflicts. Whole transforms: C = 2048 / m rounded (one from m = 3072 on), the pitch odd
-// (C or C + 1), so the copy's lanes (neighbouring points of one transform, pitch words
-// apart) miss each other's banks too. Columns: C = 16 (8 from m = 512, 4 from 1024), pitch
-// C + 1.
+// A Stockham stage of radix R whose earlier radices multiply to ns: butterfly j < m / R
+// reads points j + q m/R, twiddles them by w_{ns R}^{q (j mod ns)} (from the table of m-th
+// roots), transforms them (dft<R>) and writes them to (j - j mod ns) R + j mod ns + q ns:
+// no bit reversal, one __syncthreads a stage.
+//
+// staged_whole_kernel, whole transforms (m = n), C = 2048 / m of them a block: the first
+// stage loads its butterflies' points from global memory straight into registers (a warp's
+// lanes take neighbouring butterflies: runs of m / R points), the stages between trade
+// points through shared memory (transform c's point p at slot c m + p, one slot in 16
+// skipped against bank conflicts), and the last stage stores to global memory (its
+// outputs j + q m/R: runs again). A two-stage length crosses shared memory once, as v6's
+// compiled kernels do; where a run would be under 4 points, the block copies its points in
+// (out) through shared memory instead. staged_bluestein_kernel is the same with Bluestein's
+// products on the first load and the last store. staged_columns_kernel, a pass over
+// columns of a longer transform: C = 16 columns (8 from m = 512, 4 from 1024) interleaved
+// in shared memory (point p of column c at p (C + 1) + c), copied in and out.
 // Napkin math (H200, 4.2 TB/s copy rate; 2^24 points a pass): 268 MB, 64 us, a budget of
 // ~125 instructions a point at that rate (132 SMs x 4 issue a clock x 1.98 GHz over 4.2
-// points a ns) if every issue slot is used. A stage costs a point its share of one index
-// division (j mod ns), the twiddle's table read and product, the butterfly and a shared
-// read and write; the copies a division, an address, a load and a store a point each way.
-// Measured (ncu, n = 60 = 4 5 3): ~176 instructions a point and 27% of DRAM's rate, so
-// the kernel is bound by its instructions and shared memory's latency, 2-3x cuFFT (the
-// README's sweep).
+// points a ns) if every issue slot is used. A stage costs a point its share of two index
+// divisions (c, j mod ns), R - 1 twiddle reads and products, the butterfly and a shared
+// read and write. The README's sweep has the times: two-stage lengths at 1.0-1.2x cuFFT's,
+// three and four stages ~1.3-2x (fewer threads a transform, a barrier a stage).
 #include <stdio.h>
+#include <string.h>
 
 #include "check.h"
 #include "device.h"
 #include "launch.h"
 #include "passes.cuh"
 
-enum { STAGED_THREADS = 256, STAGED_WHOLE_POINTS = 2048 };
+// Threads a block: 256 (4 blocks an SM at 64 registers a thread); a whole transform alone
+// in its block up to a thread a first-stage butterfly (1024 at most, whole_shape).
+enum { STAGED_THREADS = 256, STAGED_MAX_THREADS = 1024, STAGED_WHOLE_POINTS = 2048 };
+// A block's copy in: loads a thread issues before it stores them to shared memory.
+enum { STAGED_COPY_LOADS = 8 };
 
 // 1 / d for div_mod, from the special-function unit (2 ulp): div_mod's correction absorbs
 // the error for the indices here (below 2^17). An IEEE division would take ~20
 // instructions, several a stage a thread.
 __device__ __forceinline__ float rcp(int d) { return __fdividef(1.0f, (float)d); }
 
-// A block's columns in shared memory: point p of column c at p pitch + c; and the
-// butterflies a thread takes at every stage, without a division: with C <= blockDim
-// columns, thread t keeps column t mod C and takes butterflies j = t / C + k rows (rows =
-// blockDim / C; the rows C threads left over idle); with more columns, columns t + k
-// blockDim, every butterfly of each.
+// The columns kernel's block in shared memory: point p of column c at p pitch + c; and the
+// butterflies a thread takes at every stage, without a division: thread t keeps column t
+// mod C and takes butterflies j = t / C + k rows (rows = blockDim / C, C <= 16).
 struct staged_layout {
     int C, pitch, m;
     int c0, c_step, j0, j_step;
     __device__ void take_turns()
     {
-        const int t = (int)threadIdx.x, threads = (int)blockDim.x;
-        if (C <= threads) {
-            const int rows = threads / C;
-            c0 = t % C;
-            c_step = C;
-            j0 = t < rows * C ? t / C : 1 << 30;
-            j_step = rows;
-        } else {
-            c0 = t;
-            c_step = threads;
-            j0 = 0;
-            j_step = 1;
-        }
+        const int t = (int)threadIdx.x, rows = (int)blockDim.x / C;
+        c0 = t % C;
+        c_step = C;
+        j0 = t < rows * C ? t / C : 1 << 30;
+        j_step = rows;
     }
 };
+
+// Every radix a stage may have (the planner's set, staged_radices): X(R) for each.
+#define STAGED_RADICES(X)                                                                          \
+    X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
 
 // One stage of radix R over the block's C columns, src to dst.
 template <int R>
@@ -95,38 +95,38 @@ __device__ __forceinline__ void staged_stage(const float2 *src, float2 *dst, con
         }
 }
 
+// The radices as radix - 1 in 4 bits a stage, read from the parameters at constant
+// indices (a run-time index into d.radix would copy d to local memory).
+__device__ __forceinline__ unsigned long long radix_code(const pass_desc &d)
+{
+    unsigned long long code = 0;
+#pragma unroll
+    for (int s = 0; s < MAX_PASS_STAGES; s++)
+        code |= (unsigned long long)((d.radix[s] - 1) & 15) << (4 * s);
+    return code;
+}
+__device__ __forceinline__ int radix_at(unsigned long long code, int s)
+{
+    return (int)(code >> (4 * s) & 15) + 1;
+}
+
 // The m-point transforms of the block's columns, which the caller copied into `in` (and
 // synced); each stage reads one buffer and writes the other. Returns the buffer that holds
 // the result, synced.
 __device__ __forceinline__ float2 *staged_stages(const pass_desc &d, const staged_layout &L,
                                                  float2 *in, float2 *other)
 {
-    // The radices as radix - 1 in 4 bits a stage, read from the parameters at constant
-    // indices (a run-time index into d.radix would copy d to local memory).
-    unsigned long long code = 0;
-#pragma unroll
-    for (int s = 0; s < MAX_PASS_STAGES; s++)
-        code |= (unsigned long long)((d.radix[s] - 1) & 15) << (4 * s);
+    const unsigned long long code = radix_code(d);
     const float2 *roots = d.roots;
     int ns = 1;
     for (int s = 0; s < d.stages; s++) {
-        const int radix = (int)(code >> (4 * s) & 15) + 1;
+        const int radix = radix_at(code, s);
         switch (radix) {
 #define STAGE(R)                                                                                   \
     case R:                                                                                        \
         staged_stage<R>(in, other, L, ns, roots);                                                  \
         break;
-            STAGE(2)
-            STAGE(3)
-            STAGE(4)
-            STAGE(5)
-            STAGE(7)
-            STAGE(8)
-            STAGE(9)
-            STAGE(10)
-            STAGE(11)
-            STAGE(13)
-            STAGE(16)
+            STAGED_RADICES(STAGE)
 #undef STAGE
         }
         ns *= radix;
@@ -167,16 +167,107 @@ __device__ __forceinline__ void staged_single(const float2 *in, float2 *out, uns
     }
 }
 
-// A pass of whole transforms (m = n), C of them a block: point p of transform c of the
-// block is point c m + p of its run in global memory.
-__global__ void __launch_bounds__(STAGED_THREADS, 4)
+// Whole transforms in shared memory: transform c's point p at slot c m + p, one slot
+// skipped in 16, so a stage's stores R points apart (lanes taking neighbouring
+// butterflies) spread over the banks (R = 16: 17 slots apart).
+__device__ __forceinline__ int padded_slot(int i) { return i + (i >> 4); }
+
+// Where a whole-transform stage reads and writes: global memory straight (the first
+// stage's loads, the last stage's stores) or the block's shared buffers. Bluestein's
+// kernel loads x_p c_p (zero past its n points) and stores conj(y_p) c_p for p < n.
+enum { FROM_GLOBAL, SHARED_ONLY, TO_GLOBAL, FROM_CHIRP, TO_CHIRP };
+
+// One stage of radix R over the block's `columns` transforms of m points. Butterfly i of
+// the block is butterfly j = i mod (m / R) of transform c = i / (m / R), so a warp's lanes
+// take neighbouring butterflies, and its R points j + q m/R are, for q fixed,
+// neighbouring words: the first stage's loads from global memory come in runs of m/R
+// points (the planner copies in first when that is under 4). The last stage (ns R = m)
+// writes its outputs to j + q m/R as well, runs of m/R. Between them the block's shared
+// buffers, in Stockham's order: (j - j mod ns) R + j mod ns + q ns.
+// (Bluestein's kinds: transform c's points at c n in global memory, n <= m.)
+template <int R, int KIND>
+__device__ __forceinline__ void whole_stage(const float2 *src, float2 *dst, int m, int columns,
+                                            int ns, const float2 *roots, unsigned sign,
+                                            const float2 *chirp, int n)
+{
+    constexpr bool from_global = KIND == FROM_GLOBAL || KIND == FROM_CHIRP;
+    constexpr bool to_global = KIND == TO_GLOBAL || KIND == TO_CHIRP;
+    const int count = m / R, total = columns * count;
+    const float inv_count = rcp(count), inv_ns = rcp(ns);
+    const int step = __float2int_rn((float)m * rcp(ns * R)); // m / (ns R), exact
+    for (int i = threadIdx.x; i < total; i += blockDim.x) {
+        int j;
+        const int c = div_mod(i, count, inv_count, j);
+        const int at = c * m + j;
+        float2 u[R];
+#pragma unroll
+        for (int q = 0; q < R; q++) {
+            const int p = j + q * count;
+            if (KIND == FROM_GLOBAL)
+                u[q] = flip_imag(src[at + q * count], sign);
+            else if (KIND == FROM_CHIRP)
+                u[q] = p < n ? chirp_in(src[c * n + p], sign, chirp, p) : make_float2(0.0f, 0.0f);
+            else
+                u[q] = src[padded_slot(at + q * count)];
+        }
+        int jm = 0;
+        if (to_global)
+            jm = j; // ns = m / R = count > j
+        else if (!from_global && ns > 1)
+            div_mod(j, ns, inv_ns, jm);
+        if (jm > 0)
+            twiddle_from_roots<R>(u, roots, jm * step);
+        dft<R>(u);
+        if (KIND == TO_GLOBAL) {
+#pragma unroll
+            for (int q = 0; q < R; q++)
+                dst[at + q * count] = flip_imag(u[q], sign);
+        } else if (KIND == TO_CHIRP) {
+#pragma unroll
+            for (int q = 0; q < R; q++) {
+                const int p = j + q * count;
+                if (p < n)
+                    dst[c * n + p] = chirp_out(u[q], chirp, p, sign);
+            }
+        } else {
+            const int out = c * m + (j - jm) * R + jm;
+#pragma unroll
+            for (int q = 0; q < R; q++)
+                dst[padded_slot(out + q * ns)] = u[q];
+        }
+    }
+}
+
+// whole_stage for the stage's radix, a switch the block takes together.
+template <int KIND>
+__device__ __forceinline__ void
+whole_stage_of(int radix, const float2 *src, float2 *dst, int m, int columns, int ns,
+               const float2 *roots, unsigned sign, const float2 *chirp = nullptr, int n = 0)
+{
+    switch (radix) {
+#define STAGE(R)                                                                                   \
+    case R:                                                                                        \
+        whole_stage<R, KIND>(src, dst, m, columns, ns, roots, sign, chirp, n);                     \
+        break;
+        STAGED_RADICES(STAGE)
+#undef STAGE
+    }
+}
+
+// A pass of whole transforms (m = n), C of them a block (the block's C m points are one
+// run in global memory). The first stage loads from global memory and the last stores to
+// it, unless their runs are short (d.copy_in, d.copy_out: the block copies its run in or
+// out, coalesced, through shared memory); the stages between go buffer to buffer, one
+// __syncthreads each. Two stages: a point crosses shared memory once, as v6's compiled
+// kernels do.
+__global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
     staged_whole_kernel(const float2 *in, float2 *out, const pass_desc d)
 {
     extern __shared__ float2 sm[];
     unsigned first;
     const int columns = block_columns(d, first);
     const unsigned sign_in = sign_mask(d.conj_in), sign_out = sign_mask(d.conj_out);
-    if (d.stages == 1) {
+    if (d.stages == 1 && !d.copy_in) {
         switch (d.m) {
 #define SINGLE(R)                                                                                  \
     case R:                                                                                        \
@@ -186,36 +277,51 @@ __global__ void __launch_bounds__(STAGED_THREADS, 4)
             SINGLE(3)
             SINGLE(4)
             SINGLE(5)
-            SINGLE(7)
-            SINGLE(8)
-            SINGLE(9)
-            SINGLE(10)
-            SINGLE(11)
-            SINGLE(13)
-            SINGLE(16)
 #undef SINGLE
         }
     }
-    staged_layout L = {d.columns_per_block, d.pitch, d.m};
-    L.take_turns();
-    const int points = columns * L.m;
-    const float inv_m = rcp(L.m);
-    float2 *const buffer1 = sm + L.pitch * L.m;
-    const float2 *src = in + (size_t)first * L.m;
-    for (int i = threadIdx.x; i < L.C * L.m; i += blockDim.x) { // zeros past the last column
-        int p;
-        const int c = div_mod(i, L.m, inv_m, p);
-        buffer1[p * L.pitch + c] =
-            i < points ? flip_imag(src[i], sign_in) : make_float2(0.0f, 0.0f);
+    const int m = d.m, points = columns * m;
+    const float2 *src = in + (size_t)first * m;
+    float2 *dst = out + (size_t)first * m;
+    float2 *cur = sm, *other = sm + d.pitch;
+    if (d.copy_in) { // STAGED_COPY_LOADS loads in flight a thread before their stores
+        for (int base = threadIdx.x; base < points; base += STAGED_COPY_LOADS * blockDim.x) {
+            float2 v[STAGED_COPY_LOADS];
+#pragma unroll
+            for (int k = 0; k < STAGED_COPY_LOADS; k++) {
+                const int i = base + k * (int)blockDim.x;
+                if (i < points)
+                    v[k] = src[i];
+            }
+#pragma unroll
+            for (int k = 0; k < STAGED_COPY_LOADS; k++) {
+                const int i = base + k * (int)blockDim.x;
+                if (i < points)
+                    cur[padded_slot(i)] = flip_imag(v[k], sign_in);
+            }
+        }
+        __syncthreads();
     }
-    __syncthreads();
-    const float2 *result = staged_stages(d, L, buffer1, sm);
-    float2 *dst = out + (size_t)first * L.m;
-    for (int i = threadIdx.x; i < points; i += blockDim.x) {
-        int p;
-        const int c = div_mod(i, L.m, inv_m, p);
-        dst[i] = flip_imag(result[p * L.pitch + c], sign_out);
+    const unsigned long long code = radix_code(d);
+    int ns = 1;
+    for (int s = 0; s < d.stages; s++) {
+        const int radix = radix_at(code, s);
+        if (s == 0 && !d.copy_in)
+            whole_stage_of<FROM_GLOBAL>(radix, src, cur, m, columns, 1, d.roots, sign_in);
+        else if (s == d.stages - 1 && !d.copy_out) {
+            whole_stage_of<TO_GLOBAL>(radix, cur, dst, m, columns, ns, d.roots, sign_out);
+            return;
+        } else {
+            whole_stage_of<SHARED_ONLY>(radix, cur, other, m, columns, ns, d.roots, 0);
+            float2 *const t = cur;
+            cur = other;
+            other = t;
+        }
+        ns *= radix;
+        __syncthreads();
     }
+    for (int i = threadIdx.x; i < points; i += blockDim.x) // d.copy_out
+        dst[i] = flip_imag(cur[padded_slot(i)], sign_out);
 }
 
 // A pass over columns of a longer transform (see pass_kernel in fft.cu for where a
@@ -283,108 +389,175 @@ __global__ void __launch_bounds__(STAGED_THREADS, 4)
 }
 
 // Bluestein's algorithm for n points on m-point transforms, all of it in one kernel (C
-// transforms a block, as staged_whole_kernel): x_p c_p copied in (zero past n), the
-// forward transform, the product with the chirp's spectrum S (scaled by 1/m) and the
-// conjugate, the forward transform again (conj(forward(conj)) is the inverse),
-// conj(y_p) c_p copied out for p < n. Each point crosses DRAM once, 8 bytes in and 8 out,
-// where the unfused form moves it five times.
-__global__ void __launch_bounds__(STAGED_THREADS, 4)
+// transforms a block, laid out as staged_whole_kernel's): x_p c_p loaded by the first
+// stage (zero past n), the forward transform, the product with the chirp's spectrum S
+// (scaled by 1/m) and the conjugate, the forward transform again (conj(forward(conj)) is
+// the inverse), conj(y_p) c_p stored by the last stage for p < n. Each point crosses DRAM
+// once, 8 bytes in and 8 out, where the unfused form moves it five times.
+__global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
     staged_bluestein_kernel(const float2 *x, float2 *y, const pass_desc d)
 {
     extern __shared__ float2 sm[];
-    staged_layout L = {d.columns_per_block, d.pitch, d.m};
-    L.take_turns();
     const int n = d.pad_n, m = d.m;
     unsigned first;
     const int columns = block_columns(d, first);
     const unsigned sign_in = sign_mask(d.conj_in), sign_out = sign_mask(d.conj_out);
-    const float inv_m = 1.0f / (float)m, inv_n = rcp(n);
-    float2 *const buffer1 = sm + L.pitch * m;
     const float2 *src = x + (size_t)first * n;
-    for (int i = threadIdx.x; i < L.C * m; i += blockDim.x) {
-        int p;
-        const int c = div_mod(i, m, inv_m, p);
-        buffer1[p * L.pitch + c] = c < columns && p < n
-                                       ? chirp_in(src[c * n + p], sign_in, d.chirp, p)
-                                       : make_float2(0.0f, 0.0f);
-    }
-    __syncthreads();
-    float2 *product = staged_stages(d, L, buffer1, sm);
-    for (int i = threadIdx.x; i < L.C * m; i += blockDim.x) {
-        int c;
-        const int p = div_mod(i, L.C, rcp(L.C), c);
-        product[p * L.pitch + c] = filter_out(product[p * L.pitch + c], d.spectrum, p, inv_m);
-    }
-    __syncthreads();
-    const float2 *result = staged_stages(d, L, product, product == sm ? buffer1 : sm);
     float2 *dst = y + (size_t)first * n;
-    for (int i = threadIdx.x; i < columns * n; i += blockDim.x) {
+    float2 *cur = sm, *other = sm + d.pitch;
+    const unsigned long long code = radix_code(d);
+    int ns = 1;
+    for (int s = 0; s < d.stages; s++) { // the first transform, into shared memory
+        const int radix = radix_at(code, s);
+        if (s == 0)
+            whole_stage_of<FROM_CHIRP>(radix, src, cur, m, columns, 1, d.roots, sign_in, d.chirp,
+                                       n);
+        else {
+            whole_stage_of<SHARED_ONLY>(radix, cur, other, m, columns, ns, d.roots, 0);
+            float2 *const t = cur;
+            cur = other;
+            other = t;
+        }
+        ns *= radix;
+        __syncthreads();
+    }
+    const float inv_m = rcp(m), scale = 1.0f / (float)m;
+    for (int i = threadIdx.x; i < columns * m; i += blockDim.x) {
         int p;
-        const int c = div_mod(i, n, inv_n, p);
-        const float2 v = result[p * L.pitch + c];
-        dst[i] = chirp_out(v, d.chirp, p, sign_out);
+        div_mod(i, m, inv_m, p);
+        cur[padded_slot(i)] = filter_out(cur[padded_slot(i)], d.spectrum, p, scale);
+    }
+    __syncthreads();
+    ns = 1;
+    for (int s = 0; s < d.stages; s++) { // the second, out to global memory
+        const int radix = radix_at(code, s);
+        if (s == d.stages - 1) {
+            whole_stage_of<TO_CHIRP>(radix, cur, dst, m, columns, ns, d.roots, sign_out, d.chirp,
+                                     n);
+            return;
+        }
+        whole_stage_of<SHARED_ONLY>(radix, cur, other, m, columns, ns, d.roots, 0);
+        float2 *const t = cur;
+        cur = other;
+        other = t;
+        ns *= radix;
+        __syncthreads();
     }
 }
 
 // --- the plan ------------------------------------------------------------------------------
 
-// m's stages: radix 16 while 16 divides what is left, then 8, 4, 2 (a 2 and a 5 make a 10);
-// then 13, 11, 9, 7, 5, 3. 0 when m has a prime factor above 13 (or m < 2).
-static int staged_radices(int m, unsigned char *radix)
+// The radices (at most `largest`, non-increasing) of m in exactly `stages` stages whose sum
+// is least, into radix; -1 when there are none.
+static int least_radix_sum(int m, int stages, int largest, unsigned char *radix)
 {
-    int count = 0, twos = 0;
-    if (m < 2)
-        return 0;
-    while (m % 2 == 0) {
-        m /= 2;
-        twos++;
-    }
-    for (; twos >= 4; twos -= 4)
-        radix[count++] = 16;
-    if (twos == 1 && m % 5 == 0) {
-        radix[count++] = 10;
-        m /= 5;
-        twos = 0;
-    }
-    if (twos > 0)
-        radix[count++] = (unsigned char)(1 << twos);
-    const int odd[] = {13, 11, 9, 7, 5, 3};
-    for (int i = 0; i < 6; i++)
-        while (m % odd[i] == 0) {
-            m /= odd[i];
-            radix[count++] = (unsigned char)odd[i];
+    if (stages == 0)
+        return m == 1 ? 0 : -1;
+    long long reach = 1; // the most `stages` radices of at most `largest` make
+    for (int s = 0; s < stages; s++)
+        reach *= largest;
+    if (reach < m)
+        return -1;
+    int best = -1;
+    unsigned char rest[MAX_PASS_STAGES];
+    for (int r = largest; r >= 2; r--) {
+        if (m % r != 0)
+            continue;
+        const int sum = least_radix_sum(m / r, stages - 1, r, rest);
+        if (sum >= 0 && (best < 0 || r + sum < best)) {
+            best = r + sum;
+            radix[0] = (unsigned char)r;
+            memcpy(radix + 1, rest, stages - 1);
         }
-    return m == 1 && count <= MAX_PASS_STAGES ? count : 0;
+    }
+    return best;
 }
 
-// Fills in d's stages and block shape for the staged kernel (d.n, m, ns, stride, columns
-// and contiguous set); false when m has a prime factor above 13 or a block's two buffers
-// do not fit in shared memory. dry: no device calls.
+// m's stages: the fewest, each a radix of 2 .. 16 (a codelet each, 6, 12, 14 and 15 made
+// of two), and of those the radices with the least sum (the most even: 60 = 10 6 rather
+// than 15 4), largest first. 0 when m has a prime factor above 13 (or m < 2).
+static int staged_radices(int m, unsigned char *radix)
+{
+    if (m < 2)
+        return 0;
+    int rest = m;
+    for (int p = 2; p <= 13; p++)
+        while (rest % p == 0)
+            rest /= p;
+    if (rest != 1)
+        return 0;
+    for (int stages = 1; stages <= MAX_PASS_STAGES; stages++)
+        if (least_radix_sum(m, stages, 16, radix) >= 0)
+            return stages;
+    return 0;
+}
+
+// A stage's loads from global memory straight into registers come in runs of m / R
+// points; under 4 (a 32-byte sector) the block copies its points in through shared memory
+// first (and out after the last stage, likewise). A one-stage transform up to 5 points
+// runs from registers (staged_single).
+enum { STAGED_DIRECT_RUN = 4, STAGED_SINGLE_MAX = 5 };
+
+// The shape of the columns kernel (staged_layout): C columns interleaved, point p of column
+// c at p pitch + c (pitch C + 1), two buffers; C = 16 (128-byte runs), 8 from m = 512, 4
+// from 1024.
+static void columns_shape(pass_desc &d)
+{
+    const int C = d.m < 512 ? 16 : d.m < 1024 ? 8 : 4;
+    d.columns_per_block = C;
+    d.pitch = C + 1;
+    d.smem_bytes = (int)(2 * (size_t)d.pitch * d.m * sizeof(float2));
+    d.block_threads = STAGED_THREADS;
+}
+
+// The shape of the whole-transform kernel: C = 2048 / m transforms a block (one from m =
+// 3072 on), their C m points one after another (padded_slot), one buffer or two (pitch:
+// a buffer's slots).
+// Bluestein's kernel: no copies (its loads and stores are x c and conj(y) c), two buffers.
+static void whole_shape(pass_desc &d, bool bluestein)
+{
+    int C = (STAGED_WHOLE_POINTS + d.m / 2) / d.m;
+    C = C < 1 ? 1 : C;
+    const int first_run = d.m / d.radix[0], last_run = d.m / d.radix[d.stages - 1];
+    const bool single = !bluestein && d.stages == 1 && d.m <= STAGED_SINGLE_MAX;
+    d.copy_in = !bluestein && !single && (d.stages == 1 || first_run < STAGED_DIRECT_RUN);
+    d.copy_out = !bluestein && !single && (d.stages == 1 || last_run < STAGED_DIRECT_RUN);
+    const int shared_stages = d.stages - !d.copy_in - !d.copy_out;
+    const int buffers = single ? 0 : bluestein || shared_stages > 0 ? 2 : 1;
+    // 256 threads, 4 blocks an SM (64 registers a thread); a block of one long transform
+    // (whose buffers leave room for few blocks an SM) up to a thread a butterfly of the
+    // first stage, in steps of 256.
+    const int first_butterflies = C == 1 && !d.copy_in ? first_run : 0;
+    int threads = (first_butterflies + STAGED_THREADS - 1) / STAGED_THREADS * STAGED_THREADS;
+    threads = threads < STAGED_THREADS       ? STAGED_THREADS
+              : threads > STAGED_MAX_THREADS ? STAGED_MAX_THREADS
+                                             : threads;
+    d.block_threads = threads;
+    d.columns_per_block = C;
+    d.pitch = C * d.m + (C * d.m - 1) / 16 + 1;
+    d.smem_bytes = (int)(buffers * (size_t)d.pitch * sizeof(float2));
+}
+
+// Fills in d's stages and block shape for the staged kernels (d.n, m, ns, stride, columns
+// and contiguous set); false when m has a prime factor above 13 or the block's buffers do
+// not fit in shared memory. dry: no device calls.
 bool staged_pass_plan(pass_desc &d, bool dry)
 {
     d.stages = staged_radices(d.m, d.radix);
     if (d.stages == 0)
         return false;
-    int C, pitch;
-    if (d.contiguous) {
-        C = (STAGED_WHOLE_POINTS + d.m / 2) / d.m;
-        C = C < 1 ? 1 : C;
-        pitch = C | 1; // odd: the copies' lanes, pitch words apart, in distinct banks
-    } else {
-        C = d.m < 512 ? 16 : d.m < 1024 ? 8 : 4;
-        pitch = C + 1;
-    }
-    d.columns_per_block = C;
+    if (d.contiguous)
+        whole_shape(d, false);
+    else
+        columns_shape(d);
     d.threads_per_column = 0;
-    d.pitch = pitch;
-    d.smem_bytes = (int)(2 * (size_t)pitch * d.m * sizeof(float2));
     if ((size_t)d.smem_bytes > cl_device_current()->shared_optin_bytes)
         return false;
     d.staged = true;
     if (!dry) // raises the kernel's shared-memory allowance on this device
         cl_kernel_fit_for(d.contiguous ? (const void *)staged_whole_kernel
                                        : (const void *)staged_columns_kernel,
-                          STAGED_THREADS, (size_t)d.smem_bytes);
+                          d.block_threads, (size_t)d.smem_bytes);
     return true;
 }
 
@@ -396,7 +569,8 @@ static unsigned staged_blocks(const pass_desc &d)
 void staged_pass_launch(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream)
 {
     if (d.contiguous)
-        staged_whole_kernel<<<staged_blocks(d), STAGED_THREADS, d.smem_bytes, stream>>>(in, out, d);
+        staged_whole_kernel<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(in, out,
+                                                                                         d);
     else
         staged_columns_kernel<<<staged_blocks(d), STAGED_THREADS, d.smem_bytes, stream>>>(in, out,
                                                                                           d);
@@ -407,16 +581,21 @@ void staged_pass_launch(const pass_desc &d, const float2 *in, float2 *out, cudaS
 bool staged_bluestein_plan(pass_desc &d, bool dry)
 {
     d.contiguous = true;
-    if (!staged_pass_plan(d, true))
+    d.stages = staged_radices(d.m, d.radix);
+    if (d.stages == 0)
         return false;
+    whole_shape(d, true);
+    if ((size_t)d.smem_bytes > cl_device_current()->shared_optin_bytes)
+        return false;
+    d.staged = true;
     if (!dry)
-        cl_kernel_fit_for((const void *)staged_bluestein_kernel, STAGED_THREADS,
+        cl_kernel_fit_for((const void *)staged_bluestein_kernel, d.block_threads,
                           (size_t)d.smem_bytes);
     return true;
 }
 
 void staged_bluestein_launch(const pass_desc &d, const float2 *x, float2 *y, cudaStream_t stream)
 {
-    staged_bluestein_kernel<<<staged_blocks(d), STAGED_THREADS, d.smem_bytes, stream>>>(x, y, d);
+    staged_bluestein_kernel<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(x, y, d);
     CL_LAUNCH_CHECK();
 }

@@ -62,11 +62,13 @@ done
 batch_gpu "fft -k all -n 2^15 --in-place --inverse (3 passes in place)" 0 -k all -n 32Ki --transforms 3 --in-place --inverse -i 2
 batch_gpu "fft -k all -n 65536 (2 passes)" 0 -k all -n 64Ki --transforms 2 -i 2
 batch_gpu "fft -k all -n 10007 (prime)" 0 -k all -n 10007 --transforms 2 -i 2
-# v7's staged kernel at lengths no other test names: one stage from registers (3, 11), whole
-# transforms of several radices (6, 60, 1001 = 7 11 13, 3000, 12000), columns (100000 =
-# 250 x 400, 5 x 10^6 in three passes), Bluestein in one staged kernel (4097 on 8232) and
-# on staged passes with the products in them (65537); inverse and in place too.
-for n in 3 6 11 60 1001 3000 12000 100000 4097 65537; do
+# v7's staged kernel at lengths no other test names: one stage from registers (3), one
+# stage copied in and out (6, 11, 12, 16), two stages with a short run copied out (22 =
+# 11 2), whole transforms of several radices (60, 625 = 5^4, 1001 = 7 11 13, 3000, 12000,
+# 12005 = 7^4 5 on 1024 threads), columns (100000 = 250 x 400, 5 x 10^6 in three passes),
+# Bluestein in one staged kernel (4097 on 8232, 6007 on 12096) and on staged passes with
+# the products in them (65537); inverse and in place too.
+for n in 3 6 11 12 16 22 60 625 1001 3000 12000 12005 100000 4097 6007 65537; do
     batch_gpu "fft -k v7 -n $n" 0 -k v7 -n "$n" --transforms 3 -i 2
     batch_gpu "fft -k v7 -n $n --inverse --in-place" 0 -k v7 -n "$n" --transforms 2 --inverse --in-place -i 2
 done
