@@ -46,54 +46,9 @@ enum { STAGED_COPY_LOADS = 8 };
 // instructions, several a stage a thread.
 __device__ __forceinline__ float rcp(int d) { return __fdividef(1.0f, (float)d); }
 
-// The columns kernel's block in shared memory: point p of column c at p pitch + c; and the
-// butterflies a thread takes at every stage, without a division: thread t keeps column t
-// mod C and takes butterflies j = t / C + k rows (rows = blockDim / C, C <= 16).
-struct staged_layout {
-    int C, pitch, m;
-    int c0, c_step, j0, j_step;
-    __device__ void take_turns()
-    {
-        const int t = (int)threadIdx.x, rows = (int)blockDim.x / C;
-        c0 = t % C;
-        c_step = C;
-        j0 = t < rows * C ? t / C : 1 << 30;
-        j_step = rows;
-    }
-};
-
 // Every radix a stage may have (the planner's set, staged_radices): X(R) for each.
 #define STAGED_RADICES(X)                                                                          \
     X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
-
-// One stage of radix R over the block's C columns, src to dst.
-template <int R>
-__device__ __forceinline__ void staged_stage(const float2 *src, float2 *dst, const staged_layout &L,
-                                             int ns, const float2 *roots)
-{
-    // step = m / (ns R), exact: ns R divides m.
-    const int count = L.m / R;
-    const int step = __float2int_rn((float)L.m * rcp(ns * R));
-    const float inv_ns = rcp(ns);
-    for (int c = L.c0; c < L.C; c += L.c_step)
-        for (int j = L.j0; j < count; j += L.j_step) {
-            float2 u[R];
-#pragma unroll
-            for (int q = 0; q < R; q++)
-                u[q] = src[(j + q * count) * L.pitch + c];
-            int jm = 0;
-            if (ns > 1) {
-                div_mod(j, ns, inv_ns, jm);
-                if (jm > 0)
-                    twiddle_from_roots<R>(u, roots, jm * step);
-            }
-            dft<R>(u);
-            float2 *out = dst + ((j - jm) * R + jm) * L.pitch + c;
-#pragma unroll
-            for (int q = 0; q < R; q++)
-                out[q * ns * L.pitch] = u[q];
-        }
-}
 
 // The radices as radix - 1 in 4 bits a stage, read from the parameters at constant
 // indices (a run-time index into d.radix would copy d to local memory).
@@ -110,34 +65,6 @@ __device__ __forceinline__ int radix_at(unsigned long long code, int s)
     return (int)(code >> (4 * s) & 15) + 1;
 }
 
-// The m-point transforms of the block's columns, which the caller copied into `in` (and
-// synced); each stage reads one buffer and writes the other. Returns the buffer that holds
-// the result, synced.
-__device__ __forceinline__ float2 *staged_stages(const pass_desc &d, const staged_layout &L,
-                                                 float2 *in, float2 *other)
-{
-    const unsigned long long code = radix_code(d);
-    const float2 *roots = d.roots;
-    int ns = 1;
-    for (int s = 0; s < d.stages; s++) {
-        const int radix = radix_at(code, s);
-        switch (radix) {
-#define STAGE(R)                                                                                   \
-    case R:                                                                                        \
-        staged_stage<R>(in, other, L, ns, roots);                                                  \
-        break;
-            STAGED_RADICES(STAGE)
-#undef STAGE
-        }
-        ns *= radix;
-        __syncthreads();
-        float2 *const t = in;
-        in = other;
-        other = t;
-    }
-    return in;
-}
-
 // The block's first column, and how many of its C columns exist (the last block's may not).
 __device__ __forceinline__ int block_columns(const pass_desc &d, unsigned &first)
 {
@@ -145,10 +72,204 @@ __device__ __forceinline__ int block_columns(const pass_desc &d, unsigned &first
     return (int)min((unsigned)d.columns_per_block, d.columns - first);
 }
 
-// A transform of one stage (m = R <= 16) a thread, straight from global memory to
-// registers and back: its R neighbouring points come in through L1 (a warp's loads touch
-// each sector R times), where a trip through shared memory would cost more than the
-// butterfly.
+// --- where a block's points are: one policy a kernel ----------------------------------------
+//
+// A stage (staged_stage) asks its policy which butterfly j of which of the block's columns
+// c its i-th butterfly is, where point p of column c lies in shared memory (slot), and, at
+// the first and last stage, how to load point p from global memory and store it there.
+
+// Whole transforms in shared memory: transform c's point p at slot c m + p, one slot
+// skipped in 16, so a stage's stores R points apart (lanes taking neighbouring
+// butterflies) spread over the banks (R = 16: 17 slots apart).
+__device__ __forceinline__ int padded_slot(int i) { return i + (i >> 4); }
+
+// staged_whole_kernel's block: C transforms of m points, one run in global memory.
+// Butterfly i is butterfly j = i mod (m / R) of transform c = i / (m / R), so a warp's
+// lanes take neighbouring butterflies and its loads of point j + q m/R, q fixed, are
+// neighbouring words: runs of m / R points.
+struct whole_points {
+    const float2 *src;
+    float2 *dst;
+    int m;
+    unsigned sign_in, sign_out;
+    __device__ int butterfly(int i, int count, float inv_count, int &j) const
+    {
+        return div_mod(i, count, inv_count, j);
+    }
+    __device__ int slot(int c, int p) const { return padded_slot(c * m + p); }
+    __device__ float2 load(int c, int p) const { return flip_imag(src[c * m + p], sign_in); }
+    __device__ void store(int c, int p, float2 v) const { dst[c * m + p] = flip_imag(v, sign_out); }
+};
+
+// staged_bluestein_kernel's block: as whole_points in shared memory, n <= m points a
+// transform in global memory; loads x_p c_p (zero past n), stores conj(y_p) c_p for p < n.
+struct bluestein_points {
+    const float2 *src;
+    float2 *dst;
+    int m, n;
+    unsigned sign_in, sign_out;
+    const float2 *chirp;
+    __device__ int butterfly(int i, int count, float inv_count, int &j) const
+    {
+        return div_mod(i, count, inv_count, j);
+    }
+    __device__ int slot(int c, int p) const { return padded_slot(c * m + p); }
+    __device__ float2 load(int c, int p) const
+    {
+        return p < n ? chirp_in(src[c * n + p], sign_in, chirp, p) : make_float2(0.0f, 0.0f);
+    }
+    __device__ void store(int c, int p, float2 v) const
+    {
+        if (p < n)
+            dst[c * n + p] = chirp_out(v, chirp, p, sign_out);
+    }
+};
+
+// staged_columns_kernel's block: C neighbouring columns g = first + c of a longer
+// transform (C = 16, 8 or 4; blockDim a multiple), column j of transform b, its point p at
+// b n + j + p stride. Butterfly i is butterfly j = i / C of column c = i mod C, so a
+// thread keeps column threadIdx mod C (its b and j computed once) and a warp's lanes take
+// neighbouring columns: runs of C points. In shared memory point p of column c is at p
+// (C + 1) + c. Loads take the twiddle between passes (w_{ns m}^{p (j mod ns)}) or, on
+// Bluestein's first pass, x_i c_i; stores go to b n + (j - j mod ns) m + j mod ns + p ns, or
+// carry Bluestein's products (pass_desc's fuse_in, fuse_out).
+struct column_points {
+    const float2 *in;
+    float2 *out;
+    const pass_desc *d;
+    int shift, pitch;
+    bool valid; // the thread's column exists (the last block's may not)
+    unsigned b;
+    int j, jm;
+    unsigned sign_in, sign_out;
+    __device__ int butterfly(int i, int, float, int &jj) const
+    {
+        jj = i >> shift;
+        return i & ((1 << shift) - 1);
+    }
+    __device__ int slot(int c, int p) const { return p * pitch + c; }
+    __device__ float2 load(int, int p) const
+    {
+        if (!valid)
+            return make_float2(0.0f, 0.0f);
+        if (d->fuse_in == FUSE_CHIRP) { // x_i c_i (the first pass: no twiddle)
+            const int i = j + p * d->stride;
+            return i < d->pad_n ? chirp_in(in[(size_t)b * d->pad_n + i], sign_in, d->chirp, i)
+                                : make_float2(0.0f, 0.0f);
+        }
+        const float2 a = flip_imag(in[(size_t)b * d->n + j + (size_t)p * d->stride], sign_in);
+        return d->ns > 1 ? cmul(a, pass_twiddle(*d, p * jm)) : a;
+    }
+    __device__ void store(int, int p, float2 v) const
+    {
+        if (!valid)
+            return;
+        const int i = (j - jm) * d->m + jm + p * d->ns;
+        if (d->fuse_out == FUSE_FILTER) // conj(y_i S_i / n): the second transform is next
+            out[(size_t)b * d->n + i] = filter_out(v, d->spectrum, i, 1.0f / (float)d->n);
+        else if (d->fuse_out == FUSE_CHIRP) { // conj(y_i) c_i, the first pad_n points
+            if (i < d->pad_n)
+                out[(size_t)b * d->pad_n + i] = chirp_out(v, d->chirp, i, sign_out);
+        } else
+            out[(size_t)b * d->n + i] = flip_imag(v, sign_out);
+    }
+};
+
+// --- the stages --------------------------------------------------------------------------
+
+// Where a stage reads and writes: global memory straight (the first stage's loads, the
+// last stage's stores) or the block's shared buffers.
+enum { FROM_GLOBAL, SHARED_ONLY, TO_GLOBAL };
+
+// One Stockham stage of radix R over `units` columns of m points (the policy's): butterfly
+// j < m / R reads points j + q m/R, twiddles them by w_{ns R}^{q (j mod ns)} (from the
+// table of m-th roots), transforms them (dft<R>) and writes them to (j - j mod ns) R + j
+// mod ns + q ns. The last stage (ns R = m) writes point j + q m/R: where its first loads
+// came from, so its stores come in runs too.
+template <int R, int KIND, class Points>
+__device__ __forceinline__ void staged_stage(const Points &at, const float2 *src, float2 *dst,
+                                             int m, int units, int ns, const float2 *roots)
+{
+    const int count = m / R, total = units * count;
+    const float inv_count = rcp(count), inv_ns = rcp(ns);
+    const int step = __float2int_rn((float)m * rcp(ns * R)); // m / (ns R), exact
+    for (int i = threadIdx.x; i < total; i += blockDim.x) {
+        int j;
+        const int c = at.butterfly(i, count, inv_count, j);
+        float2 u[R];
+#pragma unroll
+        for (int q = 0; q < R; q++)
+            u[q] = KIND == FROM_GLOBAL ? at.load(c, j + q * count) : src[at.slot(c, j + q * count)];
+        int jm = 0;
+        if (KIND == TO_GLOBAL)
+            jm = j; // ns = m / R = count > j
+        else if (KIND == SHARED_ONLY && ns > 1)
+            div_mod(j, ns, inv_ns, jm);
+        if (jm > 0)
+            twiddle_from_roots<R>(u, roots, jm * step);
+        dft<R>(u);
+        if (KIND == TO_GLOBAL) {
+#pragma unroll
+            for (int q = 0; q < R; q++)
+                at.store(c, j + q * count, u[q]);
+        } else {
+            const int out = (j - jm) * R + jm;
+#pragma unroll
+            for (int q = 0; q < R; q++)
+                dst[at.slot(c, out + q * ns)] = u[q];
+        }
+    }
+}
+
+// The m-point transforms of the block's `units` columns, the stages in turn between the
+// two buffers (cur holds the points, unless the first stage loads them: from_global), the
+// last storing to global memory (to_global) or leaving the result in the buffer returned,
+// synced. One stage cannot both load and store (the planner gives a pass over columns
+// two stages at least).
+template <class Points>
+__device__ __forceinline__ float2 *staged_stages(const Points &at, const pass_desc &d, int units,
+                                                 float2 *cur, float2 *other, bool from_global,
+                                                 bool to_global)
+{
+    const unsigned long long code = radix_code(d);
+    int ns = 1;
+    for (int s = 0; s < d.stages; s++) {
+        const int radix = radix_at(code, s);
+        const int kind = s == 0 && from_global            ? FROM_GLOBAL
+                         : s == d.stages - 1 && to_global ? TO_GLOBAL
+                                                          : SHARED_ONLY;
+        switch (radix * 4 + kind) { // the block takes the same case
+#define STAGE(R)                                                                                   \
+    case R * 4 + FROM_GLOBAL:                                                                      \
+        staged_stage<R, FROM_GLOBAL>(at, cur, cur, d.m, units, ns, d.roots);                       \
+        break;                                                                                     \
+    case R * 4 + TO_GLOBAL:                                                                        \
+        staged_stage<R, TO_GLOBAL>(at, cur, cur, d.m, units, ns, d.roots);                         \
+        break;                                                                                     \
+    case R * 4 + SHARED_ONLY:                                                                      \
+        staged_stage<R, SHARED_ONLY>(at, cur, other, d.m, units, ns, d.roots);                     \
+        break;
+            STAGED_RADICES(STAGE)
+#undef STAGE
+        }
+        if (kind == TO_GLOBAL)
+            return cur;
+        if (kind == SHARED_ONLY) { // the first stage's loads land in cur
+            float2 *const t = cur;
+            cur = other;
+            other = t;
+        }
+        ns *= radix;
+        __syncthreads();
+    }
+    return cur;
+}
+
+// --- the kernels -------------------------------------------------------------------------
+
+// A transform of one stage (m = R <= 5) a thread, straight from global memory to
+// registers and back: its R neighbouring points come in through L1, where a trip through
+// shared memory would cost more than the butterfly.
 template <int R>
 __device__ __forceinline__ void staged_single(const float2 *in, float2 *out, unsigned first,
                                               int columns, unsigned sign_in, unsigned sign_out)
@@ -164,93 +285,6 @@ __device__ __forceinline__ void staged_single(const float2 *in, float2 *out, uns
 #pragma unroll
         for (int q = 0; q < R; q++)
             dst[q] = flip_imag(u[q], sign_out);
-    }
-}
-
-// Whole transforms in shared memory: transform c's point p at slot c m + p, one slot
-// skipped in 16, so a stage's stores R points apart (lanes taking neighbouring
-// butterflies) spread over the banks (R = 16: 17 slots apart).
-__device__ __forceinline__ int padded_slot(int i) { return i + (i >> 4); }
-
-// Where a whole-transform stage reads and writes: global memory straight (the first
-// stage's loads, the last stage's stores) or the block's shared buffers. Bluestein's
-// kernel loads x_p c_p (zero past its n points) and stores conj(y_p) c_p for p < n.
-enum { FROM_GLOBAL, SHARED_ONLY, TO_GLOBAL, FROM_CHIRP, TO_CHIRP };
-
-// One stage of radix R over the block's `columns` transforms of m points. Butterfly i of
-// the block is butterfly j = i mod (m / R) of transform c = i / (m / R), so a warp's lanes
-// take neighbouring butterflies, and its R points j + q m/R are, for q fixed,
-// neighbouring words: the first stage's loads from global memory come in runs of m/R
-// points (the planner copies in first when that is under 4). The last stage (ns R = m)
-// writes its outputs to j + q m/R as well, runs of m/R. Between them the block's shared
-// buffers, in Stockham's order: (j - j mod ns) R + j mod ns + q ns.
-// (Bluestein's kinds: transform c's points at c n in global memory, n <= m.)
-template <int R, int KIND>
-__device__ __forceinline__ void whole_stage(const float2 *src, float2 *dst, int m, int columns,
-                                            int ns, const float2 *roots, unsigned sign,
-                                            const float2 *chirp, int n)
-{
-    constexpr bool from_global = KIND == FROM_GLOBAL || KIND == FROM_CHIRP;
-    constexpr bool to_global = KIND == TO_GLOBAL || KIND == TO_CHIRP;
-    const int count = m / R, total = columns * count;
-    const float inv_count = rcp(count), inv_ns = rcp(ns);
-    const int step = __float2int_rn((float)m * rcp(ns * R)); // m / (ns R), exact
-    for (int i = threadIdx.x; i < total; i += blockDim.x) {
-        int j;
-        const int c = div_mod(i, count, inv_count, j);
-        const int at = c * m + j;
-        float2 u[R];
-#pragma unroll
-        for (int q = 0; q < R; q++) {
-            const int p = j + q * count;
-            if (KIND == FROM_GLOBAL)
-                u[q] = flip_imag(src[at + q * count], sign);
-            else if (KIND == FROM_CHIRP)
-                u[q] = p < n ? chirp_in(src[c * n + p], sign, chirp, p) : make_float2(0.0f, 0.0f);
-            else
-                u[q] = src[padded_slot(at + q * count)];
-        }
-        int jm = 0;
-        if (to_global)
-            jm = j; // ns = m / R = count > j
-        else if (!from_global && ns > 1)
-            div_mod(j, ns, inv_ns, jm);
-        if (jm > 0)
-            twiddle_from_roots<R>(u, roots, jm * step);
-        dft<R>(u);
-        if (KIND == TO_GLOBAL) {
-#pragma unroll
-            for (int q = 0; q < R; q++)
-                dst[at + q * count] = flip_imag(u[q], sign);
-        } else if (KIND == TO_CHIRP) {
-#pragma unroll
-            for (int q = 0; q < R; q++) {
-                const int p = j + q * count;
-                if (p < n)
-                    dst[c * n + p] = chirp_out(u[q], chirp, p, sign);
-            }
-        } else {
-            const int out = c * m + (j - jm) * R + jm;
-#pragma unroll
-            for (int q = 0; q < R; q++)
-                dst[padded_slot(out + q * ns)] = u[q];
-        }
-    }
-}
-
-// whole_stage for the stage's radix, a switch the block takes together.
-template <int KIND>
-__device__ __forceinline__ void
-whole_stage_of(int radix, const float2 *src, float2 *dst, int m, int columns, int ns,
-               const float2 *roots, unsigned sign, const float2 *chirp = nullptr, int n = 0)
-{
-    switch (radix) {
-#define STAGE(R)                                                                                   \
-    case R:                                                                                        \
-        whole_stage<R, KIND>(src, dst, m, columns, ns, roots, sign, chirp, n);                     \
-        break;
-        STAGED_RADICES(STAGE)
-#undef STAGE
     }
 }
 
@@ -281,9 +315,8 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
         }
     }
     const int m = d.m, points = columns * m;
-    const float2 *src = in + (size_t)first * m;
-    float2 *dst = out + (size_t)first * m;
-    float2 *cur = sm, *other = sm + d.pitch;
+    const whole_points at = {in + (size_t)first * m, out + (size_t)first * m, m, sign_in, sign_out};
+    float2 *cur = sm;
     if (d.copy_in) { // STAGED_COPY_LOADS loads in flight a thread before their stores
         for (int base = threadIdx.x; base < points; base += STAGED_COPY_LOADS * blockDim.x) {
             float2 v[STAGED_COPY_LOADS];
@@ -291,7 +324,7 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
             for (int k = 0; k < STAGED_COPY_LOADS; k++) {
                 const int i = base + k * (int)blockDim.x;
                 if (i < points)
-                    v[k] = src[i];
+                    v[k] = at.src[i];
             }
 #pragma unroll
             for (int k = 0; k < STAGED_COPY_LOADS; k++) {
@@ -302,98 +335,58 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
         }
         __syncthreads();
     }
-    const unsigned long long code = radix_code(d);
-    int ns = 1;
-    for (int s = 0; s < d.stages; s++) {
-        const int radix = radix_at(code, s);
-        if (s == 0 && !d.copy_in)
-            whole_stage_of<FROM_GLOBAL>(radix, src, cur, m, columns, 1, d.roots, sign_in);
-        else if (s == d.stages - 1 && !d.copy_out) {
-            whole_stage_of<TO_GLOBAL>(radix, cur, dst, m, columns, ns, d.roots, sign_out);
-            return;
-        } else {
-            whole_stage_of<SHARED_ONLY>(radix, cur, other, m, columns, ns, d.roots, 0);
-            float2 *const t = cur;
-            cur = other;
-            other = t;
-        }
-        ns *= radix;
-        __syncthreads();
-    }
-    for (int i = threadIdx.x; i < points; i += blockDim.x) // d.copy_out
-        dst[i] = flip_imag(cur[padded_slot(i)], sign_out);
+    cur = staged_stages(at, d, columns, cur, sm + d.pitch, !d.copy_in, !d.copy_out);
+    if (d.copy_out)
+        for (int i = threadIdx.x; i < points; i += blockDim.x)
+            at.dst[i] = flip_imag(cur[padded_slot(i)], sign_out);
 }
 
-// A pass over columns of a longer transform (see pass_kernel in fft.cu for where a
-// column's points come from and go to): the block's C neighbouring columns g = first + c,
-// each column j of transform b, copied in a point (C neighbours) at a time. Bluestein's
-// products ride on the copies as on v6's passes (pass_desc's fuse_in, fuse_out).
+// A pass over columns of a longer transform (column_points): the first stage loads the
+// block's C columns from global memory (with the twiddle between passes), the last stores
+// them. The first of several passes (ns = 1) writes column g's outputs to the m points at g
+// m instead, so the block's columns are one run of C m points: its last stage leaves them
+// in shared memory and the block copies the run out in order.
 __global__ void __launch_bounds__(STAGED_THREADS, 4)
-    staged_columns_kernel(const float2 *in, float2 *out, const pass_desc d)
+    staged_columns_kernel(const float2 *in, float2 *out, const __grid_constant__ pass_desc d)
 {
     extern __shared__ float2 sm[];
-    staged_layout L = {d.columns_per_block, d.pitch, d.m};
-    L.take_turns();
-    const int n = d.n, m = d.m, ns = d.ns, stride = d.stride, pad_n = d.pad_n;
+    const int C = d.columns_per_block, m = d.m;
     unsigned first;
     const int columns = block_columns(d, first);
-    const unsigned sign_in = sign_mask(d.conj_in), sign_out = sign_mask(d.conj_out);
-    const float2 zero = make_float2(0.0f, 0.0f);
-    // blockDim is a multiple of C: a thread keeps column c through both copies.
-    const int c = (int)threadIdx.x % L.C, rows = blockDim.x / L.C;
+    column_points at;
+    at.in = in;
+    at.out = out;
+    at.d = &d;
+    at.shift = __ffs(C) - 1;
+    at.pitch = d.pitch;
+    at.sign_in = sign_mask(d.conj_in);
+    at.sign_out = sign_mask(d.conj_out);
+    const int c = (int)threadIdx.x & (C - 1); // the thread's column at every stage
     const unsigned g = first + c;
-    const bool valid = c < columns;
-    const unsigned b = g / (unsigned)stride;
-    const int j = (int)(g - b * (unsigned)stride), jm = j % ns;
-    float2 *const buffer1 = sm + m * L.pitch;
-    for (int p = (int)threadIdx.x / L.C; p < m; p += rows) {
-        float2 a = zero;
-        if (valid && d.fuse_in == FUSE_CHIRP) { // x_i c_i (the first pass: no twiddle)
-            const int i = j + p * stride;
-            if (i < pad_n)
-                a = chirp_in(in[(size_t)b * pad_n + i], sign_in, d.chirp, i);
-        } else if (valid) {
-            a = flip_imag(in[(size_t)b * n + j + (size_t)p * stride], sign_in);
-            if (ns > 1)
-                a = cmul(a, pass_twiddle(d, p * jm));
-        }
-        buffer1[p * L.pitch + c] = a;
-    }
-    __syncthreads();
-    const float2 *result = staged_stages(d, L, buffer1, sm);
-    if (ns == 1 && d.fuse_out == FUSE_NONE) {
-        // The first of several passes: column g's outputs are the m points at g m, so the
-        // block's columns are one run of C m points, copied out in order.
+    at.valid = c < columns;
+    at.b = g / (unsigned)d.stride;
+    at.j = (int)(g - at.b * (unsigned)d.stride);
+    at.jm = at.j % d.ns;
+    const bool run_out = d.ns == 1 && d.fuse_out == FUSE_NONE;
+    const float2 *result = staged_stages(at, d, C, sm, sm + d.pitch * m, true, !run_out);
+    if (run_out) {
         float2 *run = out + (size_t)first * m;
         const float inv_m = rcp(m);
         for (int i = threadIdx.x; i < columns * m; i += blockDim.x) {
             int p;
             const int cc = div_mod(i, m, inv_m, p);
-            run[i] = flip_imag(result[p * L.pitch + cc], sign_out);
+            run[i] = flip_imag(result[at.slot(cc, p)], at.sign_out);
         }
-        return;
-    }
-    // Output p of column j goes to b n + (j - jm) m + jm + p ns.
-    const float scale = 1.0f / (float)n;
-    for (int p = (int)threadIdx.x / L.C; p < m && valid; p += rows) {
-        const float2 a = result[p * L.pitch + c];
-        const int i = (j - jm) * m + jm + p * ns;
-        if (d.fuse_out == FUSE_FILTER) // conj(y_i S_i / n): the second transform is next
-            out[(size_t)b * n + i] = filter_out(a, d.spectrum, i, scale);
-        else if (d.fuse_out == FUSE_CHIRP) { // conj(y_i) c_i, the first pad_n points
-            if (i < pad_n)
-                out[(size_t)b * pad_n + i] = chirp_out(a, d.chirp, i, sign_out);
-        } else
-            out[(size_t)b * n + i] = flip_imag(a, sign_out);
     }
 }
 
 // Bluestein's algorithm for n points on m-point transforms, all of it in one kernel (C
-// transforms a block, laid out as staged_whole_kernel's): x_p c_p loaded by the first
-// stage (zero past n), the forward transform, the product with the chirp's spectrum S
-// (scaled by 1/m) and the conjugate, the forward transform again (conj(forward(conj)) is
-// the inverse), conj(y_p) c_p stored by the last stage for p < n. Each point crosses DRAM
-// once, 8 bytes in and 8 out, where the unfused form moves it five times.
+// transforms a block, laid out as staged_whole_kernel's, bluestein_points): x_p c_p loaded
+// by the first stage (zero past n), the forward transform, the product with the chirp's
+// spectrum S (scaled by 1/m) and the conjugate, the forward transform again
+// (conj(forward(conj)) is the inverse), conj(y_p) c_p stored by the last stage for p < n.
+// Each point crosses DRAM once, 8 bytes in and 8 out, where the unfused form moves it
+// five times.
 __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
     staged_bluestein_kernel(const float2 *x, float2 *y, const pass_desc d)
 {
@@ -401,26 +394,10 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
     const int n = d.pad_n, m = d.m;
     unsigned first;
     const int columns = block_columns(d, first);
-    const unsigned sign_in = sign_mask(d.conj_in), sign_out = sign_mask(d.conj_out);
-    const float2 *src = x + (size_t)first * n;
-    float2 *dst = y + (size_t)first * n;
-    float2 *cur = sm, *other = sm + d.pitch;
-    const unsigned long long code = radix_code(d);
-    int ns = 1;
-    for (int s = 0; s < d.stages; s++) { // the first transform, into shared memory
-        const int radix = radix_at(code, s);
-        if (s == 0)
-            whole_stage_of<FROM_CHIRP>(radix, src, cur, m, columns, 1, d.roots, sign_in, d.chirp,
-                                       n);
-        else {
-            whole_stage_of<SHARED_ONLY>(radix, cur, other, m, columns, ns, d.roots, 0);
-            float2 *const t = cur;
-            cur = other;
-            other = t;
-        }
-        ns *= radix;
-        __syncthreads();
-    }
+    const bluestein_points at = {x + (size_t)first * n, y + (size_t)first * n, m,      n,
+                                 sign_mask(d.conj_in),  sign_mask(d.conj_out), d.chirp};
+    float2 *const buffer1 = sm + d.pitch;
+    float2 *cur = staged_stages(at, d, columns, sm, buffer1, true, false);
     const float inv_m = rcp(m), scale = 1.0f / (float)m;
     for (int i = threadIdx.x; i < columns * m; i += blockDim.x) {
         int p;
@@ -428,21 +405,7 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
         cur[padded_slot(i)] = filter_out(cur[padded_slot(i)], d.spectrum, p, scale);
     }
     __syncthreads();
-    ns = 1;
-    for (int s = 0; s < d.stages; s++) { // the second, out to global memory
-        const int radix = radix_at(code, s);
-        if (s == d.stages - 1) {
-            whole_stage_of<TO_CHIRP>(radix, cur, dst, m, columns, ns, d.roots, sign_out, d.chirp,
-                                     n);
-            return;
-        }
-        whole_stage_of<SHARED_ONLY>(radix, cur, other, m, columns, ns, d.roots, 0);
-        float2 *const t = cur;
-        cur = other;
-        other = t;
-        ns *= radix;
-        __syncthreads();
-    }
+    staged_stages(at, d, columns, cur, cur == sm ? buffer1 : sm, false, true);
 }
 
 // --- the plan ------------------------------------------------------------------------------
@@ -498,15 +461,18 @@ static int staged_radices(int m, unsigned char *radix)
 // runs from registers (staged_single).
 enum { STAGED_DIRECT_RUN = 4, STAGED_SINGLE_MAX = 5 };
 
-// The shape of the columns kernel (staged_layout): C columns interleaved, point p of column
-// c at p pitch + c (pitch C + 1), two buffers; C = 16 (128-byte runs), 8 from m = 512, 4
-// from 1024.
+// The shape of the columns kernel (column_points): C columns interleaved, point p of column
+// c at p pitch + c (pitch C + 1); C = 16 (128-byte runs), 8 from m = 512, 4 from 1024.
 static void columns_shape(pass_desc &d)
 {
     const int C = d.m < 512 ? 16 : d.m < 1024 ? 8 : 4;
+    // The stages between buffers: all but the first, and but the last unless it leaves a
+    // first pass's run in shared memory (ns = 1).
+    const int shared_stages = d.stages - 1 - (d.ns > 1 ? 1 : 0);
+    const int buffers = shared_stages > 0 ? 2 : 1;
     d.columns_per_block = C;
     d.pitch = C + 1;
-    d.smem_bytes = (int)(2 * (size_t)d.pitch * d.m * sizeof(float2));
+    d.smem_bytes = (int)(buffers * (size_t)d.pitch * d.m * sizeof(float2));
     d.block_threads = STAGED_THREADS;
 }
 
@@ -544,7 +510,7 @@ static void whole_shape(pass_desc &d, bool bluestein)
 bool staged_pass_plan(pass_desc &d, bool dry)
 {
     d.stages = staged_radices(d.m, d.radix);
-    if (d.stages == 0)
+    if (d.stages == 0 || (!d.contiguous && d.stages < 2))
         return false;
     if (d.contiguous)
         whole_shape(d, false);
