@@ -77,8 +77,11 @@ template <int P> __device__ inline float2 odd_root(int m)
 
 // An odd P (a prime, or 9): with a_j = v_j + v_{P-j}, b_j = v_j - v_{P-j} (j = 1 .. (P-1)/2),
 // y_k = v_0 + sum_j cos(2 pi jk/P) a_j - i sum_j sin(2 pi jk/P) b_j and y_{P-k} the same
-// with + i: (P-1)^2 / 2 real multiplies instead of (P-1)^2 complex ones.
-template <int P> __device__ inline void dft_odd(float2 *v)
+// with + i: (P-1)^2 / 2 real multiplies instead of (P-1)^2 complex ones. Each output goes
+// to emit(k, y_k) as it is made, so a caller that stores it at once holds the a_j and b_j
+// only, not P outputs besides (the primes 17 .. 31 in v7's stages).
+template <int P, class Emit>
+__device__ __forceinline__ void dft_odd_each(const float2 *v, Emit emit)
 {
     constexpr int h = (P - 1) / 2;
     float2 a[h + 1], b[h + 1];
@@ -89,8 +92,7 @@ template <int P> __device__ inline void dft_odd(float2 *v)
         b[j] = csub(v[j], v[P - j]);
         y0 = cadd(y0, a[j]);
     }
-    float2 out[P];
-    out[0] = y0;
+    emit(0, y0);
 #pragma unroll
     for (int k = 1; k <= h; k++) {
         float2 re = v[0], im = make_float2(0.0f, 0.0f);
@@ -101,9 +103,14 @@ template <int P> __device__ inline void dft_odd(float2 *v)
             re = make_float2(re.x + c * a[j].x, re.y + c * a[j].y);
             im = make_float2(im.x + s * b[j].x, im.y + s * b[j].y);
         }
-        out[k] = make_float2(re.x + im.y, re.y - im.x);     // re - i im
-        out[P - k] = make_float2(re.x - im.y, re.y + im.x); // re + i im
+        emit(k, make_float2(re.x + im.y, re.y - im.x));     // re - i im
+        emit(P - k, make_float2(re.x - im.y, re.y + im.x)); // re + i im
     }
+}
+template <int P> __device__ inline void dft_odd(float2 *v)
+{
+    float2 out[P];
+    dft_odd_each<P>(v, [&](int k, float2 y) { out[k] = y; });
 #pragma unroll
     for (int k = 0; k < P; k++)
         v[k] = out[k];

@@ -1111,7 +1111,7 @@ static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
 static bool plan_any_length(planner &pl, int n, size_t batch, bool in_place, pass_kernels kernels,
                             plan_builder self, char *why, size_t len)
 {
-    const bool direct = kernels == V7_KERNELS   ? fft_largest_prime_factor(n) <= 13
+    const bool direct = kernels == V7_KERNELS   ? fft_largest_prime_factor(n) <= STAGED_MAX_PRIME
                         : kernels == V6_KERNELS ? fft_is_smooth(n) || fixed_kernel_exists(n)
                                                 : fft_is_smooth(n);
     if (direct) {

@@ -86,6 +86,9 @@ enum pass_kernels { V5_KERNELS, V6_KERNELS, V7_KERNELS };
 
 inline bool is_power_of_two(long long m) { return m > 0 && (m & (m - 1)) == 0; }
 
+// v7's largest prime radix: lengths whose prime factors are at most this run direct.
+enum { STAGED_MAX_PRIME = 31 };
+
 // staged.cu: v7's kernel. staged_pass_plan fills in d's stages and block shape (d's n, m,
 // ns, stride, columns and contiguous set), false when m has a prime factor above 13 or
 // the block does not fit; dry makes no device calls. staged_bluestein_*: Bluestein's

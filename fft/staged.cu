@@ -1,9 +1,10 @@
-// fft v7's pass kernels: any length m whose prime factors are at most 13, built from the
-// codelets (codelets.cuh) a stage at a time, so a length no table names runs the same code
-// as its neighbours with the same factors. The planner (staged_radices) factors m into the
-// fewest stages of radix 2 .. 16 (6, 12, 14 and 15 are codelets made of two), the most
-// even of those (60 = 10 x 6); a kernel runs them in turn, each stage's radix a switch
-// the block takes together.
+// fft v7's pass kernels: any length m whose prime factors are at most 13 (31 for whole
+// transforms), built from the codelets (codelets.cuh) a stage at a time, so a length no
+// table names runs the same code as its neighbours with the same factors. The planner
+// (staged_radices) factors m into the fewest stages of radix 2 .. 16 (6, 12, 14 and 15 are
+// codelets made of two) and, in whole transforms, the primes 17 .. 31, the most even of
+// those (60 = 10 x 6); a kernel runs them in turn, each stage's radix a switch the block
+// takes together.
 //
 // A Stockham stage of radix R whose earlier radices multiply to ns: butterfly j < m / R
 // reads points j + q m/R, twiddles them by w_{ns R}^{q (j mod ns)} (from the table of m-th
@@ -46,23 +47,27 @@ enum { STAGED_COPY_LOADS = 8 };
 // instructions, several a stage a thread.
 __device__ __forceinline__ float rcp(int d) { return __fdividef(1.0f, (float)d); }
 
-// Every radix a stage may have (the planner's set, staged_radices): X(R) for each.
+// Every radix a stage may have (the planner's set, staged_radices): X(R) for each; the
+// primes 17 .. 31 in whole transforms only (staged_whole_kernel<true>).
 #define STAGED_RADICES(X)                                                                          \
     X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
+#define STAGED_PRIME_RADICES(X) X(17) X(19) X(23) X(29) X(31)
+// The most stages the kernels read (5 bits a radix in 64).
+enum { STAGED_MAX_STAGES = 12 };
 
-// The radices as radix - 1 in 4 bits a stage, read from the parameters at constant
+// The radices as radix - 1 in 5 bits a stage, read from the parameters at constant
 // indices (a run-time index into d.radix would copy d to local memory).
 __device__ __forceinline__ unsigned long long radix_code(const pass_desc &d)
 {
     unsigned long long code = 0;
 #pragma unroll
-    for (int s = 0; s < MAX_PASS_STAGES; s++)
-        code |= (unsigned long long)((d.radix[s] - 1) & 15) << (4 * s);
+    for (int s = 0; s < STAGED_MAX_STAGES; s++)
+        code |= (unsigned long long)((d.radix[s] - 1) & 31) << (5 * s);
     return code;
 }
 __device__ __forceinline__ int radix_at(unsigned long long code, int s)
 {
-    return (int)(code >> (4 * s) & 15) + 1;
+    return (int)(code >> (5 * s) & 31) + 1;
 }
 
 // The block's first column, and how many of its C columns exist (the last block's may not).
@@ -205,18 +210,30 @@ __device__ __forceinline__ void staged_stage(const Points &at, const float2 *src
             jm = j; // ns = m / R = count > j
         else if (KIND == SHARED_ONLY && ns > 1)
             div_mod(j, ns, inv_ns, jm);
-        if (jm > 0)
-            twiddle_from_roots<R>(u, roots, jm * step);
-        dft<R>(u);
-        if (KIND == TO_GLOBAL) {
+        const int out = (j - jm) * R + jm;
+        if constexpr (R > 16) {
+            // A prime: each twiddle its own table read (no products to keep), each output
+            // stored as dft_odd_each makes it (the registers hold the a_j and b_j only).
+            if (jm > 0)
 #pragma unroll
-            for (int q = 0; q < R; q++)
-                at.store(c, j + q * count, u[q]);
+                for (int q = 1; q < R; q++)
+                    u[q] = cmul(u[q], __ldg(&roots[q * jm * step]));
+            dft_odd_each<R>(u, [&](int q, float2 y) {
+                if (KIND == TO_GLOBAL)
+                    at.store(c, j + q * count, y);
+                else
+                    dst[at.slot(c, out + q * ns)] = y;
+            });
         } else {
-            const int out = (j - jm) * R + jm;
+            if (jm > 0)
+                twiddle_from_roots<R>(u, roots, jm * step);
+            dft<R>(u);
 #pragma unroll
             for (int q = 0; q < R; q++)
-                dst[at.slot(c, out + q * ns)] = u[q];
+                if (KIND == TO_GLOBAL)
+                    at.store(c, j + q * count, u[q]);
+                else
+                    dst[at.slot(c, out + q * ns)] = u[q];
         }
     }
 }
@@ -226,7 +243,7 @@ __device__ __forceinline__ void staged_stage(const Points &at, const float2 *src
 // last storing to global memory (to_global) or leaving the result in the buffer returned,
 // synced. One stage cannot both load and store (the planner gives a pass over columns
 // two stages at least).
-template <class Points>
+template <bool PRIMES, class Points>
 __device__ __forceinline__ float2 *staged_stages(const Points &at, const pass_desc &d, int units,
                                                  float2 *cur, float2 *other, bool from_global,
                                                  bool to_global)
@@ -250,6 +267,12 @@ __device__ __forceinline__ float2 *staged_stages(const Points &at, const pass_de
         staged_stage<R, SHARED_ONLY>(at, cur, other, d.m, units, ns, d.roots);                     \
         break;
             STAGED_RADICES(STAGE)
+        default:
+            if constexpr (PRIMES) {
+                switch (radix * 4 + kind) {
+                    STAGED_PRIME_RADICES(STAGE)
+                }
+            }
 #undef STAGE
         }
         if (kind == TO_GLOBAL)
@@ -294,7 +317,12 @@ __device__ __forceinline__ void staged_single(const float2 *in, float2 *out, uns
 // out, coalesced, through shared memory); the stages between go buffer to buffer, one
 // __syncthreads each. Two stages: a point crosses shared memory once, as v6's compiled
 // kernels do.
-__global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
+//
+// PRIMES: m has a prime factor 17 .. 31, whose stages hold 17 .. 31 points and their a_j,
+// b_j (dft_odd_each): compiled apart for up to 128 registers (blocks of 256, 2 an SM), so
+// the other lengths' kernel keeps its 64 and spills nothing.
+template <bool PRIMES>
+__global__ void __launch_bounds__(PRIMES ? STAGED_THREADS : STAGED_MAX_THREADS, PRIMES ? 2 : 1)
     staged_whole_kernel(const float2 *in, float2 *out, const pass_desc d)
 {
     extern __shared__ float2 sm[];
@@ -335,7 +363,7 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
         }
         __syncthreads();
     }
-    cur = staged_stages(at, d, columns, cur, sm + d.pitch, !d.copy_in, !d.copy_out);
+    cur = staged_stages<PRIMES>(at, d, columns, cur, sm + d.pitch, !d.copy_in, !d.copy_out);
     if (d.copy_out)
         for (int i = threadIdx.x; i < points; i += blockDim.x)
             at.dst[i] = flip_imag(cur[padded_slot(i)], sign_out);
@@ -368,7 +396,7 @@ __global__ void __launch_bounds__(STAGED_THREADS, 4)
     at.j = (int)(g - at.b * (unsigned)d.stride);
     at.jm = at.j % d.ns;
     const bool run_out = d.ns == 1 && d.fuse_out == FUSE_NONE;
-    const float2 *result = staged_stages(at, d, C, sm, sm + d.pitch * m, true, !run_out);
+    const float2 *result = staged_stages<false>(at, d, C, sm, sm + d.pitch * m, true, !run_out);
     if (run_out) {
         float2 *run = out + (size_t)first * m;
         const float inv_m = rcp(m);
@@ -397,7 +425,7 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
     const bluestein_points at = {x + (size_t)first * n, y + (size_t)first * n, m,      n,
                                  sign_mask(d.conj_in),  sign_mask(d.conj_out), d.chirp};
     float2 *const buffer1 = sm + d.pitch;
-    float2 *cur = staged_stages(at, d, columns, sm, buffer1, true, false);
+    float2 *cur = staged_stages<false>(at, d, columns, sm, buffer1, true, false);
     const float inv_m = rcp(m), scale = 1.0f / (float)m;
     for (int i = threadIdx.x; i < columns * m; i += blockDim.x) {
         int p;
@@ -405,7 +433,7 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
         cur[padded_slot(i)] = filter_out(cur[padded_slot(i)], d.spectrum, p, scale);
     }
     __syncthreads();
-    staged_stages(at, d, columns, cur, cur == sm ? buffer1 : sm, false, true);
+    staged_stages<false>(at, d, columns, cur, cur == sm ? buffer1 : sm, false, true);
 }
 
 // --- the plan ------------------------------------------------------------------------------
@@ -424,7 +452,7 @@ static int least_radix_sum(int m, int stages, int largest, unsigned char *radix)
     int best = -1;
     unsigned char rest[MAX_PASS_STAGES];
     for (int r = largest; r >= 2; r--) {
-        if (m % r != 0)
+        if (m % r != 0 || (r > 16 && r != 17 && r != 19 && r != 23 && r != 29 && r != 31))
             continue;
         const int sum = least_radix_sum(m / r, stages - 1, r, rest);
         if (sum >= 0 && (best < 0 || r + sum < best)) {
@@ -437,20 +465,21 @@ static int least_radix_sum(int m, int stages, int largest, unsigned char *radix)
 }
 
 // m's stages: the fewest, each a radix of 2 .. 16 (a codelet each, 6, 12, 14 and 15 made
-// of two), and of those the radices with the least sum (the most even: 60 = 10 6 rather
-// than 15 4), largest first. 0 when m has a prime factor above 13 (or m < 2).
-static int staged_radices(int m, unsigned char *radix)
+// of two) or a prime 17 .. max_prime, and of those the radices with the least sum (the
+// most even: 60 = 10 6 rather than 15 4), largest first. 0 when m has a prime factor above
+// max_prime (13 or 31) or m < 2.
+static int staged_radices(int m, int max_prime, unsigned char *radix)
 {
     if (m < 2)
         return 0;
     int rest = m;
-    for (int p = 2; p <= 13; p++)
+    for (int p = 2; p <= max_prime; p++)
         while (rest % p == 0)
             rest /= p;
     if (rest != 1)
         return 0;
-    for (int stages = 1; stages <= MAX_PASS_STAGES; stages++)
-        if (least_radix_sum(m, stages, 16, radix) >= 0)
+    for (int stages = 1; stages <= STAGED_MAX_STAGES; stages++)
+        if (least_radix_sum(m, stages, max_prime > 16 ? max_prime : 16, radix) >= 0)
             return stages;
     return 0;
 }
@@ -460,6 +489,20 @@ static int staged_radices(int m, unsigned char *radix)
 // first (and out after the last stage, likewise). A one-stage transform up to 5 points
 // runs from registers (staged_single).
 enum { STAGED_DIRECT_RUN = 4, STAGED_SINGLE_MAX = 5 };
+
+// Whether a stage of d is a prime 17 .. 31 (run by staged_whole_kernel<true>).
+static bool has_prime_stage(const pass_desc &d)
+{
+    for (int s = 0; s < d.stages; s++)
+        if (d.radix[s] > 16)
+            return true;
+    return false;
+}
+static const void *whole_kernel_of(const pass_desc &d)
+{
+    return has_prime_stage(d) ? (const void *)staged_whole_kernel<true>
+                              : (const void *)staged_whole_kernel<false>;
+}
 
 // The shape of the columns kernel (column_points): C columns interleaved, point p of column
 // c at p pitch + c (pitch C + 1); C = 16 (128-byte runs), 8 from m = 512, 4 from 1024.
@@ -498,7 +541,7 @@ static void whole_shape(pass_desc &d, bool bluestein)
     threads = threads < STAGED_THREADS       ? STAGED_THREADS
               : threads > STAGED_MAX_THREADS ? STAGED_MAX_THREADS
                                              : threads;
-    d.block_threads = threads;
+    d.block_threads = has_prime_stage(d) ? STAGED_THREADS : threads; // the PRIMES kernel's bound
     d.columns_per_block = C;
     d.pitch = C * d.m + (C * d.m - 1) / 16 + 1;
     d.smem_bytes = (int)(buffers * (size_t)d.pitch * sizeof(float2));
@@ -509,7 +552,7 @@ static void whole_shape(pass_desc &d, bool bluestein)
 // not fit in shared memory. dry: no device calls.
 bool staged_pass_plan(pass_desc &d, bool dry)
 {
-    d.stages = staged_radices(d.m, d.radix);
+    d.stages = staged_radices(d.m, d.contiguous ? STAGED_MAX_PRIME : 13, d.radix);
     if (d.stages == 0 || (!d.contiguous && d.stages < 2))
         return false;
     if (d.contiguous)
@@ -521,8 +564,7 @@ bool staged_pass_plan(pass_desc &d, bool dry)
         return false;
     d.staged = true;
     if (!dry) // raises the kernel's shared-memory allowance on this device
-        cl_kernel_fit_for(d.contiguous ? (const void *)staged_whole_kernel
-                                       : (const void *)staged_columns_kernel,
+        cl_kernel_fit_for(d.contiguous ? whole_kernel_of(d) : (const void *)staged_columns_kernel,
                           d.block_threads, (size_t)d.smem_bytes);
     return true;
 }
@@ -535,8 +577,10 @@ static unsigned staged_blocks(const pass_desc &d)
 void staged_pass_launch(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream)
 {
     if (d.contiguous)
-        staged_whole_kernel<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(in, out,
-                                                                                         d);
+        (has_prime_stage(d)
+             ? staged_whole_kernel<true>
+             : staged_whole_kernel<
+                   false>)<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(in, out, d);
     else
         staged_columns_kernel<<<staged_blocks(d), STAGED_THREADS, d.smem_bytes, stream>>>(in, out,
                                                                                           d);
@@ -547,7 +591,7 @@ void staged_pass_launch(const pass_desc &d, const float2 *in, float2 *out, cudaS
 bool staged_bluestein_plan(pass_desc &d, bool dry)
 {
     d.contiguous = true;
-    d.stages = staged_radices(d.m, d.radix);
+    d.stages = staged_radices(d.m, 13, d.radix);
     if (d.stages == 0)
         return false;
     whole_shape(d, true);
