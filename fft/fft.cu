@@ -15,12 +15,10 @@
 //                 many columns at once; Bluestein's algorithm for n with a prime factor
 //                 above 7 (a convolution done with smooth transforms). Any n.
 //   v6-fixed      v5 with each pass compiled for its length (powers of two up to 8192
-//                 whole, 4096 a column pass; 1000 both): radix 16 (10), 16 (10) points a
-//                 thread, every index a constant; 2^24 in 2 passes (4096 x 4096), where
-//                 v5 takes 3; chains of mixed radices (56 = 8 x 7, 4095 = 13 x 9 x 7 x 5
-//                 whole; 1080 and 1944 column passes); Bluestein up to n = 4096 in one
-//                 kernel, and past it with its products in mixed passes (2^20 + 1).
-//                 Its kernels are in fixed.cu.
+//                 whole, 4096 a column pass; v5's kernel for the others): radix 16, 16
+//                 points a thread, every index a constant; 2^24 in 2 passes (4096 x
+//                 4096), where v5 takes 3; Bluestein up to n = 4096 in one kernel. Its
+//                 kernels are in fixed.cu.
 //   v7-any        the planner's passes built at run time from stages of radix 2 .. 16
 //                 (staged.cu): any length whose prime factors are at most 13 in one
 //                 code, whole transforms loaded and stored by their first and last
@@ -950,14 +948,13 @@ static void run_bluestein(const fft_plan *p, const fft_args *a, cudaStream_t str
 }
 
 // Bluestein's products can ride on these inner transforms' passes (run_bluestein_passes):
-// two or more column passes, each a mixed-radix kernel.
+// two or more column passes, each v7's staged kernel.
 static bool fusable_passes(const fft_plan *inner)
 {
     if (inner->run != run_passes || inner->npasses < 2)
         return false;
     for (int i = 0; i < inner->npasses; i++)
-        if (!inner->pass[i].staged &&
-            !(inner->pass[i].fixed && fixed_pass_chain(inner->pass[i].m, true)))
+        if (!inner->pass[i].staged)
             return false;
     return true;
 }
@@ -970,12 +967,12 @@ static void run_bluestein_fused(const fft_plan *p, const fft_args *a, cudaStream
     fixed_bluestein_launch(args, stream);
 }
 
-// v6 past m = 8192, where every pass of the inner transforms is a mixed-radix column
+// v7 past its one kernel, where every pass of the inner transforms is a staged column
 // pass: the three products ride on the passes (pass_desc's fuse_in, fuse_out): the first
 // transform's first pass loads x c and its last pass stores the spectrum's product,
 // conjugated; the second transform's last pass stores conj(y) c, n points a transform.
-// Two sweeps of the passes and nothing else: 2^20 + 1 on 1080 x 1944 moves 4 x 16 bytes
-// a padded point where the unfused form adds the three products' ~4.5 more.
+// Two sweeps of the passes and nothing else: 4 x 16 bytes a padded point, where the
+// unfused form adds the three products' ~4.5 more.
 static void run_bluestein_passes(const fft_plan *p, const fft_args *a, cudaStream_t stream)
 {
     const fft_plan *inner = p->inner;
@@ -1111,9 +1108,8 @@ static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
 static bool plan_any_length(planner &pl, int n, size_t batch, bool in_place, pass_kernels kernels,
                             plan_builder self, char *why, size_t len)
 {
-    const bool direct = kernels == V7_KERNELS   ? fft_largest_prime_factor(n) <= STAGED_MAX_PRIME
-                        : kernels == V6_KERNELS ? fft_is_smooth(n) || fixed_kernel_exists(n)
-                                                : fft_is_smooth(n);
+    const bool direct =
+        kernels == V7_KERNELS ? fft_largest_prime_factor(n) <= STAGED_MAX_PRIME : fft_is_smooth(n);
     if (direct) {
         if (plan_multipass(pl, n, batch, in_place, kernels))
             return true;
@@ -1282,13 +1278,11 @@ extern "C" const fft_version fft_versions[] = {
     {{"v5-passes", "long n in 2-3 passes (four-step), Bluestein for other primes: any n"},
      v5_plan,
      v5_plan_bytes},
-    {{"v6-fixed",
-      "v5 with each pass compiled for its length (powers of two, 1000, mixed-radix chains "
-      "such as 13 9 7 5): no index math"},
+    {{"v6-fixed", "v5 with each pass compiled for its length (powers of two): no index math"},
      v6_plan,
      v6_plan_bytes},
     {{"v7-any", "passes built from stages of radix 2..16 (any length of factors up to 13), v6's "
-                "kernels where compiled, Bluestein in one kernel"},
+                "kernels for powers of two, Bluestein in one kernel"},
      v7_plan,
      v7_plan_bytes},
     {{"yours", fft_yours_idea}, yours_plan, yours_plan_bytes},

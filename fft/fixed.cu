@@ -9,8 +9,8 @@
 #include "passes.cuh"
 
 // v6: v5's passes, each compiled for its length M (a power of two, 1 .. 8192 for a whole
-// transform, 16 .. 4096 for a pass over columns; 1000 = 10^3 both ways, 10 points a thread
-// in 3 radix-10 stages): every index, radix and loop bound is a constant, so a point costs a few
+// transform, 16 .. 4096 for a pass over columns; other lengths run v5's kernel): every
+// index, radix and loop bound is a constant, so a point costs a few
 // instructions where v4/v5 spend dozens on radix switches, divisions and bounds checks (ncu,
 // 4096: 2.3 instructions a point a stage). A thread holds EPT = 16 points (8 up to M = 64, all M
 // below 16) in registers: points t + k TPC of its column, k < EPT, TPC = M / EPT threads a column.
@@ -25,11 +25,10 @@
 // latency-bound at 2 blocks of 512 an SM, so their time goes with their instructions
 // (ncu: 132 M and 166 M warp instructions, cuFFT's 154 M and 125 M).
 
-// The points a thread holds for length m: 8 up to 64 (64 = 8 x 8 on 8 threads), 16 above;
-// 1000 = 10^3: 10, radix-10 stages.
+// The points a thread holds for length m: 8 up to 64 (64 = 8 x 8 on 8 threads), 16 above.
 __host__ __device__ constexpr int fixed_points_a_thread(int m)
 {
-    return m == 1000 ? 10 : m <= 16 ? m : m <= 64 ? 8 : 16;
+    return m <= 16 ? m : m <= 64 ? 8 : 16;
 }
 
 // The most threads an SM holds: 1024 on Turing (sm_75, in the portable build), 2048
@@ -41,40 +40,31 @@ __host__ __device__ constexpr int fixed_points_a_thread(int m)
 #endif
 __host__ __device__ constexpr int cmin(int a, int b) { return a < b ? a : b; }
 
-// Whether a length's shared-memory slots skip one in 16 (see padded_slot).
-template <int M> __host__ __device__ constexpr bool padded_slots()
-{
-    return M != 1000 && M != 4095;
-}
-
 // A length's shape: points a thread, threads a column, columns a block (whole transforms:
 // 256 threads a block at least; columns of a longer transform: 16 neighbours, 128-byte
 // runs, 8 from M = 1024 on), shared memory (one slot in 16 of padding, see fixed_slot).
 template <int M, bool STRIDED> struct fixed_shape {
     static constexpr int EPT = fixed_points_a_thread(M);
     static constexpr int TPC = M / EPT;
-    static constexpr int C = M == 1000 ? (STRIDED ? 4 : 2) // 400 and 200 threads
-                             : STRIDED ? (M <= 256    ? 4096 / M
-                                          : M == 512  ? 16
-                                          : M == 1024 ? 8
-                                                      : 4)
-                                       : (TPC >= 256 ? 1 : 256 / TPC);
+    static constexpr int C = STRIDED ? (M <= 256    ? 4096 / M
+                                        : M == 512  ? 16
+                                        : M == 1024 ? 8
+                                                    : 4)
+                                     : (TPC >= 256 ? 1 : 256 / TPC);
     static constexpr int THREADS = C * TPC;
-    // Registers: at most 85 a thread (3 blocks of 256 an SM), 64 for blocks of 512; 1000
-    // whole, 6 blocks of 200 at 40 registers; 256 whole, 5 blocks of 256 at 48; 2048 and
-    // 4096 whole, 4 blocks of 256 at 64, none spilling: more warps in flight for the
-    // H200's bandwidth an SM (the README's tuning notes have the times). The launch bound
-    // in whole warps (1000: 13 and 7 warps) and within the threads an SM holds, or ptxas
-    // ignores it.
+    // Registers: at most 85 a thread (3 blocks of 256 an SM), 64 for blocks of 512; 256
+    // whole, 5 blocks of 256 at 48; 2048 and 4096 whole, 4 blocks of 256 at 64, none
+    // spilling: more warps in flight for the H200's bandwidth an SM (the README's tuning
+    // notes have the times). The launch bound in whole warps and within the threads an SM
+    // holds, or ptxas ignores it.
     static constexpr int BOUND_THREADS = (THREADS + 31) / 32 * 32;
-    static constexpr int MIN_BLOCKS = cmin(M == 1000 && !STRIDED                  ? 6
-                                           : M == 256 && !STRIDED                 ? 5
+    static constexpr int MIN_BLOCKS = cmin(M == 256 && !STRIDED                   ? 5
                                            : (M == 2048 || M == 4096) && !STRIDED ? 4
                                            : THREADS >= 1024                      ? 1
                                            : THREADS >= 512                       ? 2
                                                                                   : 3,
                                            FFT_SM_THREADS / BOUND_THREADS);
-    static constexpr int SLOTS = C * M + (padded_slots<M>() ? C * M / 16 : 0);
+    static constexpr int SLOTS = C * M + C * M / 16;
     // The first of several passes writes column g's outputs to g M + p: straight from
     // registers the warp's runs are 256 / C bytes, staged through shared memory when that
     // is at most a 32-byte sector (tuning notes: 2^27 and 2^20).
@@ -84,15 +74,12 @@ template <int M, bool STRIDED> struct fixed_shape {
 // Column c's point p in shared memory: whole transforms one after another (c M + p),
 // columns interleaved (p C + c), then a slot skipped every 16: a power-of-two stage's
 // stores go R points apart, and 16 lanes storing 16 x R apart would share one bank
-// without it. 1000's radix-10 stages store 10 and 100 points apart, and 4095's odd
-// radices odd strides, where the skipped slots add conflicts instead (counted for
-// 8-byte accesses, a half-warp a wavefront: 1000 4.5 wavefronts a warp access with
-// them, 3.0 without; columns of 1000 2.7 and 2.5; 4095 3.7 and 2.3).
+// without it.
 template <int M, int C, bool STRIDED>
 __host__ __device__ __forceinline__ constexpr int padded_slot(int c, int p)
 {
     const int i = STRIDED ? p * C + c : c * M + p;
-    return padded_slots<M>() ? i + (i >> 4) : i;
+    return i + (i >> 4);
 }
 template <int M, bool STRIDED> __device__ __forceinline__ int fixed_slot(int c, int p)
 {
@@ -111,7 +98,7 @@ template <int M, bool STRIDED> __device__ __forceinline__ int fixed_slot(int c, 
 template <int M, int C, int THREADS>
 __host__ __device__ __forceinline__ constexpr int staged_slot(unsigned tid, int k)
 {
-    static_assert(padded_slots<M>() && C * M % THREADS == 0, "a staged pass's shape");
+    static_assert(C * M % THREADS == 0, "a staged pass's shape");
     if constexpr (THREADS >= M) {
         constexpr int u = THREADS / M;
         static_assert(C % 16 == 0 && u <= 16 && 16 % u == 0, "columns a sweep");
@@ -284,149 +271,6 @@ __global__ void __launch_bounds__(fixed_shape<M, STRIDED>::BOUND_THREADS,
     }
 }
 
-// v6 for lengths with mixed radices (56 = 8 x 7, 4095 = 13 x 9 x 7 x 5: the 13 a radix,
-// where v5 needs Bluestein): a stage for each radix of the length's chain, each compiled.
-// Where fixed_stages keeps "register k holds point t + k TPC" across stages (every radix
-// divides the points a thread holds), here stage s of radix R has its own share of the
-// M / R butterflies: butterfly j = t + b T (b < ceil(M / (R T)); T threads a column) loads
-// its points j + q M / R (from global memory at the first stage, from shared memory after),
-// twiddles them by w_{NS R}^{q (j mod NS)} (NS: the earlier radices' product), transforms
-// them and stores them at their Stockham positions (j - j mod NS) R + j mod NS + q NS,
-// which at the last stage (NS = M / R) are j + q M / R in global memory, in order.
-// Napkin math (4095, 2^26 points): 16 bytes a point, 0.36 ms at the H100's copy rate, a
-// budget of ~156 instructions a point; the four stages' DFTs take ~16 + 12 + 9 + 7 flops a
-// point, their twiddles ~15, the three trips through shared memory 6 accesses: DRAM-bound
-// if idle lanes (radix 9's 455 butterflies on 315 threads fill 72% of them) leave room.
-// Measured: 0.404 ms, 89% of copy (ncu: 232 M warp instructions, ~110 a point; 63
-// registers, 3 blocks of 320 an SM); 56: 100% of copy on the H100, 98% on the H200.
-template <int... R> struct radix_chain {
-};
-
-// A length's chain and threads a column (the largest radix's stage one butterfly a
-// thread). Whole transforms: 56 and 4095; columns of a longer transform: 1080 and 1944,
-// the passes of 2099520 = 1080 x 1944, Bluestein's length for 2^20 + 1.
-template <int M> struct mixed_length;
-template <> struct mixed_length<56> {
-    using chain = radix_chain<8, 7>;
-    static constexpr int T = 8;
-};
-template <> struct mixed_length<4095> {
-    using chain = radix_chain<13, 9, 7, 5>;
-    static constexpr int T = 315;
-};
-template <> struct mixed_length<1080> {
-    using chain = radix_chain<8, 9, 5, 3>;
-    static constexpr int T = 135;
-};
-template <> struct mixed_length<1944> {
-    using chain = radix_chain<8, 9, 9, 3>;
-    static constexpr int T = 243;
-};
-
-// Whole transforms: 256 threads a block at least; columns: 4 a block (32-byte runs),
-// as fixed_shape's 4096. Blocks an SM: as many as leave ~56 registers a thread, 1 to 3.
-template <int M, bool STRIDED> struct mixed_shape {
-    static constexpr int T = mixed_length<M>::T;
-    static constexpr int C = STRIDED ? 4 : T >= 256 ? 1 : 256 / T;
-    static constexpr int THREADS = C * T, BOUND_THREADS = (THREADS + 31) / 32 * 32;
-    static constexpr int MIN_BLOCKS =
-        cmin(cmin(3, FFT_SM_THREADS / BOUND_THREADS),
-             65536 / (56 * BOUND_THREADS) > 1 ? 65536 / (56 * BOUND_THREADS) : 1);
-    static constexpr int SLOTS = C * M + (padded_slots<M>() ? C * M / 16 : 0); // as fixed_shape
-};
-
-template <int M, bool STRIDED, int NS, int R, int... REST, class Load, class Store>
-__device__ __forceinline__ void mixed_stages(radix_chain<R, REST...>, float2 *sm, int c, int t,
-                                             const float2 *roots, Load load, Store store)
-{
-    using S = mixed_shape<M, STRIDED>;
-    constexpr int T = S::T, COUNT = M / R, BF = (COUNT + T - 1) / T;
-    const auto slot = [&](int p) { return padded_slot<M, S::C, STRIDED>(c, p); };
-    float2 u[BF][R];
-#pragma unroll
-    for (int b = 0; b < BF; b++) {
-        const int j = t + b * T;
-        if (COUNT % T == 0 || j < COUNT) {
-#pragma unroll
-            for (int q = 0; q < R; q++)
-                u[b][q] = NS == 1 ? load(j + q * COUNT) : sm[slot(j + q * COUNT)];
-            if constexpr (NS > 1)
-                twiddle_from_roots<R>(u[b], roots, j % NS * (M / (NS * R)));
-            dft<R>(u[b]);
-        }
-    }
-    if constexpr (sizeof...(REST) > 0) {
-        if constexpr (NS > 1)
-            __syncthreads(); // this stage's reads of shared memory are done
-#pragma unroll
-        for (int b = 0; b < BF; b++) {
-            const int j = t + b * T, jm = j % NS;
-            if (COUNT % T == 0 || j < COUNT)
-#pragma unroll
-                for (int q = 0; q < R; q++)
-                    sm[slot((j - jm) * R + jm + q * NS)] = u[b][q];
-        }
-        __syncthreads();
-        mixed_stages<M, STRIDED, NS * R>(radix_chain<REST...>{}, sm, c, t, roots, load, store);
-    } else {
-#pragma unroll
-        for (int b = 0; b < BF; b++) {
-            const int j = t + b * T;
-            if (COUNT % T == 0 || j < COUNT)
-#pragma unroll
-                for (int q = 0; q < R; q++)
-                    store(j + q * COUNT, u[b][q]);
-        }
-    }
-}
-
-// One pass of M-point transforms (see fixed_pass_kernel: the same loads, twiddles and
-// stores; the first of several passes stores straight, its 4 columns a block writing
-// 32-byte runs). A pass over columns may carry Bluestein's products (pass_desc's fuse_in
-// and fuse_out): point i of its transform is j + p stride on the way in, (j - jm) M + jm
-// + p ns on the way out.
-template <int M, bool STRIDED>
-__global__ void __launch_bounds__(mixed_shape<M, STRIDED>::BOUND_THREADS,
-                                  mixed_shape<M, STRIDED>::MIN_BLOCKS)
-    mixed_pass_kernel(const float2 *in, float2 *out, const pass_desc d)
-{
-    using S = mixed_shape<M, STRIDED>;
-    extern __shared__ float2 sm[];
-    const pass_thread th = column_thread<STRIDED, S::C, S::T>(d);
-    const int c = th.c, t = th.t, j = th.j, jm = th.jm;
-    const unsigned b = th.b;
-    const bool valid = th.valid;
-    const unsigned sign_in = sign_mask(d.conj_in), sign_out = sign_mask(d.conj_out);
-    const float2 *src = in + (size_t)b * d.n + j;
-    float2 *dst = out + (size_t)b * d.n + (size_t)(j - jm) * M + jm;
-    const int step = STRIDED ? d.stride : 1, out_step = STRIDED ? d.ns : 1;
-    const float2 zero = make_float2(0.0f, 0.0f);
-    mixed_stages<M, STRIDED, 1>(
-        typename mixed_length<M>::chain{}, sm, c, t, d.roots,
-        [&](int p) {
-            if (STRIDED && d.fuse_in == FUSE_CHIRP) { // x_i c_i (ns = 1: no twiddle)
-                const int i = j + p * step;
-                return valid && i < d.pad_n
-                           ? chirp_in(in[(size_t)b * d.pad_n + i], sign_in, d.chirp, i)
-                           : zero;
-            }
-            const float2 a = valid ? flip_imag(src[p * step], sign_in) : zero;
-            return STRIDED && d.ns > 1 ? cmul(a, pass_twiddle(d, p * jm)) : a;
-        },
-        [&](int p, float2 a) {
-            const int i = (j - jm) * M + jm + p * out_step;
-            if (!valid)
-                return;
-            if (STRIDED && d.fuse_out == FUSE_FILTER)
-                dst[p * out_step] = filter_out(a, d.spectrum, i, 1.0f / (float)d.n);
-            else if (STRIDED && d.fuse_out == FUSE_CHIRP) {
-                if (i < d.pad_n)
-                    out[(size_t)b * d.pad_n + i] = chirp_out(a, d.chirp, i, sign_out);
-            } else
-                dst[p * out_step] = flip_imag(a, sign_out);
-        });
-}
-
 // v6's kernel for a pass, where one is compiled: whole transforms of 1 .. 8192 points,
 // columns of 16 .. 2048.
 struct fixed_kernel {
@@ -434,7 +278,6 @@ struct fixed_kernel {
     const void *kernel;   // whole transforms, or the first pass over columns
     const void *twiddled; // the later passes over columns (NULL: the same kernel)
     int threads, smem_bytes, columns_per_block;
-    const char *chain; // a mixed-radix kernel's radices ("13 9 7 5"); NULL for the others
 };
 
 template <int M, bool STRIDED>
@@ -459,39 +302,7 @@ template <int M, bool STRIDED> static fixed_kernel fixed_kernel_of()
             STRIDED ? (const void *)fixed_pass_kernel<M, STRIDED, STRIDED> : NULL,
             S::THREADS,
             M > S::EPT ? (int)(S::SLOTS * sizeof(float2)) : 0,
-            S::C,
-            NULL};
-}
-
-template <int M, bool STRIDED>
-static void launch_mixed(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream)
-{
-    using S = mixed_shape<M, STRIDED>;
-    const unsigned blocks = (d.columns + S::C - 1) / S::C;
-    mixed_pass_kernel<M, STRIDED><<<blocks, S::THREADS, d.smem_bytes, stream>>>(in, out, d);
-    CL_LAUNCH_CHECK();
-}
-
-template <int... R> static const char *chain_text(radix_chain<R...>)
-{
-    static char text[64];
-    const int radix[] = {R...};
-    size_t used = 0;
-    for (size_t s = 0; s < sizeof radix / sizeof radix[0]; s++)
-        used += snprintf(text + used, sizeof text - used, "%s%d", s ? " " : "", radix[s]);
-    return text;
-}
-
-template <int M, bool STRIDED> static fixed_kernel mixed_kernel_of()
-{
-    using S = mixed_shape<M, STRIDED>;
-    return {launch_mixed<M, STRIDED>,
-            (const void *)mixed_pass_kernel<M, STRIDED>,
-            NULL,
-            S::THREADS,
-            (int)(S::SLOTS * sizeof(float2)),
-            S::C,
-            chain_text(typename mixed_length<M>::chain{})};
+            S::C};
 }
 
 static fixed_kernel find_fixed_kernel(int m, bool strided)
@@ -513,9 +324,6 @@ static fixed_kernel find_fixed_kernel(int m, bool strided)
         case 2048: return fixed_kernel_of<2048, false>();
         case 4096: return fixed_kernel_of<4096, false>();
         case 8192: return fixed_kernel_of<8192, false>();
-        case 1000: return fixed_kernel_of<1000, false>();
-        case 56: return mixed_kernel_of<56, false>();
-        case 4095: return mixed_kernel_of<4095, false>();
         }
     else
         switch (m) {
@@ -528,17 +336,10 @@ static fixed_kernel find_fixed_kernel(int m, bool strided)
         case 1024: return fixed_kernel_of<1024, true>();
         case 2048: return fixed_kernel_of<2048, true>();
         case 4096: return fixed_kernel_of<4096, true>();
-        case 1000: return fixed_kernel_of<1000, true>();
-        case 1080: return mixed_kernel_of<1080, true>();
-        case 1944: return mixed_kernel_of<1944, true>();
         }
     // clang-format on
-    return {NULL, NULL, NULL, 0, 0, 0, NULL};
+    return {NULL, NULL, NULL, 0, 0, 0};
 }
-
-bool fixed_kernel_exists(int m) { return find_fixed_kernel(m, false).launch != NULL; }
-
-const char *fixed_pass_chain(int m, bool strided) { return find_fixed_kernel(m, strided).chain; }
 
 bool fixed_pass_plan(pass_desc &d, bool dry)
 {
@@ -669,9 +470,8 @@ void fixed_pass_describe(char *out, size_t len, const pass_desc &d)
 {
     char radix[96];
     const int e = fixed_points_a_thread(d.m);
-    const char *chain = find_fixed_kernel(d.m, false).chain;
-    size_t used = chain ? (size_t)snprintf(radix, sizeof radix, "%s", chain) : 0;
-    for (int ns = 1; !chain && ns < d.m; ns *= d.m / ns < e ? d.m / ns : e)
+    size_t used = 0;
+    for (int ns = 1; ns < d.m; ns *= d.m / ns < e ? d.m / ns : e)
         used += snprintf(radix + used, sizeof radix - used, "%s%d", ns > 1 ? " " : "",
                          d.m / ns < e ? d.m / ns : e);
     snprintf(out, len, "1 pass (radix %s), %d transform%s a block", d.m > 1 ? radix : "-",

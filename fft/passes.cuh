@@ -32,8 +32,8 @@ struct pass_desc {
     const float2 *twiddle_hi, *twiddle_lo; // w_{ns m}^e = hi[e >> shift] lo[e & mask]
     int twiddle_shift;
     bool conj_in, conj_out;
-    // Bluestein's products fused into the passes of its inner transforms (v6's column
-    // passes of mixed radices, v7's staged ones; 0 otherwise): the first pass loads x_i c_i
+    // Bluestein's products fused into the passes of its inner transforms (v7's staged
+    // column passes; 0 otherwise): the first pass loads x_i c_i
     // for the transform's points i < pad_n (x: pad_n points a transform), zeros past them; the
     // last pass stores conj(y_i S_i / m) (the spectrum's product, before the second
     // transform) or conj(y_i) c_i for i < pad_n (the last product, pad_n points a transform).
@@ -61,7 +61,8 @@ __device__ inline float2 pass_twiddle(const pass_desc &d, int e)
                 __ldg(&d.twiddle_lo[e & ((1 << d.twiddle_shift) - 1)]));
 }
 
-// Bluestein's three products, as every kernel that fuses them takes them (v6's and v7's):
+// Bluestein's three products, as every kernel that fuses them takes them (v6's one kernel
+// and v7's):
 // x_i c_i on the way in (conjugated first for an inverse); conj(y_i S_i) scaled, on the
 // way out of the first transform (the second is a forward one of the conjugate: the
 // inverse); conj(y_i) c_i out of the second (conjugated for an inverse).
@@ -99,16 +100,12 @@ void staged_pass_launch(const pass_desc &d, const float2 *in, float2 *out, cudaS
 bool staged_bluestein_plan(pass_desc &d, bool dry);
 void staged_bluestein_launch(const pass_desc &d, const float2 *x, float2 *y, cudaStream_t stream);
 
-// fixed.cu: v6's kernels, compiled for their length. fixed_pass_plan switches d (planned
-// for v5's kernel) to the one for its m where there is one (dry: no device calls);
-// fixed_kernel_exists: a whole-transform kernel for m; fixed_pass_chain: a mixed-radix
-// kernel's radices ("13 9 7 5"), NULL for the others; fixed_pass_describe: a one-pass
-// plan's radices and shape. fixed_bluestein_*: Bluestein's algorithm in one kernel on m,
-// a power of two up to 8192.
+// fixed.cu: v6's kernels, compiled for their length (a power of two). fixed_pass_plan
+// switches d (planned for v5's kernel) to the one for its m where there is one (dry: no
+// device calls); fixed_pass_describe: a one-pass plan's radices and shape. fixed_bluestein_*:
+// Bluestein's algorithm in one kernel on m, a power of two up to 8192.
 bool fixed_pass_plan(pass_desc &d, bool dry);
 void fixed_pass_launch(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream);
-bool fixed_kernel_exists(int m);
-const char *fixed_pass_chain(int m, bool strided);
 void fixed_pass_describe(char *out, size_t len, const pass_desc &d);
 struct fixed_bluestein_args {
     long long m;
