@@ -806,9 +806,9 @@ static int run(int argc, char **argv)
     };
     const cl_program prog = {
         .name = "fft",
-        .summary = "batched 1D complex FFTs in single precision, any length (radix 2, 3, 5, 7 and "
-                   "Bluestein's algorithm): kernel ladder from the definition to multi-pass "
-                   "transforms, cuFFT as the peer.",
+        .summary = "batched 1D complex FFTs in single precision, any length (stages of radix 2 "
+                   "to 16, Bluestein's algorithm for larger prime factors): kernel ladder from "
+                   "the definition to multi-pass transforms, cuFFT as the peer.",
         .example = "fft -n 4096 -k all",
         .n_default = 4096,
         .n_min = 1,
