@@ -21,7 +21,8 @@
 // (out) through shared memory instead. staged_bluestein_kernel is the same with Bluestein's
 // products on the first load and the last store. staged_columns_kernel, a pass over
 // columns of a longer transform: C = 16 columns (8 from m = 512, 4 from 1024) interleaved
-// in shared memory (point p of column c at p (C + 1) + c), copied in and out.
+// in shared memory (point p of column c at p (C + 1) + c), loaded and stored by the first
+// and last stages likewise (a first pass's run copied out in order).
 // Napkin math (H200, 4.2 TB/s copy rate; 2^24 points a pass): 268 MB, 64 us, a budget of
 // ~125 instructions a point at that rate (132 SMs x 4 issue a clock x 1.98 GHz over 4.2
 // points a ns) if every issue slot is used. A stage costs a point its share of two index
