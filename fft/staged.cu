@@ -255,6 +255,37 @@ whole_stage_of(int radix, const float2 *src, float2 *dst, int m, int columns, in
     }
 }
 
+// The stages of the block's `columns` transforms, cur holding their points (other the
+// spare buffer; both swap as the stages go). LOAD (FROM_GLOBAL, FROM_CHIRP) the first
+// stage loads from src instead, where from_global; STORE (TO_GLOBAL, TO_CHIRP) the last
+// stores to dst, where to_global; SHARED_ONLY for either: none. The result stays in cur
+// (synced) unless the last stage stored it.
+template <int LOAD, int STORE>
+__device__ __forceinline__ void
+whole_stages(const pass_desc &d, int columns, const float2 *src, float2 *dst, float2 *&cur,
+             float2 *&other, bool from_global, bool to_global, unsigned sign_in, unsigned sign_out,
+             const float2 *chirp = nullptr, int n = 0)
+{
+    const unsigned long long code = radix_code(d);
+    int ns = 1;
+    for (int s = 0; s < d.stages; s++) {
+        const int radix = radix_at(code, s);
+        if (LOAD != SHARED_ONLY && s == 0 && from_global)
+            whole_stage_of<LOAD>(radix, src, cur, d.m, columns, 1, d.roots, sign_in, chirp, n);
+        else if (STORE != SHARED_ONLY && s == d.stages - 1 && to_global) {
+            whole_stage_of<STORE>(radix, cur, dst, d.m, columns, ns, d.roots, sign_out, chirp, n);
+            return;
+        } else {
+            whole_stage_of<SHARED_ONLY>(radix, cur, other, d.m, columns, ns, d.roots, 0);
+            float2 *const t = cur;
+            cur = other;
+            other = t;
+        }
+        ns *= radix;
+        __syncthreads();
+    }
+}
+
 // A pass of whole transforms (m = n), C of them a block (the block's C m points are one
 // run in global memory). The first stage loads from global memory and the last stores to
 // it, unless their runs are short (d.copy_in, d.copy_out: the block copies its run in or
@@ -303,26 +334,11 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
         }
         __syncthreads();
     }
-    const unsigned long long code = radix_code(d);
-    int ns = 1;
-    for (int s = 0; s < d.stages; s++) {
-        const int radix = radix_at(code, s);
-        if (s == 0 && !d.copy_in)
-            whole_stage_of<FROM_GLOBAL>(radix, src, cur, m, columns, 1, d.roots, sign_in);
-        else if (s == d.stages - 1 && !d.copy_out) {
-            whole_stage_of<TO_GLOBAL>(radix, cur, dst, m, columns, ns, d.roots, sign_out);
-            return;
-        } else {
-            whole_stage_of<SHARED_ONLY>(radix, cur, other, m, columns, ns, d.roots, 0);
-            float2 *const t = cur;
-            cur = other;
-            other = t;
-        }
-        ns *= radix;
-        __syncthreads();
-    }
-    for (int i = threadIdx.x; i < points; i += blockDim.x) // d.copy_out
-        dst[i] = flip_imag(cur[padded_slot(i)], sign_out);
+    whole_stages<FROM_GLOBAL, TO_GLOBAL>(d, columns, src, dst, cur, other, !d.copy_in, !d.copy_out,
+                                         sign_in, sign_out);
+    if (d.copy_out)
+        for (int i = threadIdx.x; i < points; i += blockDim.x)
+            dst[i] = flip_imag(cur[padded_slot(i)], sign_out);
 }
 
 // A pass over columns of a longer transform (see pass_kernel in fft.cu for where a
@@ -406,22 +422,9 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
     const float2 *src = x + (size_t)first * n;
     float2 *dst = y + (size_t)first * n;
     float2 *cur = sm, *other = sm + d.pitch;
-    const unsigned long long code = radix_code(d);
-    int ns = 1;
-    for (int s = 0; s < d.stages; s++) { // the first transform, into shared memory
-        const int radix = radix_at(code, s);
-        if (s == 0)
-            whole_stage_of<FROM_CHIRP>(radix, src, cur, m, columns, 1, d.roots, sign_in, d.chirp,
-                                       n);
-        else {
-            whole_stage_of<SHARED_ONLY>(radix, cur, other, m, columns, ns, d.roots, 0);
-            float2 *const t = cur;
-            cur = other;
-            other = t;
-        }
-        ns *= radix;
-        __syncthreads();
-    }
+    // The first transform, into shared memory; the spectrum's product; the second, out.
+    whole_stages<FROM_CHIRP, SHARED_ONLY>(d, columns, src, dst, cur, other, true, false, sign_in,
+                                          sign_out, d.chirp, n);
     const float inv_m = rcp(m), scale = 1.0f / (float)m;
     for (int i = threadIdx.x; i < columns * m; i += blockDim.x) {
         int p;
@@ -429,21 +432,8 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
         cur[padded_slot(i)] = filter_out(cur[padded_slot(i)], d.spectrum, p, scale);
     }
     __syncthreads();
-    ns = 1;
-    for (int s = 0; s < d.stages; s++) { // the second, out to global memory
-        const int radix = radix_at(code, s);
-        if (s == d.stages - 1) {
-            whole_stage_of<TO_CHIRP>(radix, cur, dst, m, columns, ns, d.roots, sign_out, d.chirp,
-                                     n);
-            return;
-        }
-        whole_stage_of<SHARED_ONLY>(radix, cur, other, m, columns, ns, d.roots, 0);
-        float2 *const t = cur;
-        cur = other;
-        other = t;
-        ns *= radix;
-        __syncthreads();
-    }
+    whole_stages<SHARED_ONLY, TO_CHIRP>(d, columns, src, dst, cur, other, false, true, sign_in,
+                                        sign_out, d.chirp, n);
 }
 
 // --- the plan ------------------------------------------------------------------------------
