@@ -1002,7 +1002,7 @@ typedef bool (*plan_builder)(planner &, int, size_t, bool, char *, size_t);
 // to 8192, all of Bluestein in one kernel (a block a transform, see
 // bluestein_fused_kernel); above, a power of two when it is within 1/8 of the smooth
 // length, so the inner transforms run on kernels compiled for their length. v7: v6's one
-// kernel where it has one, else the next 13-smooth m, all of it in one staged kernel while
+// kernel where it has one, else the smooth m, all of it in one staged kernel while
 // m's block fits in shared memory (m up to ~13000), else m's passes with the products in
 // them.
 static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
@@ -1010,14 +1010,11 @@ static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
 {
     fft_plan *p = pl.plan;
     p->m = fft_bluestein_length(n);
-    if (kernels == V7_KERNELS) // v7's transforms take prime factors to 13
-        while (fft_largest_prime_factor(p->m) > 13)
-            p->m++;
     long long power = 1;
     while (power < 2LL * n - 1)
         power *= 2;
     // v6's one kernel on a power of two (up to 8192): v7 takes it too (faster than its
-    // staged kernel on the 13-smooth m, even at twice the points).
+    // staged kernel on the smooth m, even at twice the points).
     bool fused = kernels != V5_KERNELS && fixed_bluestein_plan(power, pl.dry);
     if (fused || (kernels == V6_KERNELS && power * 8 <= p->m * 9))
         p->m = power;
@@ -1143,8 +1140,8 @@ static bool plan_v6(planner &pl, int n, size_t batch, bool in_place, char *why, 
 // one code, whatever the length: one pass while the block's buffers fit in shared memory
 // (m up to ~13000), else passes of up to 2048 over columns. Powers of two from 32 run
 // v6's kernels compiled for them. Other lengths: Bluestein's algorithm, v6's one kernel
-// for m a power of two up to 8192, else on the next 13-smooth m, all in one staged kernel
-// while m fits a block, else its products fused into the staged passes.
+// for m a power of two up to 8192, else on the smooth m (factors 2, 3, 5, 7), all in one
+// staged kernel while m fits a block, else its products fused into the staged passes.
 static void run_bluestein_staged(const fft_plan *p, const fft_args *a, cudaStream_t stream)
 {
     pass_desc d = p->pass[0];
