@@ -91,9 +91,9 @@ static double reference_at(const problem *pr, size_t i) // i counts floats
 
 typedef struct {
     bool ok;
-    double rel_l2;     // ||y - reference|| / ||reference||, all transforms together
-    double worst;      // the largest |y_k - reference_k| over its allowed error
-    double round_trip; // ||inverse(forward(x)) / n - x|| / ||x||
+    double rel_l2;      // ||y - reference|| / ||reference||, all transforms together
+    double worst;       // the largest |y_k - reference_k| over its allowed error
+    double round_trip;  // ||inverse(forward(x)) / n - x|| / ||x||
     double *forward_l1; // a transform's sum over k of |y_k - reference_k| (the round trip's)
 } checks;
 
