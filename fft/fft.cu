@@ -820,17 +820,18 @@ static bool plan_v4(planner &pl, int n, size_t batch, bool, char *why, size_t le
 enum { PASS_MAX_M = 2048, FIXED_PASS_MAX_M = 4096, STAGED_PASS_MAX_M = 2048 };
 
 // Splits n into `count` factors as even as the prime factors allow (each prime to the
-// smallest product so far, largest primes first); false when one passes max_m.
-static bool split_passes(int n, int count, int max_m, int *m)
+// smallest product so far, largest primes first); false when one passes max_m or n has a
+// prime factor above max_prime (13, or v7's 31).
+static bool split_passes(int n, int count, int max_m, int max_prime, int *m)
 {
-    const int prime[] = {13, 11, 7, 5, 3, 2};
+    const int prime[] = {31, 29, 23, 19, 17, 13, 11, 7, 5, 3, 2};
     int primes[32], np = 0, rest = n;
-    for (int i = 0; i < 6; i++)
-        while (rest % prime[i] == 0) {
+    for (int i = 0; i < 11; i++)
+        while (prime[i] <= max_prime && rest % prime[i] == 0) {
             primes[np++] = prime[i];
             rest /= prime[i];
         }
-    if (rest != 1) // a prime factor above 13: Bluestein's algorithm
+    if (rest != 1) // a prime factor above max_prime: Bluestein's algorithm
         return false;
     for (int i = 0; i < count; i++)
         m[i] = 1;
@@ -862,7 +863,7 @@ static bool plan_multipass(planner &pl, int n, size_t batch, bool in_place, pass
             const int max_m = kernels == V5_KERNELS                         ? PASS_MAX_M
                               : kernels == V6_KERNELS || is_power_of_two(n) ? FIXED_PASS_MAX_M
                                                                             : STAGED_PASS_MAX_M;
-            if (!split_passes(n, count, max_m, m))
+            if (!split_passes(n, count, max_m, kernels == V7_KERNELS ? STAGED_MAX_PRIME : 13, m))
                 continue;
             int ns = 1, i = 0;
             for (; i < count && plan_pass(pl, p->pass[i], n, m[i], ns, batch, kernels); i++)

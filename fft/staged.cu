@@ -1,10 +1,9 @@
-// fft v7's pass kernels: any length m whose prime factors are at most 13 (31 for whole
-// transforms), built from the codelets (codelets.cuh) a stage at a time, so a length no
-// table names runs the same code as its neighbours with the same factors. The planner
-// (staged_radices) factors m into the fewest stages of radix 2 .. 16 (6, 12, 14 and 15 are
-// codelets made of two) and, in whole transforms, the primes 17 .. 31, the most even of
-// those (60 = 10 x 6); a kernel runs them in turn, each stage's radix a switch the block
-// takes together.
+// fft v7's pass kernels: any length m whose prime factors are at most 31, built from the
+// codelets (codelets.cuh) a stage at a time, so a length no table names runs the same code
+// as its neighbours with the same factors. The planner (staged_radices) factors m into the
+// fewest stages of radix 2 .. 16 (6, 12, 14 and 15 are codelets made of two) and the
+// primes 17 .. 31, the most even of those (60 = 10 x 6); a kernel runs them in turn, each
+// stage's radix a switch the block takes together.
 //
 // A Stockham stage of radix R whose earlier radices multiply to ns: butterfly j < m / R
 // reads points j + q m/R, twiddles them by w_{ns R}^{q (j mod ns)} (from the table of m-th
@@ -50,7 +49,7 @@ enum { STAGED_COPY_LOADS = 8 };
 __device__ __forceinline__ float rcp(int d) { return __fdividef(1.0f, (float)d); }
 
 // Every radix a stage may have (the planner's set, staged_radices): X(R) for each; the
-// primes 17 .. 31 in whole transforms only (staged_whole_kernel<true>).
+// primes 17 .. 31 in the kernels' PRIMES instances only.
 #define STAGED_RADICES(X)                                                                          \
     X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
 #define STAGED_PRIME_RADICES(X) X(17) X(19) X(23) X(29) X(31)
@@ -375,8 +374,10 @@ __global__ void __launch_bounds__(PRIMES ? STAGED_THREADS : STAGED_MAX_THREADS, 
 // block's C columns from global memory (with the twiddle between passes), the last stores
 // them. The first of several passes (ns = 1) writes column g's outputs to the m points at g
 // m instead, so the block's columns are one run of C m points: its last stage leaves them
-// in shared memory and the block copies the run out in order.
-__global__ void __launch_bounds__(STAGED_THREADS, 4)
+// in shared memory and the block copies the run out in order. PRIMES: as for whole
+// transforms (a stage of 17 .. 31, up to 128 registers: 2 blocks an SM).
+template <bool PRIMES>
+__global__ void __launch_bounds__(STAGED_THREADS, PRIMES ? 2 : 4)
     staged_columns_kernel(const float2 *in, float2 *out, const __grid_constant__ pass_desc d)
 {
     extern __shared__ float2 sm[];
@@ -398,7 +399,7 @@ __global__ void __launch_bounds__(STAGED_THREADS, 4)
     at.j = (int)(g - at.b * (unsigned)d.stride);
     at.jm = at.j % d.ns;
     const bool run_out = d.ns == 1 && d.fuse_out == FUSE_NONE;
-    const float2 *result = staged_stages<false>(at, d, C, sm, sm + d.pitch * m, true, !run_out);
+    const float2 *result = staged_stages<PRIMES>(at, d, C, sm, sm + d.pitch * m, true, !run_out);
     if (run_out) {
         float2 *run = out + (size_t)first * m;
         const float inv_m = rcp(m);
@@ -492,7 +493,7 @@ static int staged_radices(int m, int max_prime, unsigned char *radix)
 // runs from registers (staged_single).
 enum { STAGED_DIRECT_RUN = 4, STAGED_SINGLE_MAX = 5 };
 
-// Whether a stage of d is a prime 17 .. 31 (run by staged_whole_kernel<true>).
+// Whether a stage of d is a prime 17 .. 31 (run by the kernels' PRIMES instances).
 static bool has_prime_stage(const pass_desc &d)
 {
     for (int s = 0; s < d.stages; s++)
@@ -500,10 +501,14 @@ static bool has_prime_stage(const pass_desc &d)
             return true;
     return false;
 }
-static const void *whole_kernel_of(const pass_desc &d)
+static const void *pass_kernel_of(const pass_desc &d)
 {
-    return has_prime_stage(d) ? (const void *)staged_whole_kernel<true>
-                              : (const void *)staged_whole_kernel<false>;
+    const bool primes = has_prime_stage(d);
+    if (d.contiguous)
+        return primes ? (const void *)staged_whole_kernel<true>
+                      : (const void *)staged_whole_kernel<false>;
+    return primes ? (const void *)staged_columns_kernel<true>
+                  : (const void *)staged_columns_kernel<false>;
 }
 
 // The shape of the columns kernel (column_points): C columns interleaved, point p of column
@@ -550,11 +555,11 @@ static void whole_shape(pass_desc &d, bool bluestein)
 }
 
 // Fills in d's stages and block shape for the staged kernels (d.n, m, ns, stride, columns
-// and contiguous set); false when m has a prime factor above 13 or the block's buffers do
+// and contiguous set); false when m has a prime factor above 31 or the block's buffers do
 // not fit in shared memory. dry: no device calls.
 bool staged_pass_plan(pass_desc &d, bool dry)
 {
-    d.stages = staged_radices(d.m, d.contiguous ? STAGED_MAX_PRIME : 13, d.radix);
+    d.stages = staged_radices(d.m, STAGED_MAX_PRIME, d.radix);
     if (d.stages == 0 || (!d.contiguous && d.stages < 2))
         return false;
     if (d.contiguous)
@@ -566,8 +571,7 @@ bool staged_pass_plan(pass_desc &d, bool dry)
         return false;
     d.staged = true;
     if (!dry) // raises the kernel's shared-memory allowance on this device
-        cl_kernel_fit_for(d.contiguous ? whole_kernel_of(d) : (const void *)staged_columns_kernel,
-                          d.block_threads, (size_t)d.smem_bytes);
+        cl_kernel_fit_for(pass_kernel_of(d), d.block_threads, (size_t)d.smem_bytes);
     return true;
 }
 
@@ -578,14 +582,17 @@ static unsigned staged_blocks(const pass_desc &d)
 
 void staged_pass_launch(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream)
 {
+    const bool primes = has_prime_stage(d);
     if (d.contiguous)
-        (has_prime_stage(d)
+        (primes
              ? staged_whole_kernel<true>
              : staged_whole_kernel<
                    false>)<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(in, out, d);
     else
-        staged_columns_kernel<<<staged_blocks(d), STAGED_THREADS, d.smem_bytes, stream>>>(in, out,
-                                                                                          d);
+        (primes
+             ? staged_columns_kernel<true>
+             : staged_columns_kernel<
+                   false>)<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(in, out, d);
     CL_LAUNCH_CHECK();
 }
 
