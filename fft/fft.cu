@@ -993,6 +993,40 @@ static void run_bluestein_passes(const fft_plan *p, const fft_args *a, cudaStrea
         }
 }
 
+// v7 where the inner transforms take two staged column passes, m = m0 m1: three passes
+// (p->pass), the middle one Bluestein's turn (FUSE_TURN: the first transform's m1-point
+// pass, the filter product, the second's m1-point pass, over the same columns), so the
+// second transform runs its passes in the other order (m1, then m0 with ns = m1). The
+// first loads x c, the last stores conj(y) c: 3 x 16 bytes a padded point, where two
+// sweeps of the two passes take 4 x 16.
+static bool plan_bluestein_turn(planner &pl, fft_plan *p, size_t batch)
+{
+    const pass_desc &first = p->inner->pass[0], &second = p->inner->pass[1];
+    p->pass[0] = first;
+    p->pass[1] = second;
+    p->pass[1].fuse_out = FUSE_TURN;
+    if (!staged_pass_plan(p->pass[1], pl.dry)) // its shape again: two buffers for the turn
+        return false;
+    pass_desc &last = p->pass[2];
+    return plan_pass(pl, last, (int)p->m, first.m, second.m, batch, V7_KERNELS) && last.staged;
+}
+
+static void run_bluestein_turn(const fft_plan *p, const fft_args *a, cudaStream_t stream)
+{
+    const void *src[3] = {a->in, p->work1, p->work2};
+    void *dst[3] = {p->work1, p->work2, a->out};
+    for (int i = 0; i < 3; i++) {
+        pass_desc d = p->pass[i];
+        d.fuse_in = i == 0 ? FUSE_CHIRP : FUSE_NONE;
+        if (i == 2)
+            d.fuse_out = FUSE_CHIRP;
+        d.pad_n = a->n;
+        d.chirp = p->chirp;
+        d.spectrum = p->spectrum;
+        launch_pass(d, src[i], dst[i], i == 0 && a->inverse, i == 2 && a->inverse, stream);
+    }
+}
+
 static fft_plan *make_plan(bool (*build)(planner &, int, size_t, bool, char *, size_t), int n,
                            size_t batch, bool in_place, bool dry, size_t *bytes, char *why,
                            size_t len);
@@ -1083,6 +1117,15 @@ static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
             d.spectrum = p->spectrum;
             p->run = run_bluestein_staged;
         }
+        return true;
+    }
+    if (kernels == V7_KERNELS && !pl.dry && fusable_passes(p->inner) && p->inner->npasses == 2 &&
+        plan_bluestein_turn(pl, p, batch)) {
+        p->passes = 3;
+        snprintf(p->description, sizeof p->description,
+                 "Bluestein: 2 transforms of %lld (%d x %d), the 3 products in 3 passes", p->m,
+                 p->pass[0].m, p->pass[1].m);
+        p->run = run_bluestein_turn;
         return true;
     }
     if (kernels != V5_KERNELS && !pl.dry && fusable_passes(p->inner)) {

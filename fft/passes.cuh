@@ -42,8 +42,10 @@ struct pass_desc {
     const float2 *chirp, *spectrum;
 };
 // FUSE_CHIRP: a product with the chirp c; FUSE_FILTER: with S, the spectrum of the
-// convolution's filter (the wrapped conj(c)).
-enum { FUSE_NONE, FUSE_CHIRP, FUSE_FILTER };
+// convolution's filter (the wrapped conj(c)); FUSE_TURN (fuse_out of v7's column pass): the
+// product with S between the last pass of the first transform and the first of the second,
+// both over the same columns, in one kernel (staged_columns_kernel).
+enum { FUSE_NONE, FUSE_CHIRP, FUSE_FILTER, FUSE_TURN };
 
 // A pass kernel's thread: its column and its place in it (see fft.cu's pass_kernel).
 struct pass_thread {

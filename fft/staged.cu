@@ -376,6 +376,12 @@ __global__ void __launch_bounds__(PRIMES ? STAGED_THREADS : STAGED_MAX_THREADS, 
 // m instead, so the block's columns are one run of C m points: its last stage leaves them
 // in shared memory and the block copies the run out in order. PRIMES: as for whole
 // transforms (a stage of 17 .. 31, up to 128 registers: 2 blocks an SM).
+//
+// FUSE_TURN, Bluestein's middle pass: the first transform's last pass over these columns,
+// the filter product conj(y_k S_k / n) at k = j + p ns, and the second transform's first
+// pass over the same columns (that transform's passes run in the other order, so its first
+// is an m-point pass of stride ns too), left as a first pass leaves its run. One sweep of
+// the points where two passes took two.
 template <bool PRIMES>
 __global__ void __launch_bounds__(STAGED_THREADS, PRIMES ? 2 : 4)
     staged_columns_kernel(const float2 *in, float2 *out, const __grid_constant__ pass_desc d)
@@ -398,8 +404,24 @@ __global__ void __launch_bounds__(STAGED_THREADS, PRIMES ? 2 : 4)
     at.b = g / (unsigned)d.stride;
     at.j = (int)(g - at.b * (unsigned)d.stride);
     at.jm = at.j % d.ns;
-    const bool run_out = d.ns == 1 && d.fuse_out == FUSE_NONE;
-    const float2 *result = staged_stages<PRIMES>(at, d, C, sm, sm + d.pitch * m, true, !run_out);
+    const bool turn = d.fuse_out == FUSE_TURN;
+    const bool run_out = turn || (d.ns == 1 && d.fuse_out == FUSE_NONE);
+    float2 *result = sm, *const other = sm + d.pitch * m;
+    // One round, or the turn's two, through one copy of the stages' code (two inlined
+    // copies spilled more).
+    for (int round = 0; round < 1 + turn; round++) {
+        if (round == 1) { // the filter product between the transforms
+            const float scale = 1.0f / (float)d.n;
+            const int step = (int)blockDim.x >> at.shift; // the threads of a column
+            if (at.valid)
+                for (int p = (int)threadIdx.x >> at.shift; p < m; p += step)
+                    result[at.slot(c, p)] =
+                        filter_out(result[at.slot(c, p)], d.spectrum, at.j + p * d.ns, scale);
+            __syncthreads();
+        }
+        result = staged_stages<PRIMES>(at, d, C, result, result == sm ? other : sm, round == 0,
+                                       !run_out);
+    }
     if (run_out) {
         float2 *run = out + (size_t)first * m;
         const float inv_m = rcp(m);
@@ -517,9 +539,10 @@ static void columns_shape(pass_desc &d)
 {
     const int C = d.m < 512 ? 16 : d.m < 1024 ? 8 : 4;
     // The stages between buffers: all but the first, and but the last unless it leaves a
-    // first pass's run in shared memory (ns = 1).
+    // first pass's run in shared memory (ns = 1); Bluestein's turn, all of the second
+    // transform's.
     const int shared_stages = d.stages - 1 - (d.ns > 1 ? 1 : 0);
-    const int buffers = shared_stages > 0 ? 2 : 1;
+    const int buffers = shared_stages > 0 || d.fuse_out == FUSE_TURN ? 2 : 1;
     d.columns_per_block = C;
     d.pitch = C + 1;
     d.smem_bytes = (int)(buffers * (size_t)d.pitch * d.m * sizeof(float2));
