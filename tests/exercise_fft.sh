@@ -67,9 +67,8 @@ batch_gpu "fft -k all -n 10007 (prime)" 0 -k all -n 10007 --transforms 2 -i 2
 # 11 2), whole transforms of several radices (60, 625 = 5^4, 1001 = 7 11 13, 3000, 12000,
 # 12005 = 7^4 5 on 1024 threads), columns (100000 = 250 x 400, 5 x 10^6 in three passes),
 # Bluestein in one staged kernel (37 on 75, 2064 on 4200, 3001 on 6048, 4097 on 8232, 6007
-# on 12096) and on staged passes with
-# the products in them (65537); prime stages of 17 .. 31 (17, 323 = 17 19, 961 = 31^2, 1740
-# = 29 60, 11500 = 23 500); inverse and in place too.
+# on 12096) and on staged passes with the products in them (65537); prime stages of 17 ..
+# 31 (17, 323 = 17 19, 961 = 31^2, 1740 = 29 60, 11500 = 23 500); inverse and in place too.
 for n in 3 6 11 12 16 17 22 60 323 625 961 1001 1740 3000 11500 12000 12005 100000 37 2064 3001 4097 6007 65537; do
     batch_gpu "fft -k v7 -n $n" 0 -k v7 -n "$n" --transforms 3 -i 2
     batch_gpu "fft -k v7 -n $n --inverse --in-place" 0 -k v7 -n "$n" --transforms 2 --inverse --in-place -i 2
