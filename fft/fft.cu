@@ -1037,9 +1037,11 @@ typedef bool (*plan_builder)(planner &, int, size_t, bool, char *, size_t);
 // to 8192, all of Bluestein in one kernel (a block a transform, see
 // bluestein_fused_kernel); above, a power of two when it is within 1/8 of the smooth
 // length, so the inner transforms run on kernels compiled for their length. v7: v6's one
-// kernel where it has one, else the smooth m, all of it in one staged kernel while
-// m's block fits in shared memory (m up to ~13000), else m's passes with the products in
-// them.
+// kernel where its power of two is at most 5/4 of the smooth m, else the smooth m, all of
+// it in one staged kernel while m's block fits in shared memory (m up to 13,673), else
+// m's passes with the products in them. (The sweep: v6's kernel ran at 0.99x cuFFT where
+// the power of two is ~2n, 1.19x at 2.4n, 1.97x at 4n, and the staged kernel at 0.99x on
+// the smooth m from n = 4097 to 6836.)
 static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
                            pass_kernels kernels)
 {
@@ -1048,9 +1050,9 @@ static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
     long long power = 1;
     while (power < 2LL * n - 1)
         power *= 2;
-    // v6's one kernel on a power of two (up to 8192): v7 takes it too (faster than its
-    // staged kernel on the smooth m, even at twice the points).
-    bool fused = kernels != V5_KERNELS && fixed_bluestein_plan(power, pl.dry);
+    const bool power_near = power * 4 <= p->m * 5;
+    bool fused = (kernels == V6_KERNELS || (kernels == V7_KERNELS && power_near)) &&
+                 fixed_bluestein_plan(power, pl.dry);
     if (fused || (kernels == V6_KERNELS && power * 8 <= p->m * 9))
         p->m = power;
     if (p->m > INT32_MAX / 2 || (size_t)p->m * batch > 2 * FFT_MAX_POINTS)
