@@ -17,6 +17,7 @@ struct pass_desc {
     int block_threads; // v7's staged kernels: threads a block
     int stages;
     unsigned char radix[MAX_PASS_STAGES]; // stage s's radix
+    unsigned long long radix_code;        // v7: radix - 1 in 5 bits a stage (staged.cu)
     int pitch;         // shared memory: v5's contiguous layout, a column's stride (padded); v7's,
                        // a point's (its columns side by side)
     bool contiguous;   // m == n: a column is a whole transform
