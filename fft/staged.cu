@@ -535,7 +535,7 @@ static bool has_prime_stage(const pass_desc &d)
             return true;
     return false;
 }
-static const void *pass_kernel_of(const pass_desc &d)
+static const void *staged_kernel_of(const pass_desc &d)
 {
     const bool primes = has_prime_stage(d);
     if (d.contiguous)
@@ -607,7 +607,7 @@ bool staged_pass_plan(pass_desc &d, bool dry)
     d.staged = true;
     d.radix_code = staged_radix_code(d);
     if (!dry) // raises the kernel's shared-memory allowance on this device
-        cl_kernel_fit_for(pass_kernel_of(d), d.block_threads, (size_t)d.smem_bytes);
+        cl_kernel_fit_for(staged_kernel_of(d), d.block_threads, (size_t)d.smem_bytes);
     return true;
 }
 
