@@ -25,10 +25,11 @@
 //                 stages; v6's kernels for powers of two from 32; Bluestein in one
 //                 staged kernel for the other lengths. The default.
 //
-// The files: this one plans (factors n, splits it into passes, picks each pass's kernel)
-// and holds v1..v5; codelets.cuh the butterflies every kernel is built from; passes.cuh
-// what a pass kernel is told; fixed.cu v6's kernels; staged.cu v7's; peer.cu cuFFT and
-// the convolution's other kernels.
+// The files: this one plans (picks each pass's kernel, builds the tables) and holds
+// v1..v5; factor.c the planner's arithmetic (v7's stages of a length, the split into
+// passes; unit-tested on the CPU); codelets.cuh the butterflies every kernel is built
+// from; passes.cuh what a pass kernel is told; fixed.cu v6's kernels; staged.cu v7's;
+// peer.cu cuFFT and the convolution's other kernels.
 //
 // Every version but v1 computes the forward transform only: the inverse is
 // conj(forward(conj(x))), the conjugates fused into the first load and the last store.
@@ -819,34 +820,6 @@ static bool plan_v4(planner &pl, int n, size_t batch, bool, char *why, size_t le
 // 4 columns of 2048 points take 139 KB of shared memory).
 enum { PASS_MAX_M = 2048, FIXED_PASS_MAX_M = 4096, STAGED_PASS_MAX_M = 2048 };
 
-// Splits n into `count` factors as even as the prime factors allow (each prime to the
-// smallest product so far, largest primes first); false when one passes max_m or n has a
-// prime factor above max_prime (13, or v7's 31).
-static bool split_passes(int n, int count, int max_m, int max_prime, int *m)
-{
-    const int prime[] = {31, 29, 23, 19, 17, 13, 11, 7, 5, 3, 2};
-    int primes[32], np = 0, rest = n;
-    for (int i = 0; i < 11; i++)
-        while (prime[i] <= max_prime && rest % prime[i] == 0) {
-            primes[np++] = prime[i];
-            rest /= prime[i];
-        }
-    if (rest != 1) // a prime factor above max_prime: Bluestein's algorithm
-        return false;
-    for (int i = 0; i < count; i++)
-        m[i] = 1;
-    for (int i = 0; i < np; i++) {
-        int smallest = 0;
-        for (int k = 1; k < count; k++)
-            smallest = m[k] < m[smallest] ? k : smallest;
-        m[smallest] *= primes[i];
-    }
-    for (int i = 0; i < count; i++)
-        if (m[i] > max_m)
-            return false;
-    return true;
-}
-
 static bool plan_multipass(planner &pl, int n, size_t batch, bool in_place, pass_kernels kernels)
 {
     fft_plan *p = pl.plan;
@@ -863,7 +836,8 @@ static bool plan_multipass(planner &pl, int n, size_t batch, bool in_place, pass
             const int max_m = kernels == V5_KERNELS                         ? PASS_MAX_M
                               : kernels == V6_KERNELS || is_power_of_two(n) ? FIXED_PASS_MAX_M
                                                                             : STAGED_PASS_MAX_M;
-            if (!split_passes(n, count, max_m, kernels == V7_KERNELS ? STAGED_MAX_PRIME : 13, m))
+            if (!fft_split_passes(n, count, max_m,
+                                  kernels == V7_KERNELS ? FFT_STAGED_MAX_PRIME : 13, m))
                 continue;
             int ns = 1, i = 0;
             for (; i < count && plan_pass(pl, p->pass[i], n, m[i], ns, batch, kernels); i++)
@@ -1151,8 +1125,8 @@ static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
 static bool plan_any_length(planner &pl, int n, size_t batch, bool in_place, pass_kernels kernels,
                             plan_builder self, char *why, size_t len)
 {
-    const bool direct =
-        kernels == V7_KERNELS ? fft_largest_prime_factor(n) <= STAGED_MAX_PRIME : fft_is_smooth(n);
+    const bool direct = kernels == V7_KERNELS ? fft_largest_prime_factor(n) <= FFT_STAGED_MAX_PRIME
+                                              : fft_is_smooth(n);
     if (direct) {
         if (plan_multipass(pl, n, batch, in_place, kernels))
             return true;

@@ -98,6 +98,20 @@ long fft_next_smooth(long n);
 // The largest prime factor of n (1 for n = 1).
 long fft_largest_prime_factor(long n);
 
+// The planner's arithmetic (factor.c). v7's stages of m: the fewest, each a radix of 2 ..
+// 16 (a codelet each; 6, 12, 14 and 15 made of two) or a prime 17 .. max_prime, and of
+// those the radices with the least sum (the most even: 60 = 10 6 rather than 15 4),
+// largest first, into radix (FFT_STAGED_MAX_STAGES entries); returns how many, 0 when m
+// has a prime factor above max_prime or m < 2.
+// 12 stages: a radix's code is 5 bits of a 64-bit word (staged.cu). v7's largest prime
+// radix: lengths whose prime factors are at most it run direct.
+enum { FFT_STAGED_MAX_STAGES = 12, FFT_STAGED_MAX_PRIME = 31 };
+int fft_staged_radices(int m, int max_prime, unsigned char *radix);
+// n split into `count` factors for passes, as even as the prime factors allow (each prime
+// to the smallest product so far, largest primes first), into m; false when one passes
+// max_m or n has a prime factor above max_prime (13, or v7's 31).
+bool fft_split_passes(int n, int count, int max_m, int max_prime, int *m);
+
 // The error an output may carry: |y_k - gold_k| <= fft_allowed_error(n) ||x||_2, x the
 // transform's input (see the README: c log2(n) 2^-24, Bluestein's through its inner
 // transforms' length).

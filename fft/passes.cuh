@@ -4,6 +4,7 @@
 #define FFT_PASSES_CUH
 
 #include "codelets.cuh"
+#include "fft.h"
 
 enum { MAX_STAGES = 32, MAX_PASSES = 4, MAX_PASS_STAGES = 16 };
 
@@ -89,9 +90,6 @@ __device__ inline float2 chirp_out(float2 y, const float2 *chirp, int i, unsigne
 enum pass_kernels { V5_KERNELS, V6_KERNELS, V7_KERNELS };
 
 inline bool is_power_of_two(long long m) { return m > 0 && (m & (m - 1)) == 0; }
-
-// v7's largest prime radix: lengths whose prime factors are at most this run direct.
-enum { STAGED_MAX_PRIME = 31 };
 
 // staged.cu: v7's kernel. staged_pass_plan fills in d's stages and block shape (d's n, m,
 // ns, stride, columns and contiguous set), false when m has a prime factor above 13 or

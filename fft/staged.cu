@@ -1,9 +1,9 @@
 // fft v7's pass kernels: any length m whose prime factors are at most 31, built from the
 // codelets (codelets.cuh) a stage at a time, so a length no table names runs the same code
-// as its neighbours with the same factors. The planner (staged_radices) factors m into the
-// fewest stages of radix 2 .. 16 (6, 12, 14 and 15 are codelets made of two) and the
-// primes 17 .. 31, the most even of those (60 = 10 x 6); a kernel runs them in turn, each
-// stage's radix a switch the block takes together.
+// as its neighbours with the same factors. The planner (fft_staged_radices, factor.c)
+// factors m into the fewest stages of radix 2 .. 16 (6, 12, 14 and 15 are codelets made of
+// two) and the primes 17 .. 31, the most even of those (60 = 10 x 6); a kernel runs them in
+// turn, each stage's radix a switch the block takes together.
 //
 // A Stockham stage of radix R whose earlier radices multiply to ns: butterfly j < m / R
 // reads points j + q m/R, twiddles them by w_{ns R}^{q (j mod ns)} (from the table of m-th
@@ -48,14 +48,11 @@ enum { STAGED_COPY_LOADS = 8 };
 // instructions, several a stage a thread.
 __device__ __forceinline__ float rcp(int d) { return __fdividef(1.0f, (float)d); }
 
-// Every radix a stage may have (the planner's set, staged_radices): X(R) for each; the
+// Every radix a stage may have (the planner's set, fft_staged_radices): X(R) for each; the
 // primes 17 .. 31 in the kernels' PRIMES instances only.
 #define STAGED_RADICES(X)                                                                          \
     X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
 #define STAGED_PRIME_RADICES(X) X(17) X(19) X(23) X(29) X(31)
-// The most stages the kernels read (5 bits a radix in 64).
-enum { STAGED_MAX_STAGES = 12 };
-
 // The radices as radix - 1 in 5 bits a stage (pass_desc's radix_code, made by the plan: a
 // run-time index into d.radix would copy d to local memory, and building the code in the
 // kernel took 2.5% of its instructions at 1000 under ncu).
@@ -475,52 +472,6 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
 
 // --- the plan ------------------------------------------------------------------------------
 
-// The radices (at most `largest`, non-increasing) of m in exactly `stages` stages whose sum
-// is least, into radix; -1 when there are none.
-static int least_radix_sum(int m, int stages, int largest, unsigned char *radix)
-{
-    if (stages == 0)
-        return m == 1 ? 0 : -1;
-    long long reach = 1; // the most `stages` radices of at most `largest` make
-    for (int s = 0; s < stages; s++)
-        reach *= largest;
-    if (reach < m)
-        return -1;
-    int best = -1;
-    unsigned char rest[MAX_PASS_STAGES];
-    for (int r = largest; r >= 2; r--) {
-        if (m % r != 0 || (r > 16 && r != 17 && r != 19 && r != 23 && r != 29 && r != 31))
-            continue;
-        const int sum = least_radix_sum(m / r, stages - 1, r, rest);
-        if (sum >= 0 && (best < 0 || r + sum < best)) {
-            best = r + sum;
-            radix[0] = (unsigned char)r;
-            memcpy(radix + 1, rest, stages - 1);
-        }
-    }
-    return best;
-}
-
-// m's stages: the fewest, each a radix of 2 .. 16 (a codelet each, 6, 12, 14 and 15 made
-// of two) or a prime 17 .. max_prime, and of those the radices with the least sum (the
-// most even: 60 = 10 6 rather than 15 4), largest first. 0 when m has a prime factor above
-// max_prime (13 or 31) or m < 2.
-static int staged_radices(int m, int max_prime, unsigned char *radix)
-{
-    if (m < 2)
-        return 0;
-    int rest = m;
-    for (int p = 2; p <= max_prime; p++)
-        while (rest % p == 0)
-            rest /= p;
-    if (rest != 1)
-        return 0;
-    for (int stages = 1; stages <= STAGED_MAX_STAGES; stages++)
-        if (least_radix_sum(m, stages, max_prime > 16 ? max_prime : 16, radix) >= 0)
-            return stages;
-    return 0;
-}
-
 // A stage's loads from global memory straight into registers come in runs of m / R
 // points; under 4 (a 32-byte sector) the block copies its points in through shared memory
 // first (and out after the last stage, likewise). A one-stage transform up to 5 points
@@ -594,7 +545,7 @@ static void whole_shape(pass_desc &d, bool bluestein)
 // not fit in shared memory. dry: no device calls.
 bool staged_pass_plan(pass_desc &d, bool dry)
 {
-    d.stages = staged_radices(d.m, STAGED_MAX_PRIME, d.radix);
+    d.stages = fft_staged_radices(d.m, FFT_STAGED_MAX_PRIME, d.radix);
     if (d.stages == 0 || (!d.contiguous && d.stages < 2))
         return false;
     if (d.contiguous)
@@ -636,7 +587,7 @@ void staged_pass_launch(const pass_desc &d, const float2 *in, float2 *out, cudaS
 bool staged_bluestein_plan(pass_desc &d, bool dry)
 {
     d.contiguous = true;
-    d.stages = staged_radices(d.m, 13, d.radix);
+    d.stages = fft_staged_radices(d.m, 13, d.radix);
     if (d.stages == 0)
         return false;
     whole_shape(d, true);

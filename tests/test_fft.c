@@ -1,6 +1,7 @@
 // Unit tests of fft's CPU side: the gold transform against the plain O(n^2) DFT (every
 // path: radix 2 and 4, odd radices up to 64, Bluestein), forward and inverse, batches;
-// smooth lengths; the practical's padding and convolution; the error allowed.
+// smooth lengths; v7's stages and the passes' split (the planner's arithmetic); the
+// practical's padding and convolution; the error allowed.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,97 @@ static void test_smooth_lengths(void)
     EXPECT(fft_bluestein_length(97) >= 193 && fft_is_smooth(fft_bluestein_length(97)));
 }
 
+// Whether r is one of v7's stage radices with primes to max_prime: 2 .. 16, and the primes
+// 17 .. 31 up to max_prime.
+static bool stage_radix(int r, int max_prime)
+{
+    if (r >= 2 && r <= 16)
+        return true;
+    return r <= max_prime && (r == 17 || r == 19 || r == 23 || r == 29 || r == 31);
+}
+
+// v7's stages at every length to 16384, against a table built apart (the fewest stages of
+// the allowed radices, and of those the least sum, by dynamic programming over the
+// divisors): the count and sum match, the radices multiply to m, are allowed and
+// non-increasing; lengths with a larger prime factor get none.
+static void check_staged_radices(int max_prime)
+{
+    enum { TOP = 16384 };
+    static int stages[TOP + 1], sum[TOP + 1]; // -1: no factoring
+    stages[1] = sum[1] = 0;
+    for (int m = 2; m <= TOP; m++) {
+        stages[m] = sum[m] = -1;
+        for (int r = 2; r <= 31 && r <= m; r++) {
+            if (m % r != 0 || !stage_radix(r, max_prime) || stages[m / r] < 0)
+                continue;
+            const int st = stages[m / r] + 1, su = sum[m / r] + r;
+            if (stages[m] < 0 || st < stages[m] || (st == stages[m] && su < sum[m])) {
+                stages[m] = st;
+                sum[m] = su;
+            }
+        }
+    }
+    int wrong = 0, first_wrong = 0;
+    for (int m = 1; m <= TOP; m++) {
+        unsigned char radix[FFT_STAGED_MAX_STAGES];
+        const int got = fft_staged_radices(m, max_prime, radix);
+        bool ok = m == 1 || stages[m] < 0 ? got == 0 : got == stages[m];
+        long product = 1;
+        int total = 0;
+        for (int s = 0; s < got && ok; s++) {
+            ok = stage_radix(radix[s], max_prime) && (s == 0 || radix[s] <= radix[s - 1]);
+            product *= radix[s];
+            total += radix[s];
+        }
+        if (ok && got > 0)
+            ok = product == m && total == sum[m];
+        if (!ok && wrong++ == 0)
+            first_wrong = m;
+    }
+    if (wrong)
+        printf("  max prime %d: %d lengths wrong, the first %d\n", max_prime, wrong, first_wrong);
+    EXPECT(wrong == 0);
+}
+
+static void test_staged_radices(void)
+{
+    check_staged_radices(FFT_STAGED_MAX_PRIME);
+    check_staged_radices(13); // the column passes' set before primes, Bluestein's inner m
+    unsigned char radix[FFT_STAGED_MAX_STAGES];
+    EXPECT(fft_staged_radices(60, 31, radix) == 2 && radix[0] == 10 && radix[1] == 6);
+    EXPECT(fft_staged_radices(1360, 31, radix) == 3 && radix[0] == 17); // 17 10 8
+    EXPECT(fft_staged_radices(37, 31, radix) == 0 && fft_staged_radices(17, 13, radix) == 0);
+}
+
+// The passes' split: the factors multiply to n, each at most max_m, as even as the greedy
+// rule makes them; false exactly when a prime factor passes max_prime or a factor max_m.
+static void test_split_passes(void)
+{
+    int m[4];
+    EXPECT(fft_split_passes(1 << 20, 2, 2048, 13, m) && m[0] == 1024 && m[1] == 1024);
+    EXPECT(fft_split_passes(14450, 2, 2048, 31, m) && m[0] * m[1] == 14450); // 2 5^2 17^2
+    EXPECT(!fft_split_passes(14450, 2, 2048, 13, m));                        // 17: Bluestein
+    EXPECT(!fft_split_passes(1 << 24, 2, 2048, 13, m));                      // 4096 each
+    EXPECT(fft_split_passes(1 << 24, 3, 2048, 13, m) && m[0] * m[1] * m[2] == 1 << 24);
+    int wrong = 0;
+    for (int n = 2; n <= 1 << 18; n += 7) {
+        for (int count = 2; count <= 3; count++) {
+            const bool fits = fft_split_passes(n, count, 2048, 31, m);
+            long product = 1;
+            bool within = true;
+            for (int i = 0; i < count && fits; i++) {
+                product *= m[i];
+                within = within && m[i] >= 1 && m[i] <= 2048;
+            }
+            if (fits && (product != n || !within))
+                wrong++;
+            if (!fits && fft_largest_prime_factor(n) <= 31 && count == 3 && n <= 2048 * 2)
+                wrong++; // three passes of short factors always fit such an n
+        }
+    }
+    EXPECT(wrong == 0);
+}
+
 static void test_allowed_error(void)
 {
     // 4 (log2 n + 1) 2^-24 for smooth n; Bluestein's counts both inner transforms.
@@ -189,6 +281,8 @@ int main(void)
     RUN_TEST(test_gold_known_values);
     RUN_TEST(test_round_trip);
     RUN_TEST(test_smooth_lengths);
+    RUN_TEST(test_staged_radices);
+    RUN_TEST(test_split_passes);
     RUN_TEST(test_allowed_error);
     RUN_TEST(test_conv_padding_and_gold);
     RUN_TEST(test_conv_allowance_catches_one_output);

@@ -1,0 +1,80 @@
+// fft's planner arithmetic (host, no device): how v7 factors a length into stages of its
+// codelets, and how v5..v7 split a long transform into passes. fft.cu and staged.cu plan
+// with these; the unit tests check them at every length to 16384.
+#include <string.h>
+
+#include "fft.h"
+
+// Whether r is a radix of v7's stages: 2 .. 16 (6, 12, 14 and 15 codelets made of two) or
+// a prime 17 .. 31.
+static bool is_stage_radix(int r)
+{
+    return (r >= 2 && r <= 16) || r == 17 || r == 19 || r == 23 || r == 29 || r == 31;
+}
+
+// The radices (at most `largest`, non-increasing) of m in exactly `stages` stages whose sum
+// is least, into radix; -1 when there are none.
+static int least_radix_sum(int m, int stages, int largest, unsigned char *radix)
+{
+    if (stages == 0)
+        return m == 1 ? 0 : -1;
+    long long reach = 1; // the most `stages` radices of at most `largest` make
+    for (int s = 0; s < stages; s++)
+        reach *= largest;
+    if (reach < m)
+        return -1;
+    int best = -1;
+    unsigned char rest[FFT_STAGED_MAX_STAGES];
+    for (int r = largest; r >= 2; r--) {
+        if (m % r != 0 || !is_stage_radix(r))
+            continue;
+        const int sum = least_radix_sum(m / r, stages - 1, r, rest);
+        if (sum >= 0 && (best < 0 || r + sum < best)) {
+            best = r + sum;
+            radix[0] = (unsigned char)r;
+            memcpy(radix + 1, rest, stages - 1);
+        }
+    }
+    return best;
+}
+
+int fft_staged_radices(int m, int max_prime, unsigned char *radix)
+{
+    if (m < 2)
+        return 0;
+    int rest = m;
+    for (int p = 2; p <= max_prime; p++)
+        while (rest % p == 0)
+            rest /= p;
+    if (rest != 1)
+        return 0;
+    for (int stages = 1; stages <= FFT_STAGED_MAX_STAGES; stages++)
+        if (least_radix_sum(m, stages, max_prime > 16 ? max_prime : 16, radix) >= 0)
+            return stages;
+    return 0;
+}
+
+bool fft_split_passes(int n, int count, int max_m, int max_prime, int *m)
+{
+    static const int prime[] = {31, 29, 23, 19, 17, 13, 11, 7, 5, 3, 2};
+    int primes[32], np = 0, rest = n; // n <= 2^27: 27 prime factors at most
+    for (int i = 0; i < 11; i++)
+        while (prime[i] <= max_prime && rest % prime[i] == 0) {
+            primes[np++] = prime[i];
+            rest /= prime[i];
+        }
+    if (rest != 1) // a prime factor above max_prime: Bluestein's algorithm
+        return false;
+    for (int i = 0; i < count; i++)
+        m[i] = 1;
+    for (int i = 0; i < np; i++) {
+        int smallest = 0;
+        for (int k = 1; k < count; k++)
+            smallest = m[k] < m[smallest] ? k : smallest;
+        m[smallest] *= primes[i];
+    }
+    for (int i = 0; i < count; i++)
+        if (m[i] > max_m)
+            return false;
+    return true;
+}
