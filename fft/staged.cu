@@ -523,7 +523,7 @@ static bool has_prime_stage(const pass_desc &d)
             return true;
     return false;
 }
-static const void *pass_kernel_of(const pass_desc &d)
+static const void *staged_kernel_of(const pass_desc &d)
 {
     const bool primes = has_prime_stage(d);
     if (d.contiguous)
@@ -594,7 +594,7 @@ bool staged_pass_plan(pass_desc &d, bool dry)
         return false;
     d.staged = true;
     if (!dry) // raises the kernel's shared-memory allowance on this device
-        cl_kernel_fit_for(pass_kernel_of(d), d.block_threads, (size_t)d.smem_bytes);
+        cl_kernel_fit_for(staged_kernel_of(d), d.block_threads, (size_t)d.smem_bytes);
     return true;
 }
 
