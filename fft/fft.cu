@@ -20,8 +20,8 @@
 //                 4096), where v5 takes 3; Bluestein up to n = 4096 in one kernel. Its
 //                 kernels are in fixed.cu.
 //   v7-any        the planner's passes built at run time from stages of radix 2 .. 16
-//                 and, in whole transforms, the primes 17 .. 31 (staged.cu): any length
-//                 whose prime factors are at most 31 (13 past one block) in one code,
+//                 and the primes 17 .. 31 (staged.cu): any length whose prime factors
+//                 are at most 31 in one code,
 //                 whole transforms loaded and stored by their first and last stages;
 //                 v6's kernels for powers of two from 32; Bluestein in one staged
 //                 kernel for the other lengths. The default.
@@ -1137,9 +1137,9 @@ static bool plan_v6(planner &pl, int n, size_t batch, bool in_place, char *why, 
 
 // --- v7: any length from the codelets ---------------------------------------------------------
 
-// v7: the planner composes each pass from stages of radix 2 .. 16 and, in whole
-// transforms, the primes 17 .. 31 (staged.cu's kernels, the radix a switch a stage), so
-// every length whose prime factors are at most 31 (13 past one block) runs one code,
+// v7: the planner composes each pass from stages of radix 2 .. 16 and the primes 17 ..
+// 31 (staged.cu's kernels, the radix a switch a stage), so every length whose prime
+// factors are at most 31 runs one code,
 // whatever the length: one pass while the block's buffers fit in shared memory
 // (m up to ~13000), else passes of up to 2048 over columns. Powers of two from 32 run
 // v6's kernels compiled for them. Other lengths: Bluestein's algorithm, v6's one kernel

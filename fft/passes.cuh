@@ -82,7 +82,7 @@ __device__ inline float2 chirp_out(float2 y, const float2 *chirp, int i, unsigne
 
 // Which versions' pass kernels a plan may use: v5's (the radix a run-time switch), v6's
 // compiled for the pass's length where there is one (else v5's), v7's: v6's for powers
-// of two, the staged kernels for any other length of radices up to 31 (13 over columns).
+// of two, the staged kernels for any other length of radices up to 31.
 enum pass_kernels { V5_KERNELS, V6_KERNELS, V7_KERNELS };
 
 inline bool is_power_of_two(long long m) { return m > 0 && (m & (m - 1)) == 0; }
@@ -91,8 +91,8 @@ inline bool is_power_of_two(long long m) { return m > 0 && (m & (m - 1)) == 0; }
 enum { STAGED_MAX_PRIME = 31 };
 
 // staged.cu: v7's kernel. staged_pass_plan fills in d's stages and block shape (d's n, m,
-// ns, stride, columns and contiguous set), false when m has a prime factor above 13 (31
-// for whole transforms) or the block does not fit; dry makes no device calls. staged_bluestein_*:
+// ns, stride, columns and contiguous set), false when m has a prime factor above 31 or the
+// block does not fit; dry makes no device calls. staged_bluestein_*:
 // Bluestein's algorithm in one kernel on m-point transforms (d.m = m, d.pad_n = n, d.columns = the
 // batch, d.roots, d.chirp, d.spectrum).
 bool staged_pass_plan(pass_desc &d, bool dry);
