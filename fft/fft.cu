@@ -21,10 +21,9 @@
 //                 kernels are in fixed.cu.
 //   v7-any        the planner's passes built at run time from stages of radix 2 .. 16
 //                 and the primes 17 .. 31 (staged.cu): any length whose prime factors
-//                 are at most 31 in one code,
-//                 whole transforms loaded and stored by their first and last stages;
-//                 v6's kernels for powers of two from 32; Bluestein in one staged
-//                 kernel for the other lengths. The default.
+//                 are at most 31 in one code, whole transforms loaded and stored by
+//                 their first and last stages; v6's kernels for powers of two from 32;
+//                 Bluestein in one staged kernel for the other lengths. The default.
 //
 // The files: this one plans (factors n, splits it into passes, picks each pass's kernel)
 // and holds v1..v5; codelets.cuh the butterflies every kernel is built from; passes.cuh
