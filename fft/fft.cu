@@ -20,10 +20,10 @@
 //                 4096), where v5 takes 3; Bluestein up to n = 4096 in one kernel. Its
 //                 kernels are in fixed.cu.
 //   v7-any        the planner's passes built at run time from stages of radix 2 .. 16
-//                 (staged.cu): any length whose prime factors are at most 13 in one
-//                 code, whole transforms loaded and stored by their first and last
-//                 stages; v6's kernels for powers of two from 32; Bluestein in one
-//                 staged kernel for the other lengths. The default.
+//                 and the primes 17 .. 31 (staged.cu): any length whose prime factors
+//                 are at most 31 in one code, whole transforms loaded and stored by
+//                 their first and last stages; v6's kernels for powers of two from 32;
+//                 Bluestein in one staged kernel for the other lengths. The default.
 //
 // The files: this one plans (picks each pass's kernel, builds the tables) and holds
 // v1..v5; factor.c the planner's arithmetic (v7's stages of a length, the split into
@@ -1120,7 +1120,7 @@ static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
     return true;
 }
 
-// v5, v6 and v7: passes for smooth n (v7: prime factors up to 13), Bluestein's
+// v5, v6 and v7: passes for smooth n (v7: prime factors up to 31), Bluestein's
 // algorithm (on the same version's transforms) for the others.
 static bool plan_any_length(planner &pl, int n, size_t batch, bool in_place, pass_kernels kernels,
                             plan_builder self, char *why, size_t len)
@@ -1155,9 +1155,10 @@ static bool plan_v6(planner &pl, int n, size_t batch, bool in_place, char *why, 
 
 // --- v7: any length from the codelets ---------------------------------------------------------
 
-// v7: the planner composes each pass from stages of radix 2 .. 16 (staged.cu's kernels,
-// the radix a switch a stage), so every length whose prime factors are at most 13 runs
-// one code, whatever the length: one pass while the block's buffers fit in shared memory
+// v7: the planner composes each pass from stages of radix 2 .. 16 and the primes 17 ..
+// 31 (staged.cu's kernels, the radix a switch a stage), so every length whose prime
+// factors are at most 31 runs one code,
+// whatever the length: one pass while the block's buffers fit in shared memory
 // (m up to ~13000), else passes of up to 2048 over columns. Powers of two from 32 run
 // v6's kernels compiled for them. Other lengths: Bluestein's algorithm, v6's one kernel
 // for m a power of two up to 8192, else on the smooth m (factors 2, 3, 5, 7), all in one
@@ -1298,7 +1299,7 @@ extern "C" const fft_version fft_versions[] = {
     {{"v6-fixed", "v5 with each pass compiled for its length (powers of two): no index math"},
      v6_plan,
      v6_plan_bytes},
-    {{"v7-any", "passes built from stages of radix 2..16 (any length of factors up to 13), v6's "
+    {{"v7-any", "passes built from stages of radix 2..16 (any length of factors up to 31), v6's "
                 "kernels for powers of two, Bluestein in one kernel"},
      v7_plan,
      v7_plan_bytes},

@@ -115,11 +115,12 @@ static bool check_output(const problem *pr, float *y, const char *what, checks *
         for (size_t k = b * pr->n; k < (b + 1) * pr->n; k++) {
             const double re = reference_at(pr, 2 * k), im = reference_at(pr, 2 * k + 1);
             const double dre = y[2 * k] - re, dim = y[2 * k + 1] - im, e2 = dre * dre + dim * dim;
+            const double e = sqrt(e2);
             err2 += e2;
-            l1 += sqrt(e2);
+            l1 += e;
             ref2 += re * re + im * im;
             energy += (double)y[2 * k] * y[2 * k] + (double)y[2 * k + 1] * y[2 * k + 1];
-            const double ratio = sqrt(e2) / (tol > 0.0 ? tol : 1e-300);
+            const double ratio = e / (tol > 0.0 ? tol : 1e-300);
             worst = ratio > worst ? ratio : worst;
             if (!(ratio <= 1.0)) {
                 bad++;

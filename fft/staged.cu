@@ -86,15 +86,13 @@ __device__ __forceinline__ int block_columns(const pass_desc &d, unsigned &first
 // butterflies) spread over the banks (R = 16: 17 slots apart).
 __device__ __forceinline__ int padded_slot(int i) { return i + (i >> 4); }
 
-// staged_whole_kernel's block: C transforms of m points, one run in global memory.
-// Butterfly i is butterfly j = i mod (m / R) of transform c = i / (m / R), so a warp's
-// lanes take neighbouring butterflies and its loads of point j + q m/R, q fixed, are
-// neighbouring words: runs of m / R points.
-struct whole_points {
-    const float2 *src;
-    float2 *dst;
+// staged_whole_kernel's and staged_bluestein_kernel's blocks in shared memory: C transforms
+// of m points, transform c's point p at padded_slot(c m + p). Butterfly i is butterfly j =
+// i mod (m / R) of transform c = i / (m / R), so a warp's lanes take neighbouring
+// butterflies and its loads of point j + q m/R, q fixed, are neighbouring words: runs of
+// m / R points.
+struct whole_slots {
     int m;
-    unsigned sign_in, sign_out;
     bool alone; // one transform a block: butterfly i is its butterfly i (no division)
     __device__ int butterfly(int i, int count, float inv_count, int &j) const
     {
@@ -105,28 +103,25 @@ struct whole_points {
         return div_mod(i, count, inv_count, j);
     }
     __device__ int slot(int c, int p) const { return padded_slot(c * m + p); }
+};
+
+// staged_whole_kernel's block: its C m points one run in global memory.
+struct whole_points : whole_slots {
+    const float2 *src;
+    float2 *dst;
+    unsigned sign_in, sign_out;
     __device__ float2 load(int c, int p) const { return flip_imag(src[c * m + p], sign_in); }
     __device__ void store(int c, int p, float2 v) const { dst[c * m + p] = flip_imag(v, sign_out); }
 };
 
-// staged_bluestein_kernel's block: as whole_points in shared memory, n <= m points a
-// transform in global memory; loads x_p c_p (zero past n), stores conj(y_p) c_p for p < n.
-struct bluestein_points {
+// staged_bluestein_kernel's block: n <= m points a transform in global memory; loads
+// x_p c_p (zero past n), stores conj(y_p) c_p for p < n.
+struct bluestein_points : whole_slots {
     const float2 *src;
     float2 *dst;
-    int m, n;
+    int n;
     unsigned sign_in, sign_out;
     const float2 *chirp;
-    bool alone; // as whole_points's
-    __device__ int butterfly(int i, int count, float inv_count, int &j) const
-    {
-        if (alone) {
-            j = i;
-            return 0;
-        }
-        return div_mod(i, count, inv_count, j);
-    }
-    __device__ int slot(int c, int p) const { return padded_slot(c * m + p); }
     __device__ float2 load(int c, int p) const
     {
         return p < n ? chirp_in(src[c * n + p], sign_in, chirp, p) : make_float2(0.0f, 0.0f);
@@ -351,8 +346,11 @@ __global__ void __launch_bounds__(PRIMES ? STAGED_THREADS : STAGED_MAX_THREADS, 
         }
     }
     const int m = d.m, points = columns * m;
-    const whole_points at = {in + (size_t)first * m,  out + (size_t)first * m, m, sign_in, sign_out,
-                             d.columns_per_block == 1};
+    const whole_points at = {{m, d.columns_per_block == 1},
+                             in + (size_t)first * m,
+                             out + (size_t)first * m,
+                             sign_in,
+                             sign_out};
     float2 *cur = sm;
     if (d.copy_in) { // STAGED_COPY_LOADS loads in flight a thread before their stores
         for (int base = threadIdx.x; base < points; base += STAGED_COPY_LOADS * blockDim.x) {
@@ -455,9 +453,13 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
     const int n = d.pad_n, m = d.m;
     unsigned first;
     const int columns = block_columns(d, first);
-    const bluestein_points at = {
-        x + (size_t)first * n, y + (size_t)first * n, m,       n,
-        sign_mask(d.conj_in),  sign_mask(d.conj_out), d.chirp, d.columns_per_block == 1};
+    const bluestein_points at = {{m, d.columns_per_block == 1},
+                                 x + (size_t)first * n,
+                                 y + (size_t)first * n,
+                                 n,
+                                 sign_mask(d.conj_in),
+                                 sign_mask(d.conj_out),
+                                 d.chirp};
     float2 *const buffer1 = sm + d.pitch;
     float2 *cur = staged_stages<false>(at, d, columns, sm, buffer1, true, false);
     const float inv_m = rcp(m), scale = 1.0f / (float)m;
