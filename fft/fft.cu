@@ -1011,11 +1011,11 @@ typedef bool (*plan_builder)(planner &, int, size_t, bool, char *, size_t);
 // to 8192, all of Bluestein in one kernel (a block a transform, see
 // bluestein_fused_kernel); above, a power of two when it is within 1/8 of the smooth
 // length, so the inner transforms run on kernels compiled for their length. v7: v6's one
-// kernel where its power of two is at most 5/4 of the smooth m, else the smooth m, all of
-// it in one staged kernel while m's block fits in shared memory (m up to 13,673), else
-// m's passes with the products in them. (The sweep: v6's kernel ran at 0.99x cuFFT where
-// the power of two is ~2n, 1.19x at 2.4n, 1.97x at 4n, and the staged kernel at 0.99x on
-// the smooth m from n = 4097 to 6836.)
+// kernel where its power of two is less than 1.7 times the smooth m, else the smooth m,
+// all of it in one staged kernel while m's block fits in shared memory (m up to 13,673),
+// else m's passes with the products in them. (The staged kernel takes about twice v6's
+// time a point of m: on the H200, over 1,487 Bluestein lengths to 4096, v6's kernel was
+// the faster wherever its power of two is below ~1.7 m.)
 static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
                            pass_kernels kernels)
 {
@@ -1024,7 +1024,7 @@ static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
     long long power = 1;
     while (power < 2LL * n - 1)
         power *= 2;
-    const bool power_near = power * 4 <= p->m * 5;
+    const bool power_near = power * 10 < p->m * 17;
     bool fused = (kernels == V6_KERNELS || (kernels == V7_KERNELS && power_near)) &&
                  fixed_bluestein_plan(power, pl.dry);
     if (fused || (kernels == V6_KERNELS && power * 8 <= p->m * 9))
