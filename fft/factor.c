@@ -78,3 +78,13 @@ bool fft_split_passes(int n, int count, int max_m, int max_prime, int *m)
             return false;
     return true;
 }
+
+int fft_dif_slot(const unsigned char *radix, int stages, int k)
+{
+    int slot = 0;
+    for (int s = 0; s < stages; s++) { // k's digits, lowest first, reversed by Horner's rule
+        slot = slot * radix[s] + k % radix[s];
+        k /= radix[s];
+    }
+    return slot;
+}

@@ -1080,11 +1080,22 @@ static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
         single->run(single, &args, 0);
         CL_CUDA_CHECK(cudaDeviceSynchronize());
         fft_plan_destroy(single);
+        if (staged_fused && p->pass[0].in_place) { // in the order its DIF stages leave it
+            const pass_desc &d = p->pass[0];
+            std::vector<float2> natural(p->m), dif(p->m);
+            CL_CUDA_CHECK(cudaMemcpy(natural.data(), p->spectrum, p->m * sizeof(float2),
+                                     cudaMemcpyDeviceToHost));
+            for (int k = 0; k < d.m; k++)
+                dif[fft_dif_slot(d.radix, d.stages, k)] = natural[k];
+            CL_CUDA_CHECK(
+                cudaMemcpy(p->spectrum, dif.data(), p->m * sizeof(float2), cudaMemcpyHostToDevice));
+        }
     }
     if (fused) {
         p->passes = 1;
         snprintf(p->description, sizeof p->description,
-                 "Bluestein in one kernel: 2 transforms of %lld and 3 products", p->m);
+                 "Bluestein in one kernel: 2 transforms of %lld and 3 products%s", p->m,
+                 staged_fused && p->pass[0].in_place ? ", in place" : "");
         p->run = run_bluestein_fused;
         if (staged_fused) {
             pass_desc &d = p->pass[0];
@@ -1179,8 +1190,9 @@ static bool plan_v7(planner &pl, int n, size_t batch, bool in_place, char *why, 
     if (p->npasses == 1 && d.staged) {
         char radix[96];
         describe_pass(radix, sizeof radix, d);
-        snprintf(p->description, sizeof p->description, "1 pass (radix %s), %d transform%s a block",
-                 radix, d.columns_per_block, d.columns_per_block > 1 ? "s" : "");
+        snprintf(p->description, sizeof p->description,
+                 "1 pass (radix %s), %d transform%s a block%s", radix, d.columns_per_block,
+                 d.columns_per_block > 1 ? "s" : "", d.in_place ? ", in place" : "");
     } else if (p->npasses == 1 && d.fixed)
         fixed_pass_describe(p->description, sizeof p->description, p->pass[0]);
     return true;

@@ -111,6 +111,10 @@ int fft_staged_radices(int m, int max_prime, unsigned char *radix);
 // to the smallest product so far, largest primes first), into m; false when one passes
 // max_m or n has a prime factor above max_prime (13, or v7's 31).
 bool fft_split_passes(int n, int count, int max_m, int max_prime, int *m);
+// Where v7's stages in place (decimation in frequency, radix[0] first) leave output k of
+// an m-point transform: its digits k = k0 + r0 (k1 + r1 (k2 + ...)) reversed, k0 r1 r2 ...
+// + k1 r2 ... + ...
+int fft_dif_slot(const unsigned char *radix, int stages, int k);
 
 // The error an output may carry: |y_k - gold_k| <= fft_allowed_error(n) ||x||_2, x the
 // transform's input (see the README: c log2(n) 2^-24, Bluestein's through its inner

@@ -29,6 +29,8 @@ struct pass_desc {
     bool copy_in, copy_out; // v7's whole transforms: the block copies its points in (out)
                             // through shared memory, where the first (last) stage's runs
                             // in global memory would be short
+    bool in_place;          // v7's whole transforms past two buffers' room: one buffer,
+                            // each stage in place (staged.cu's inplace_stage)
     int smem_bytes;
     const float2 *roots;                   // w_m^t = e^{-2 pi i t / m}, t < m
     const float2 *twiddle_hi, *twiddle_lo; // w_{ns m}^e = hi[e >> shift] lo[e & mask]

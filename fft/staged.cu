@@ -291,6 +291,104 @@ __device__ __forceinline__ float2 *staged_stages(const Points &at, const pass_de
     return cur;
 }
 
+// --- stages in place: one buffer ------------------------------------------------------------
+//
+// Past ~13,600 points a block's two buffers (16 bytes a point) no longer fit in shared
+// memory; one does, to ~27,000 points. Stockham's stages write other slots than they read,
+// so they need two; Cooley-Tukey's write back the slots they read, so one is enough (each
+// butterfly owns its R points: no barrier inside a stage). The price is the order: in
+// Gentleman and Sande's decimation in frequency (DIF) natural input leaves the outputs
+// digit-reversed, and decimation in time (DIT), the stages run the other way round, takes
+// that order back to the natural one.
+
+// One in-place stage of radix R over one transform of m points in the buffer:
+// sub-transforms of L = m / ns points (ns: the product of the radices before this one in
+// DIF's order), butterfly i is butterfly j = i mod (L/R) of sub-transform b = i / (L/R),
+// its points b L + j + q L/R. DIF twiddles the outputs, u_k w_L^{j k}, after the
+// butterfly; DIT the inputs, u_q w_L^{j q}, before it. Loads from global memory (the first
+// DIF stage: L = m, points j + q m/R, a warp's lanes neighbouring j: runs) or stores to it
+// (the last DIT stage, the same points) instead of the buffer.
+template <int R, int KIND, bool DIT, class Points>
+__device__ __forceinline__ void inplace_stage(const Points &at, float2 *buf, int m, int ns,
+                                              const float2 *roots)
+{
+    const int L = m / ns, count = L / R, butterflies = m / R;
+    const float inv_count = rcp(count);
+    for (int i = threadIdx.x; i < butterflies; i += blockDim.x) {
+        int j = 0;
+        const int b = count == 1 ? i : div_mod(i, count, inv_count, j);
+        const int base = b * L + j;
+        float2 u[R];
+#pragma unroll
+        for (int q = 0; q < R; q++)
+            u[q] = KIND == FROM_GLOBAL ? at.load(0, base + q * count)
+                                       : buf[padded_slot(base + q * count)];
+        if (DIT && j > 0)
+            twiddle_from_roots<R>(u, roots, j * ns);
+        dft<R>(u);
+        if (!DIT && j > 0)
+            twiddle_from_roots<R>(u, roots, j * ns);
+#pragma unroll
+        for (int q = 0; q < R; q++)
+            if (KIND == TO_GLOBAL)
+                at.store(0, base + q * count, u[q]);
+            else
+                buf[padded_slot(base + q * count)] = u[q];
+    }
+}
+
+// The stages of one m-point transform in place, DIF's order (from_global: the first loads
+// from global memory) or DIT's (to_global: the last stores to it); synced after each stage
+// that leaves its points in the buffer. Radices to 16 (the PRIMES kernels keep two buffers).
+template <bool DIT, bool FROM, bool TO, class Points>
+__device__ __forceinline__ void inplace_stages(const Points &at, const pass_desc &d, float2 *buf)
+{
+    const unsigned long long code = d.radix_code;
+    int ns = DIT ? d.m : 1;
+    for (int t = 0; t < d.stages; t++) {
+        const int radix = radix_at(code, DIT ? d.stages - 1 - t : t);
+        if (DIT)
+            ns /= radix;
+        const int kind = FROM && t == 0            ? FROM_GLOBAL
+                         : TO && t == d.stages - 1 ? TO_GLOBAL
+                                                   : SHARED_ONLY;
+        switch (radix) { // the block takes the same case
+#define INPLACE(R)                                                                                 \
+    case R:                                                                                        \
+        if (kind == FROM_GLOBAL) {                                                                 \
+            if constexpr (FROM)                                                                    \
+                inplace_stage<R, FROM_GLOBAL, DIT>(at, buf, d.m, ns, d.roots);                     \
+        } else if (kind == TO_GLOBAL) {                                                            \
+            if constexpr (TO)                                                                      \
+                inplace_stage<R, TO_GLOBAL, DIT>(at, buf, d.m, ns, d.roots);                       \
+        } else                                                                                     \
+            inplace_stage<R, SHARED_ONLY, DIT>(at, buf, d.m, ns, d.roots);                         \
+        break;
+            STAGED_RADICES(INPLACE)
+#undef INPLACE
+        }
+        if (!DIT)
+            ns *= radix;
+        if (kind != TO_GLOBAL)
+            __syncthreads();
+    }
+}
+
+// Where DIF leaves output k: its digits k = k0 + R0 (k1 + R1 (k2 + ...)), lowest first, at
+// slot k0 R1 R2 ... + k1 R2 ... + ... (the digits reversed), by Horner's rule (the host's
+// fft_dif_slot, factor.c, unit-tested).
+__device__ __forceinline__ int dif_slot(unsigned long long code, int stages, int k)
+{
+    int slot = 0;
+    for (int s = 0; s < stages; s++) {
+        const int radix = radix_at(code, s);
+        int digit;
+        k = div_mod(k, radix, rcp(radix), digit);
+        slot = slot * radix + digit;
+    }
+    return slot;
+}
+
 // --- the kernels -------------------------------------------------------------------------
 
 // A transform of one stage (m = R <= 5) a thread, straight from global memory to
@@ -472,6 +570,45 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
     staged_stages<false>(at, d, columns, cur, cur == sm ? buffer1 : sm, false, true);
 }
 
+// A whole transform past two buffers' room (d.in_place), one a block: DIF's stages in one
+// buffer, the first loading from global memory, then the outputs stored in the natural
+// order (each thread output k's slot, dif_slot: the stores in runs, the buffer's reads
+// scattered). One pass of 16 bytes a point where the length took two over columns.
+__global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
+    staged_inplace_kernel(const float2 *in, float2 *out, const pass_desc d)
+{
+    extern __shared__ float2 sm[];
+    const int m = d.m;
+    const whole_points at = {{m, true},
+                             in + (size_t)blockIdx.x * m,
+                             out + (size_t)blockIdx.x * m,
+                             sign_mask(d.conj_in),
+                             sign_mask(d.conj_out)};
+    inplace_stages<false, true, false>(at, d, sm);
+    for (int k = threadIdx.x; k < m; k += blockDim.x)
+        at.store(0, k, sm[padded_slot(dif_slot(d.radix_code, d.stages, k))]);
+}
+
+// Bluestein's kernel in one buffer (d.in_place), one transform a block: x_p c_p loaded by
+// DIF's first stage, its stages in place, the product with the spectrum (which the plan
+// gives in DIF's order, staged_dif_order, so no reordering here), DIT's stages taking that
+// order back to the natural one, the last storing conj(y_p) c_p.
+__global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
+    staged_bluestein_inplace_kernel(const float2 *x, float2 *y, const pass_desc d)
+{
+    extern __shared__ float2 sm[];
+    const int n = d.pad_n, m = d.m;
+    const bluestein_points at = {{m, true}, x + (size_t)blockIdx.x * n, y + (size_t)blockIdx.x * n,
+                                 n,         sign_mask(d.conj_in),       sign_mask(d.conj_out),
+                                 d.chirp};
+    inplace_stages<false, true, false>(at, d, sm);
+    const float scale = 1.0f / (float)m;
+    for (int p = threadIdx.x; p < m; p += blockDim.x)
+        sm[padded_slot(p)] = filter_out(sm[padded_slot(p)], d.spectrum, p, scale);
+    __syncthreads();
+    inplace_stages<true, false, true>(at, d, sm);
+}
+
 // --- the plan ------------------------------------------------------------------------------
 
 // A stage's loads from global memory straight into registers come in runs of m / R
@@ -491,6 +628,8 @@ static bool has_prime_stage(const pass_desc &d)
 static const void *staged_kernel_of(const pass_desc &d)
 {
     const bool primes = has_prime_stage(d);
+    if (d.in_place)
+        return (const void *)staged_inplace_kernel;
     if (d.contiguous)
         return primes ? (const void *)staged_whole_kernel<true>
                       : (const void *)staged_whole_kernel<false>;
@@ -540,6 +679,13 @@ static void whole_shape(pass_desc &d, bool bluestein)
     d.columns_per_block = C;
     d.pitch = C * d.m + (C * d.m - 1) / 16 + 1;
     d.smem_bytes = (int)(buffers * (size_t)d.pitch * sizeof(float2));
+    // Past two buffers' room (m above ~13,600), one transform in one buffer, its stages in
+    // place (inplace_stages; radices to 16): one pass to ~27,000 points where the length
+    // took two over columns, and Bluestein's m likewise.
+    d.in_place = C == 1 && buffers == 2 && !has_prime_stage(d) &&
+                 (size_t)d.smem_bytes > cl_device_current()->shared_optin_bytes;
+    if (d.in_place)
+        d.smem_bytes = (int)((size_t)d.pitch * sizeof(float2));
 }
 
 // Fills in d's stages and block shape for the staged kernels (d.n, m, ns, stride, columns
@@ -572,7 +718,10 @@ static unsigned staged_blocks(const pass_desc &d)
 void staged_pass_launch(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream)
 {
     const bool primes = has_prime_stage(d);
-    if (d.contiguous)
+    if (d.in_place)
+        staged_inplace_kernel<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(in, out,
+                                                                                           d);
+    else if (d.contiguous)
         (primes
              ? staged_whole_kernel<true>
              : staged_whole_kernel<
@@ -598,13 +747,19 @@ bool staged_bluestein_plan(pass_desc &d, bool dry)
     d.staged = true;
     d.radix_code = staged_radix_code(d);
     if (!dry)
-        cl_kernel_fit_for((const void *)staged_bluestein_kernel, d.block_threads,
-                          (size_t)d.smem_bytes);
+        cl_kernel_fit_for(d.in_place ? (const void *)staged_bluestein_inplace_kernel
+                                     : (const void *)staged_bluestein_kernel,
+                          d.block_threads, (size_t)d.smem_bytes);
     return true;
 }
 
 void staged_bluestein_launch(const pass_desc &d, const float2 *x, float2 *y, cudaStream_t stream)
 {
-    staged_bluestein_kernel<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(x, y, d);
+    if (d.in_place)
+        staged_bluestein_inplace_kernel<<<staged_blocks(d), d.block_threads, d.smem_bytes,
+                                          stream>>>(x, y, d);
+    else
+        staged_bluestein_kernel<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(x, y,
+                                                                                             d);
     CL_LAUNCH_CHECK();
 }

@@ -66,13 +66,15 @@ batch_gpu "fft -k all -n 10007 (prime)" 0 -k all -n 10007 --transforms 2 -i 2
 # stage copied in and out (6, 11, 12, 16), two stages with a short run copied out (22 =
 # 11 2), whole transforms of several radices (60, 625 = 5^4, 1001 = 7 11 13, 3000, 12000,
 # 12005 = 7^4 5 on 1024 threads), columns (100000 = 250 x 400, 5 x 10^6 in three passes),
-# Bluestein in one staged kernel (37 on 75, 2064 on 4200, 2399 on 4800, 4097 on 8232, 6007
-# on 12096) and in three staged passes with the products in them, the middle one its turn
-# (65537 on 131220, 9973 on 20000, 14375 on 28800); prime stages of 17 .. 31 (17, 323 = 17
-# 19, 961 = 31^2, 1740 = 29 60, 11500 = 23 500), in passes over columns too (14450 = 170 x
-# 85, 17408 = 17 2^10), and past what two-stage passes split (15283 = 17 29 31: Bluestein);
-# inverse and in place.
-for n in 3 6 11 12 16 17 22 60 323 625 961 1001 1740 3000 11500 12000 12005 100000 37 2064 2399 4097 6007 65537 14450 17408 15283 9973 14375; do
+# whole transforms in one buffer, their stages in place, past two buffers' room (13720 =
+# 2^3 5 7^3, 15625 = 5^6, 27000, 27216 = 2^4 3^5 7 the longest that fits; 27440 takes two
+# passes), Bluestein in one staged kernel (37 on 75, 2064 on 4200, 2399 on 4800, 4097 on
+# 8232, 6007 on 12096; in place: 9973 on 20000, 13001 on 26244) and in three staged passes
+# with the products in them, the middle one its turn (65537 on 131220, 14375 on 28800);
+# prime stages of 17 .. 31 (17, 323 = 17 19, 961 = 31^2, 1740 = 29 60, 11500 = 23 500), in
+# passes over columns too (14450 = 170 x 85, 17408 = 17 2^10), and past what two-stage
+# passes split (15283 = 17 29 31: Bluestein); inverse and in place.
+for n in 3 6 11 12 16 17 22 60 323 625 961 1001 1740 3000 11500 12000 12005 13720 15625 27000 27216 27440 100000 37 2064 2399 4097 6007 9973 13001 65537 14450 17408 15283 14375; do
     batch_gpu "fft -k v7 -n $n" 0 -k v7 -n "$n" --transforms 3 -i 2
     batch_gpu "fft -k v7 -n $n --inverse --in-place" 0 -k v7 -n "$n" --transforms 2 --inverse --in-place -i 2
 done
@@ -80,6 +82,11 @@ batch_gpu "fft -k v7 -n 5000000 (three staged passes)" 0 -k v7 -n 5000000 --tran
 batch_gpu "fft -k v7 -n 2^21 + 1 (Bluestein on three passes, the products in six)" 0 -k v7 -n 2097153 --transforms 1 -i 2
 batch_gpu "fft the default run" 0 -i 2
 batch_end
+# The in-place kernels are the ones that run past two buffers' room (the plan says so).
+for n in 13720 13001; do
+    expect_gpu "fft -k v7 -n $n runs in place" 0 "$fft" -k v7 -n "$n" --transforms 2 -i 1
+    if [ "$rc" -eq 0 ] && ! grep -q "in place" "$tmp/out"; then fail "fft -k v7 -n $n: its plan says in place"; fi
+done
 
 # The practical's program: its line, and the long one against the direct convolution.
 expect_gpu "fft --conv 50,11 (the practical)" 0 "$fft" --conv 50,11 -i 2

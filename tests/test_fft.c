@@ -197,6 +197,83 @@ static void test_split_passes(void)
     EXPECT(wrong == 0);
 }
 
+// The order v7's stages in place leave a transform in (fft_dif_slot): a decimation in
+// frequency written here apart (double precision, the kernels' indices: sub-transforms of
+// L = m / ns points, butterfly j < L / R at b L + j + q L / R, outputs twiddled by
+// w_L^{j k}) puts X_k at slot fft_dif_slot(k) for mixed radices; with radix 2 the slot is
+// k's bits reversed; the slots are a permutation at lengths in the in-place range.
+static void test_dif_slot(void)
+{
+    static const unsigned char shapes[][5] = {
+        {4, 3, 5, 0}, {2, 3, 0}, {5, 2, 2, 7, 0}, {16, 3, 0}, {7, 6, 4, 0}};
+    double worst = 0;
+    for (size_t t = 0; t < sizeof shapes / sizeof shapes[0]; t++) {
+        int stages = 0, m = 1;
+        while (shapes[t][stages])
+            m *= shapes[t][stages++];
+        double re[256], im[256], xr[256], xi[256];
+        for (int i = 0; i < m; i++) {
+            xr[i] = re[i] = sin(1.0 + 0.7 * i * i);
+            xi[i] = im[i] = cos(0.3 * i);
+        }
+        int ns = 1;
+        for (int s = 0; s < stages; s++) {
+            const int R = shapes[t][s], L = m / ns, count = L / R;
+            for (int i = 0; i < m / R; i++) {
+                const int b = i / count, j = i % count;
+                double ur[32], ui[32];
+                for (int k = 0; k < R; k++) {
+                    double sr = 0, si = 0;
+                    for (int q = 0; q < R; q++) {
+                        const double a = -2 * M_PI * q * k / R;
+                        const int at = b * L + j + q * count;
+                        sr += re[at] * cos(a) - im[at] * sin(a);
+                        si += re[at] * sin(a) + im[at] * cos(a);
+                    }
+                    const double w = -2 * M_PI * j * k / L;
+                    ur[k] = sr * cos(w) - si * sin(w);
+                    ui[k] = sr * sin(w) + si * cos(w);
+                }
+                for (int k = 0; k < R; k++) {
+                    re[b * L + j + k * count] = ur[k];
+                    im[b * L + j + k * count] = ui[k];
+                }
+            }
+            ns *= R;
+        }
+        for (int k = 0; k < m; k++) {
+            double sr = 0, si = 0;
+            for (int p = 0; p < m; p++) {
+                const double a = -2 * M_PI * (double)p * k / m;
+                sr += xr[p] * cos(a) - xi[p] * sin(a);
+                si += xr[p] * sin(a) + xi[p] * cos(a);
+            }
+            const int slot = fft_dif_slot(shapes[t], stages, k);
+            const double e = fabs(re[slot] - sr) + fabs(im[slot] - si);
+            worst = e > worst ? e : worst;
+        }
+    }
+    EXPECT(worst < 1e-9);
+    const unsigned char twos[4] = {2, 2, 2, 2};
+    EXPECT(fft_dif_slot(twos, 4, 1) == 8 && fft_dif_slot(twos, 4, 6) == 6 &&
+           fft_dif_slot(twos, 4, 11) == 13);
+    int wrong = 0;
+    for (int m = 13674; m <= 27000; m += 37) {
+        unsigned char radix[FFT_STAGED_MAX_STAGES];
+        const int stages = fft_staged_radices(m, 16, radix);
+        if (stages == 0)
+            continue;
+        static unsigned char seen[27001];
+        memset(seen, 0, sizeof seen);
+        for (int k = 0; k < m; k++) {
+            const int slot = fft_dif_slot(radix, stages, k);
+            if (slot < 0 || slot >= m || seen[slot]++)
+                wrong++;
+        }
+    }
+    EXPECT(wrong == 0);
+}
+
 static void test_allowed_error(void)
 {
     // 4 (log2 n + 1) 2^-24 for smooth n; Bluestein's counts both inner transforms.
@@ -283,6 +360,7 @@ int main(void)
     RUN_TEST(test_smooth_lengths);
     RUN_TEST(test_staged_radices);
     RUN_TEST(test_split_passes);
+    RUN_TEST(test_dif_slot);
     RUN_TEST(test_allowed_error);
     RUN_TEST(test_conv_padding_and_gold);
     RUN_TEST(test_conv_allowance_catches_one_output);
