@@ -22,8 +22,9 @@
 //   v7-any        the planner's passes built at run time from stages of radix 2 .. 16
 //                 and the primes 17 .. 31 (staged.cu): any length whose prime factors
 //                 are at most 31 in one code, whole transforms loaded and stored by
-//                 their first and last stages; v6's kernels for powers of two from 32;
-//                 Bluestein in one staged kernel for the other lengths. The default.
+//                 their first and last stages (past 13,673 points, in one buffer with
+//                 the stages in place, to ~27,200); v6's kernels for powers of two from
+//                 32; Bluestein in one staged kernel for the other lengths. The default.
 //
 // The files: this one plans (picks each pass's kernel, builds the tables) and holds
 // v1..v5; factor.c the planner's arithmetic (v7's stages of a length, the split into
