@@ -227,6 +227,17 @@ if command -v python3 >/dev/null; then
     if [ "$summary_ok" -eq 0 ] && [ "$rc" -eq 1 ] && grep -q "the sweep's summary differs" "$tmp/out"; then
         pass "scripts/tables: a sweep's summary, written and checked"
     else fail "scripts/tables: a sweep's summary, written and checked"; fi
+    # Two sweeps compared (no matplotlib needed): a line a class with the shared sizes'
+    # geometric means before and after, and the sizes that moved most.
+    sed 's/"time_ms":1.1,"peer_ms":1,"ratio":1.1/"time_ms":0.9,"peer_ms":1,"ratio":0.9/; /"length":1009,/d' \
+        "$tmp/sweep-20991231-GPU_A.fft.jsonl" >"$tmp/sweep-after.fft.jsonl"
+    run scripts/plot "$tmp/sweep-20991231-GPU_A.fft.jsonl" "$tmp/sweep-after.fft.jsonl"
+    if [ "$rc" -eq 0 ] && grep -qE '^5, 7 +2 +1.100 +0.900 +0.818 +0 -> 0$' "$tmp/out" &&
+        grep -qE '^all +6 +1.100 +0.900 +0.818 +0 -> 0$' "$tmp/out" && grep -q "faster most: 2 1.10 -> 0.90" "$tmp/out" &&
+        grep -q "^slower most: none" "$tmp/out" &&
+        grep -q "^6 sizes; geometric mean of after / before 0.818" "$tmp/out"; then
+        pass "scripts/plot: two sweeps, a line a class of the sizes they share"
+    else fail "scripts/plot: two sweeps, a line a class of the sizes they share"; fi
     if python3 -c 'import matplotlib' 2>/dev/null; then
         run scripts/plot "$tmp/sweep-20991231-GPU_A.fft.jsonl" -o "$tmp/sweep_plots"
         if [ "$rc" -eq 0 ] && [ -s "$tmp/sweep_plots/fft-sweep.png" ] && [ ! -e "$tmp/sweep_plots/summary.png" ]; then
