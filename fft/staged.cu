@@ -42,6 +42,9 @@
 // Threads a block: 256 (4 blocks an SM at 64 registers a thread); a whole transform alone
 // in its block up to a thread a first-stage butterfly (1024 at most, whole_shape).
 enum { STAGED_THREADS = 256, STAGED_MAX_THREADS = 1024, STAGED_WHOLE_POINTS = 2048 };
+// A transform in place with a prime stage (staged_inplace_kernel<true>): 512 threads at
+// up to 128 registers, one block an SM (its buffer takes the shared memory).
+enum { STAGED_PRIME_INPLACE_THREADS = 512 };
 // A block's copy in: loads a thread issues before it stores them to shared memory.
 enum { STAGED_COPY_LOADS = 8 };
 
@@ -325,24 +328,43 @@ __device__ __forceinline__ void inplace_stage(const Points &at, float2 *buf, int
         for (int q = 0; q < R; q++)
             u[q] = KIND == FROM_GLOBAL ? at.load(0, base + q * count)
                                        : buf[padded_slot(base + q * count)];
-        if (DIT && j > 0)
-            twiddle_from_roots<R>(u, roots, j * ns);
-        dft<R>(u);
-        if (!DIT && j > 0)
-            twiddle_from_roots<R>(u, roots, j * ns);
+        if constexpr (R > 16) {
+            // A prime (the PRIMES kernel): each twiddle its own table read, each output
+            // twiddled and stored as dft_odd_each makes it (its inputs are in registers,
+            // so the slots they came from can take it).
+            if (DIT && j > 0)
 #pragma unroll
-        for (int q = 0; q < R; q++)
-            if (KIND == TO_GLOBAL)
-                at.store(0, base + q * count, u[q]);
-            else
-                buf[padded_slot(base + q * count)] = u[q];
+                for (int q = 1; q < R; q++)
+                    u[q] = cmul(u[q], __ldg(&roots[q * j * ns]));
+            dft_odd_each<R>(u, [&](int k, float2 y) {
+                if (!DIT && j > 0 && k > 0)
+                    y = cmul(y, __ldg(&roots[k * j * ns]));
+                if (KIND == TO_GLOBAL)
+                    at.store(0, base + k * count, y);
+                else
+                    buf[padded_slot(base + k * count)] = y;
+            });
+        } else {
+            if (DIT && j > 0)
+                twiddle_from_roots<R>(u, roots, j * ns);
+            dft<R>(u);
+            if (!DIT && j > 0)
+                twiddle_from_roots<R>(u, roots, j * ns);
+#pragma unroll
+            for (int q = 0; q < R; q++)
+                if (KIND == TO_GLOBAL)
+                    at.store(0, base + q * count, u[q]);
+                else
+                    buf[padded_slot(base + q * count)] = u[q];
+        }
     }
 }
 
 // The stages of one m-point transform in place, DIF's order (from_global: the first loads
 // from global memory) or DIT's (to_global: the last stores to it); synced after each stage
-// that leaves its points in the buffer. Radices to 16 (the PRIMES kernels keep two buffers).
-template <bool DIT, bool FROM, bool TO, class Points>
+// that leaves its points in the buffer. PRIMES: the primes 17 .. 31 too (the kernel
+// compiled apart for their registers, as the two-buffer kernels are).
+template <bool PRIMES, bool DIT, bool FROM, bool TO, class Points>
 __device__ __forceinline__ void inplace_stages(const Points &at, const pass_desc &d, float2 *buf)
 {
     const unsigned long long code = d.radix_code;
@@ -367,6 +389,12 @@ __device__ __forceinline__ void inplace_stages(const Points &at, const pass_desc
             inplace_stage<R, SHARED_ONLY, DIT>(at, buf, d.m, ns, d.roots);                         \
         break;
             STAGED_RADICES(INPLACE)
+        default:
+            if constexpr (PRIMES) {
+                switch (radix) {
+                    STAGED_PRIME_RADICES(INPLACE)
+                }
+            }
 #undef INPLACE
         }
         if (!DIT)
@@ -579,8 +607,10 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
 // points 64 us at the copy rate. Measured (H200, 2^24 points): 14000 0.258 ms (two passes
 // took 0.404; cuFFT makes one pass at the copy rate, 0.127). What holds it there: one
 // block an SM (its buffer ~230 KB), 1024 threads at 64 registers with 64 bytes spilled,
-// and the copy-out's digit reversal (a division a digit a point).
-__global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
+// and the copy-out's digit reversal (a division a digit a point). PRIMES: m has a prime
+// factor 17 .. 31 (up to 128 registers, so blocks of at most 512 threads).
+template <bool PRIMES>
+__global__ void __launch_bounds__(PRIMES ? STAGED_PRIME_INPLACE_THREADS : STAGED_MAX_THREADS, 1)
     staged_inplace_kernel(const float2 *in, float2 *out, const pass_desc d)
 {
     extern __shared__ float2 sm[];
@@ -590,7 +620,7 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
                              out + (size_t)blockIdx.x * m,
                              sign_mask(d.conj_in),
                              sign_mask(d.conj_out)};
-    inplace_stages<false, true, false>(at, d, sm);
+    inplace_stages<PRIMES, false, true, false>(at, d, sm);
     for (int k = threadIdx.x; k < m; k += blockDim.x)
         at.store(0, k, sm[padded_slot(dif_slot(d.radix_code, d.stages, k))]);
 }
@@ -607,12 +637,12 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
     const bluestein_points at = {{m, true}, x + (size_t)blockIdx.x * n, y + (size_t)blockIdx.x * n,
                                  n,         sign_mask(d.conj_in),       sign_mask(d.conj_out),
                                  d.chirp};
-    inplace_stages<false, true, false>(at, d, sm);
+    inplace_stages<false, false, true, false>(at, d, sm);
     const float scale = 1.0f / (float)m;
     for (int p = threadIdx.x; p < m; p += blockDim.x)
         sm[padded_slot(p)] = filter_out(sm[padded_slot(p)], d.spectrum, p, scale);
     __syncthreads();
-    inplace_stages<true, false, true>(at, d, sm);
+    inplace_stages<false, true, false, true>(at, d, sm);
 }
 
 // --- the plan ------------------------------------------------------------------------------
@@ -635,7 +665,8 @@ static const void *staged_kernel_of(const pass_desc &d)
 {
     const bool primes = has_prime_stage(d);
     if (d.in_place)
-        return (const void *)staged_inplace_kernel;
+        return primes ? (const void *)staged_inplace_kernel<true>
+                      : (const void *)staged_inplace_kernel<false>;
     if (d.contiguous)
         return primes ? (const void *)staged_whole_kernel<true>
                       : (const void *)staged_whole_kernel<false>;
@@ -686,12 +717,17 @@ static void whole_shape(pass_desc &d, bool bluestein)
     d.pitch = C * d.m + (C * d.m - 1) / 16 + 1;
     d.smem_bytes = (int)(buffers * (size_t)d.pitch * sizeof(float2));
     // Past two buffers' room (m above 13,673), one transform in one buffer, its stages in
-    // place (inplace_stages; radices to 16): one pass to ~27,200 points where the length
-    // took two over columns, and Bluestein's m likewise.
-    d.in_place = C == 1 && buffers == 2 && !has_prime_stage(d) &&
-                 (size_t)d.smem_bytes > cl_device_current()->shared_optin_bytes;
-    if (d.in_place)
+    // place (inplace_stages): one pass to ~27,200 points where the length took two over
+    // columns, and Bluestein's m likewise. With a prime stage, blocks of up to 512 threads
+    // (the PRIMES kernel's 128 registers).
+    d.in_place =
+        C == 1 && buffers == 2 && (size_t)d.smem_bytes > cl_device_current()->shared_optin_bytes;
+    if (d.in_place) {
         d.smem_bytes = (int)((size_t)d.pitch * sizeof(float2));
+        if (has_prime_stage(d))
+            d.block_threads =
+                threads < STAGED_PRIME_INPLACE_THREADS ? threads : STAGED_PRIME_INPLACE_THREADS;
+    }
 }
 
 // Fills in d's stages and block shape for the staged kernels (d.n, m, ns, stride, columns
@@ -725,8 +761,10 @@ void staged_pass_launch(const pass_desc &d, const float2 *in, float2 *out, cudaS
 {
     const bool primes = has_prime_stage(d);
     if (d.in_place)
-        staged_inplace_kernel<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(in, out,
-                                                                                           d);
+        (primes
+             ? staged_inplace_kernel<true>
+             : staged_inplace_kernel<
+                   false>)<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(in, out, d);
     else if (d.contiguous)
         (primes
              ? staged_whole_kernel<true>
