@@ -351,6 +351,7 @@ static bool parse_all(const cl_program *prog, int argc, char **argv, cl_common_a
                     "-n (--%s): --check times its table's own sizes; leave out -n, or --check "
                     "to run at -n",
                     prog->n_long ? prog->n_long : "size");
+    out->default_index = prog->kernels.fastest;
     if (!out->kernel) {
         out->kernel_index = prog->kernels.fastest;
     } else if (strcmp(out->kernel, "all") == 0) {

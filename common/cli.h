@@ -70,6 +70,10 @@ typedef struct {
     const char *dump;   // --dump PREFIX
     // Filled in by the parser from `kernel`:
     int kernel_index; // the selected version, or -1 for "all"
+    // The run's default version: the list's fastest (the parser's); an exercise whose
+    // default depends on an option (matmul's precision) sets its own. --check scores
+    // another version against the faster of the peer and this one.
+    int default_index;
 } cl_common_args;
 
 typedef struct {

@@ -105,7 +105,9 @@ cl_check_point cl_check_pair(cl_version_measure measure, void *call, int k, doub
 
 // --check: scores the version -k names (the fastest without -k; the parser refuses
 // --check -k all) at every size and prints the score table, whose header names the
-// version and the peer (marks per size). Returns true when every result verified.
+// version and the peer (marks per size). Another version than the default is scored
+// against the faster of the peer and the default version, both measured at each size
+// (measure is called for k and for the default). Returns true when every result verified.
 bool cl_run_check_table(const cl_common_args *args, cl_kernel_list versions, const char *peer_name,
                         const size_t *sizes, int nsizes, double marks, cl_check_measure measure,
                         void *ctx);

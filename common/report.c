@@ -219,10 +219,17 @@ void cl_score_table_print(const char *your_name, const char *ref_name, const cha
     for (int r = 0; r < nrows; r++)
         if ((int)strlen(rows[r].label) > w)
             w = (int)strlen(rows[r].label);
-    char title[160];
+    char title[256];
     snprintf(title, sizeof title, "Your = %s, Ref = %s (median ms)", your_name, ref_name);
     rule(w);
-    printf("| %-*s |\n", w + 54, title);
+    if ((int)strlen(title) <= w + 54)
+        printf("| %-*s |\n", w + 54, title);
+    else { // too long for one line: Your and Ref a line each
+        snprintf(title, sizeof title, "Your = %s", your_name);
+        printf("| %-*s |\n", w + 54, title);
+        snprintf(title, sizeof title, "Ref = %s (median ms)", ref_name);
+        printf("| %-*s |\n", w + 54, title);
+    }
     rule(w);
     printf("| %-*s | %-15s | %-15s | %-15s |\n", w, size_header, "Ref Time", "Your Time", "Score");
     rule(w);

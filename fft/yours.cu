@@ -1,5 +1,6 @@
 // yours: your batched FFT. `bin/fft -k yours` runs and verifies it, `make check_fft
-// K=yours` scores it against cuFFT. Edit only this file.
+// K=yours` scores it against the faster of the default version and cuFFT. Edit only this
+// file.
 //
 // What is here: v1's loop, the definition y_k = sum_j x_j e^{-+2 pi i jk/n}, a thread an
 // output, adding in double. It is O(n^2), so the suite runs it up to n = 4096 only

@@ -1,6 +1,7 @@
-// yours: your find_repeats, every index i with A[i] == A[i+1], ascending, and their
-// count. `bin/find_repeats -k yours` runs and verifies it, `make check_find_repeats
-// K=yours` scores it against cub::DeviceSelect::If. Edit only this file.
+// yours: your find_repeats, every index i with A[i] == A[i+1], ascending, and their count.
+// `bin/find_repeats -k yours` runs and verifies it, `make check_find_repeats K=yours`
+// scores it against the faster of the default version and cub::DeviceSelect::If. Edit only
+// this file.
 //
 // What is here: one block walks A in chunks of 1024: each thread flags its element,
 // the block scans the flags in shared memory (Hillis-Steele: log2(1024) = 10 steps),

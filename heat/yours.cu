@@ -1,6 +1,6 @@
 // yours: your heat step. `bin/heat -k yours` runs it and compares every cell with the
-// CPU's, `make check_heat K=yours` scores it against v1 (the book's program).
-// Edit only this file.
+// CPU's, `make check_heat K=yours` scores it against the faster of the default version and
+// v1 (the book's program). Edit only this file.
 //
 // What is here: one kernel a step, a thread a cell over 16x16 blocks; each of the five
 // cells it reads is restored (a source reads as its temperature, from the source

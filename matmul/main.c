@@ -483,9 +483,10 @@ static void choose_version(options *opt)
 {
     const matmul_precision p = (matmul_precision)opt->precision;
     cl_common_args *args = &opt->common;
+    args->default_index =
+        version_named(p == MATMUL_FP32 ? matmul_fastest_version : matmul_fastest_tensor_version);
     if (!args->kernel) {
-        args->kernel_index = version_named(p == MATMUL_FP32 ? matmul_fastest_version
-                                                            : matmul_fastest_tensor_version);
+        args->kernel_index = args->default_index;
         return;
     }
     if (args->kernel_index < 0 || runs_precision(args->kernel_index, p))
@@ -517,9 +518,11 @@ static void require_hardware(options *opt)
                "(compute capability 8.0 and later); this GPU is %d.%d",
                matmul_precision_names[p], matmul_precision_names[p], dev->cc_major, dev->cc_minor);
     cl_common_args *args = &opt->common;
+    if (refusal(args->default_index)) // the default cannot run here: the portable one
+        args->default_index = version_named(matmul_portable_tensor_version);
     const char *why = args->kernel_index >= 0 ? refusal(args->kernel_index) : NULL;
     if (why && !args->kernel)
-        args->kernel_index = version_named(matmul_portable_tensor_version);
+        args->kernel_index = args->default_index;
     else if (why)
         cl_die(CL_EXIT_USAGE, "-k %s: %s cannot run here: %s; this GPU is %s (%d.%d)", args->kernel,
                matmul_versions[args->kernel_index].info.name, why, dev->name, dev->cc_major,

@@ -1,7 +1,7 @@
 // yours: your Monte Carlo pricer. `bin/montecarlo -k yours` runs it and checks it
-// statistically (against the CPU pricer and the practical's figure),
-// `make check_montecarlo K=yours` scores it against version 1 (the practical's
-// cuRAND host API program). Edit only this file.
+// statistically (against the CPU pricer and the practical's figure), `make check_montecarlo
+// K=yours` scores it against the faster of the default version and version 1 (the
+// practical's cuRAND host API program). Edit only this file.
 //
 // What is here: one thread a path with its own Philox state, one normal a call,
 // and every thread adding its payoff (and its square) to the two result doubles

@@ -1,6 +1,6 @@
 // yours: your exclusive prefix sum of int32. `bin/scan -k yours` runs and verifies it
-// (every element), `make check_scan K=yours` scores it against
-// cub::DeviceScan::ExclusiveSum. Edit only this file.
+// (every element), `make check_scan K=yours` scores it against the faster of the default
+// version and cub::DeviceScan::ExclusiveSum. Edit only this file.
 //
 // What is here: one block, reduce-then-scan. Each of 1024 threads owns a contiguous
 // slice of the input: it sums its slice, one thread scans the 1024 slice sums, then

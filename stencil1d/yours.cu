@@ -1,6 +1,7 @@
 // yours: your 1D stencil, out[i] = in[i] + in[i + 1] + ... + in[i + 2R] (in holds n + 2R
 // values). `bin/stencil1d -k yours` runs and verifies it, `make check_stencil1d K=yours`
-// scores it against v2, the CUDA-basics notes' kernel. Edit only this file.
+// scores it against the faster of the default version and v2, the CUDA-basics notes'
+// kernel. Edit only this file.
 //
 // What is here: a thread an output, every input read from global memory (v1's loop).
 // Correct for any n, radius and type; slow once R grows.

@@ -218,7 +218,10 @@ expect_yours() {
 }
 
 # expect_learner_slot EXERCISE PEER WRONG_EDIT FAULT_EDIT [WRONG_MESSAGE]: `--check -k
-# yours` scores yours against PEER and says so; yours edited by WRONG_EDIT scores 0
+# yours` scores the untouched yours against the faster of PEER and the default version
+# (slot_ref_is_peer=1: against PEER, the exercise's own table), says so, and leaves room:
+# below full marks (slot_at_the_roof=1 where the starting kernel is already at the copy
+# rate and the README says so); yours edited by WRONG_EDIT scores 0
 # with (F), exits 1 and prints WRONG_MESSAGE (default: the first bad index);
 # edited by FAULT_EDIT (a bad pointer) it exits 3 with CUDA's message. Each exercise
 # runs it in its part slot (tests/exercise_<exercise>.slot.sh), beside its other tests;
@@ -228,9 +231,14 @@ expect_learner_slot() {
     local ex=$1 peer=$2 wrong=$3 fault=$4 message=${5:-"yours: wrong result: first bad index"}
     local -a extra
     read -r -a extra <<<"${slot_args:-}"
+    local ref="Ref = the faster of $peer and " total
+    [ -z "${slot_ref_is_peer:-}" ] || ref="Ref = $peer"
     expect_gpu "$ex --check -k yours" 0 "bin/$ex" --check -k yours -i 1 "${extra[@]}"
-    if [ "$rc" -eq 0 ] && ! grep -qF "Your = yours, Ref = $peer" "$tmp/out"; then
-        fail "$ex --check -k yours names yours and $peer"; fi
+    if [ "$rc" -eq 0 ] && ! { grep -qF "Your = yours" "$tmp/out" && grep -qF "$ref" "$tmp/out"; }; then
+        fail "$ex --check -k yours names yours and '$ref'"; fi
+    total=$(sed -n 's/.*Total score: *| *\([0-9.]*\)\/\([0-9.]*\) .*/\1 \2/p' "$tmp/out")
+    if [ "$rc" -eq 0 ] && [ -z "${slot_at_the_roof:-}" ] && { [ -z "$total" ] || [ "${total% *}" = "${total#* }" ]; }; then
+        fail "$ex --check -k yours: the untouched yours leaves room (scored ${total/ //})"; fi
     expect_yours "$ex: a wrong yours scores 0 (F), exit 1" "$ex" 1 '[|] 0 [(]F[)]' "$wrong" --check -k yours -i 1 "${extra[@]}"
     if [ "$rc" -eq 1 ] && ! grep -qF "$message" "$tmp/out"; then
         fail "$ex: a wrong yours prints '$message'"; fi

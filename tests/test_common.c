@@ -385,6 +385,64 @@ static void test_score_table_json(void)
                         "\"size_header\":\"Element Count\"}\n"));
 }
 
+// --check of another version than the default: scored against the faster of the peer
+// and the default version, both measured at each size; the default version alone is
+// scored against the peer (measured once a size).
+static double check_peer_ms;
+static int check_calls;
+static cl_check_point fake_check(void *ctx, size_t n, int k)
+{
+    (void)ctx;
+    check_calls++;
+    const double ms[] = {5.0, 2.0, 8.0, 4.0}; // v1-naive, v2-shared (the default), v3, yours
+    return (cl_check_point){
+        .ref_ms = check_peer_ms, .your_ms = ms[k], .ok = true, .size = (double)n};
+}
+static int check_kernel;
+static void print_check(void)
+{
+    cl_common_args a = {.kernel_index = check_kernel, .default_index = 1}; // v2-shared
+    static const size_t sizes[] = {100};
+    cl_run_check_table(&a, CL_KERNEL_LIST(fake_versions, 4, "v2-shared"), "cub::Peer", sizes, 1,
+                       1.25, fake_check, NULL);
+}
+static void test_check_against_the_best(void)
+{
+    cl_report_set_json(false, "t");
+    check_peer_ms = 10.0; // a slow peer (a course's program): yours against v2-shared's 2 ms
+    check_kernel = 3;
+    check_calls = 0;
+    const char *text = capture_stdout(print_check);
+    EXPECT(check_calls == 2);
+    EXPECT(
+        strstr(text, "| Your = yours, Ref = the faster of cub::Peer and v2-shared (median ms) |"));
+    EXPECT(
+        strstr(text, "| 100             | 2.0000          | 4.0000          | 0.62            |"));
+    check_peer_ms = 1.0; // a fast peer (a library): against the peer
+    text = capture_stdout(print_check);
+    EXPECT(
+        strstr(text, "| 100             | 1.0000          | 4.0000          | 0.31            |"));
+    check_kernel = 1; // the default: against the peer alone, one call a size
+    check_peer_ms = 10.0;
+    check_calls = 0;
+    text = capture_stdout(print_check);
+    EXPECT(check_calls == 1);
+    EXPECT(strstr(text, "| Your = v2-shared, Ref = cub::Peer (median ms)"));
+    EXPECT(
+        strstr(text, "| 100             | 10.0000         | 2.0000          | 1.25            |"));
+    // A name too long for the title line: Your and Ref a line each, the table's width kept.
+    check_kernel = 2;
+    text = capture_stdout(print_check);
+    EXPECT(!strstr(text, "Your = v3-fast, Ref") && strstr(text, "| Your = v3-fast    ") &&
+           strstr(text, "| Ref = the faster of cub::Peer and v2-shared (median ms)   "));
+    size_t width = strcspn(text, "\n");
+    for (const char *line = text; *line; line += strcspn(line, "\n") + 1) {
+        EXPECT(strcspn(line, "\n") == width);
+        if (!line[strcspn(line, "\n")])
+            break;
+    }
+}
+
 static const cl_column row_columns[] = {
     {"kernel", "kernel", 10, NULL},
     {"time_ms", "time ms", 8, "%.3f"},
@@ -962,6 +1020,7 @@ int main(void)
     RUN_TEST(test_score_table_layout);
     RUN_TEST(test_score_table_wide_header);
     RUN_TEST(test_score_table_json);
+    RUN_TEST(test_check_against_the_best);
     RUN_TEST(test_table_text_and_json);
     RUN_TEST(test_median_and_bytes);
     RUN_TEST(test_rng_is_splitmix64);

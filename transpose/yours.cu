@@ -1,6 +1,6 @@
 // yours: your transpose, B = A^T for a row-major rows x cols matrix A (B is cols x rows).
 // `bin/transpose -k yours` runs and verifies it, `make check_transpose K=yours` scores it
-// against cublasSgeam. Edit only this file.
+// against the faster of the default version and cublasSgeam. Edit only this file.
 //
 // What is here: a thread an element in blocks of 16 x 16: reads along A's rows, writes
 // down B's columns. A warp covers two neighbouring rows of 16, so each 32-byte sector a
