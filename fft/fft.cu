@@ -75,6 +75,9 @@ struct planner {
     bool dry;
     size_t bytes;
     fft_plan *plan;
+    // v7's Bluestein at lengths where both one-kernel plans exist (v7_plan's trial): -1 by
+    // the 1.7 m rule, 0 the staged kernel on the smooth m, 1 v6's on the power of two.
+    int bluestein_power;
     void *alloc(size_t size)
     {
         size = (size + 255) / 256 * 256;
@@ -1004,7 +1007,7 @@ static void run_bluestein_turn(const fft_plan *p, const fft_args *a, cudaStream_
 
 static fft_plan *make_plan(bool (*build)(planner &, int, size_t, bool, char *, size_t), int n,
                            size_t batch, bool in_place, bool dry, size_t *bytes, char *why,
-                           size_t len);
+                           size_t len, int bluestein_power = -1);
 
 typedef bool (*plan_builder)(planner &, int, size_t, bool, char *, size_t);
 
@@ -1017,7 +1020,8 @@ typedef bool (*plan_builder)(planner &, int, size_t, bool, char *, size_t);
 // m = 13,673, then one, its stages in place, to ~27,200), else m's passes with the
 // products in them. (The staged kernel takes about twice v6's
 // time a point of m: on the H200, over 1,487 Bluestein lengths to 4096, v6's kernel was
-// the faster wherever its power of two is below ~1.7 m.)
+// the faster wherever its power of two is below ~1.7 m, but not at every length past it:
+// v7_plan times both where it can.)
 static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
                            pass_kernels kernels)
 {
@@ -1026,7 +1030,8 @@ static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
     long long power = 1;
     while (power < 2LL * n - 1)
         power *= 2;
-    const bool power_near = power * 10 < p->m * 17;
+    const bool power_near =
+        pl.bluestein_power < 0 ? power * 10 < p->m * 17 : pl.bluestein_power == 1;
     bool fused = (kernels == V6_KERNELS || (kernels == V7_KERNELS && power_near)) &&
                  fixed_bluestein_plan(power, pl.dry);
     if (fused || (kernels == V6_KERNELS && power * 8 <= p->m * 9))
@@ -1238,13 +1243,13 @@ static bool plan_yours(planner &pl, int n, size_t, bool in_place, char *why, siz
 
 static fft_plan *make_plan(bool (*build)(planner &, int, size_t, bool, char *, size_t), int n,
                            size_t batch, bool in_place, bool dry, size_t *bytes, char *why,
-                           size_t len)
+                           size_t len, int bluestein_power)
 {
     fft_plan *p = new fft_plan();
     p->n = n;
     p->batch = batch;
     p->in_place = in_place;
-    planner pl = {dry, 0, p};
+    planner pl = {dry, 0, p, bluestein_power};
     const bool ok = build(pl, n, batch, in_place, why, len);
     if (bytes)
         *bytes = pl.bytes;
@@ -1291,7 +1296,72 @@ VERSION_PLAN(v3_plan, plan_v3)
 VERSION_PLAN(v4_plan, plan_v4)
 VERSION_PLAN(v5_plan, plan_v5)
 VERSION_PLAN(v6_plan, plan_v6)
-VERSION_PLAN(v7_plan, plan_v7)
+
+// v7's plan. Where Bluestein's algorithm has two one-kernel plans (n to 4096: v6's kernel
+// on the power of two, or the staged kernel on the smooth m), which is faster depends on
+// the length, not only on how much longer the power of two is (37: 1.15x cuFFT on 128
+// points, 1.97x on 75; 1025: 1.99x on 4096, 2.66x on 2058 = 2 3 7^3). So the plan times
+// both on a trial batch (about 2^20 points, a warm-up and the best of five runs each) and
+// keeps the faster, as FFTW's planner measures; a dry plan (its bytes) takes the 1.7 m
+// rule. A few ms of planning, none of it timed as the transform.
+static double trial_ms(int n, size_t batch, int bluestein_power)
+{
+    char why[160];
+    fft_plan *t =
+        make_plan(plan_v7, n, batch, false, false, NULL, why, sizeof why, bluestein_power);
+    if (!t)
+        return INFINITY;
+    float2 *buf[2];
+    for (float2 *&b : buf) {
+        cl_require_device_memory(points(n, batch) * sizeof(float2), 0);
+        CL_CUDA_CHECK(cudaMalloc(&b, points(n, batch) * sizeof(float2)));
+        CL_CUDA_CHECK(cudaMemset(b, 0, points(n, batch) * sizeof(float2)));
+    }
+    const fft_args args = {n, batch, false, buf[0], buf[1]};
+    cudaEvent_t start, stop;
+    CL_CUDA_CHECK(cudaEventCreate(&start));
+    CL_CUDA_CHECK(cudaEventCreate(&stop));
+    t->run(t, &args, 0); // warm-up
+    float best = INFINITY;
+    for (int r = 0; r < 5; r++) {
+        CL_CUDA_CHECK(cudaEventRecord(start, 0));
+        t->run(t, &args, 0);
+        CL_CUDA_CHECK(cudaEventRecord(stop, 0));
+        CL_CUDA_CHECK(cudaEventSynchronize(stop));
+        float ms = 0;
+        CL_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        best = ms < best ? ms : best;
+    }
+    CL_CUDA_CHECK(cudaEventDestroy(start));
+    CL_CUDA_CHECK(cudaEventDestroy(stop));
+    for (float2 *b : buf)
+        CL_CUDA_CHECK(cudaFree(b));
+    fft_plan_destroy(t);
+    return best;
+}
+
+static fft_plan *v7_plan(int n, size_t batch, bool in_place, char *why, size_t len)
+{
+    long long power = 1;
+    while (power < 2LL * n - 1)
+        power *= 2;
+    const bool choice = fft_largest_prime_factor(n) > FFT_STAGED_MAX_PRIME &&
+                        power != fft_bluestein_length(n) && fixed_bluestein_plan(power, true);
+    int bluestein_power = -1;
+    if (choice) {
+        const size_t most = ((size_t)1 << 20) / (size_t)n, trial = most < 1 ? 1 : most;
+        const size_t count = trial < batch ? trial : batch;
+        bluestein_power = trial_ms(n, count, 1) <= trial_ms(n, count, 0) ? 1 : 0;
+    }
+    return make_plan(plan_v7, n, batch, in_place, false, NULL, why, len, bluestein_power);
+}
+static size_t v7_plan_bytes(int n, size_t batch, bool in_place)
+{
+    size_t bytes = 0;
+    char why[160];
+    make_plan(plan_v7, n, batch, in_place, true, &bytes, why, sizeof why);
+    return bytes;
+}
 VERSION_PLAN(yours_plan, plan_yours)
 
 extern "C" const fft_version fft_versions[] = {
