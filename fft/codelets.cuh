@@ -7,6 +7,14 @@
 
 #include <cuda_runtime.h>
 
+// #pragma unroll for the device; nothing for the host's compiler, which does not know it
+// (the codelets compile for the host too, for the unit tests).
+#ifdef __CUDA_ARCH__
+#define CODELET_UNROLL _Pragma("unroll")
+#else
+#define CODELET_UNROLL
+#endif
+
 // --- complex arithmetic and the odd radices --------------------------------------------
 
 __host__ __device__ inline float2 cadd(float2 a, float2 b)
@@ -34,10 +42,9 @@ __device__ inline float2 flip_imag(float2 a, unsigned sign)
 // flip_imag's sign for a conjugate that is taken (an inverse's) or not.
 __device__ inline unsigned sign_mask(bool conj) { return conj ? 0x80000000u : 0u; }
 // -i a: a quarter turn clockwise, no multiply.
-__device__ inline float2 mul_minus_i(float2 a) { return make_float2(a.y, -a.x); }
+__host__ __device__ inline float2 mul_minus_i(float2 a) { return make_float2(a.y, -a.x); }
 
-// cos and sin of 2 pi m / P for the odd radices and dft_split's twiddles (P = 6, 12, 14,
-// 15; m is a constant once unrolled), computed
+// cos and sin of 2 pi m / P for the odd radices (m is a constant once unrolled), computed
 // by the compiler: Taylor series in double at |angle| <= pi, rounded once to float (the
 // same floats as the C library's cos and sin for P = 3 .. 13).
 __host__ __device__ constexpr double series_cos(double x)
@@ -69,7 +76,7 @@ template <int P> struct odd_roots {
         }
     }
 };
-template <int P> __device__ inline float2 odd_root(int m)
+template <int P> __host__ __device__ inline float2 odd_root(int m)
 {
     constexpr odd_roots<P> roots;
     return make_float2(roots.c[m], roots.s[m]);
@@ -81,22 +88,22 @@ template <int P> __device__ inline float2 odd_root(int m)
 // to emit(k, y_k) as it is made, so a caller that stores it at once holds the a_j and b_j
 // only, not P outputs besides (the primes 17 .. 31 in v7's stages).
 template <int P, class Emit>
-__device__ __forceinline__ void dft_odd_each(const float2 *v, Emit emit)
+__host__ __device__ __forceinline__ void dft_odd_each(const float2 *v, Emit emit)
 {
     constexpr int h = (P - 1) / 2;
     float2 a[h + 1], b[h + 1];
     float2 y0 = v[0];
-#pragma unroll
+    CODELET_UNROLL
     for (int j = 1; j <= h; j++) {
         a[j] = cadd(v[j], v[P - j]);
         b[j] = csub(v[j], v[P - j]);
         y0 = cadd(y0, a[j]);
     }
     emit(0, y0);
-#pragma unroll
+    CODELET_UNROLL
     for (int k = 1; k <= h; k++) {
         float2 re = v[0], im = make_float2(0.0f, 0.0f);
-#pragma unroll
+        CODELET_UNROLL
         for (int j = 1; j <= h; j++) {
             const float2 w = odd_root<P>((j * k) % P);
             const float c = w.x, s = w.y;
@@ -107,25 +114,26 @@ __device__ __forceinline__ void dft_odd_each(const float2 *v, Emit emit)
         emit(P - k, make_float2(re.x - im.y, re.y + im.x)); // re + i im
     }
 }
-template <int P> __device__ inline void dft_odd(float2 *v)
+template <int P> __host__ __device__ inline void dft_odd(float2 *v)
 {
     float2 out[P];
     dft_odd_each<P>(v, [&](int k, float2 y) { out[k] = y; });
-#pragma unroll
+    CODELET_UNROLL
     for (int k = 0; k < P; k++)
         v[k] = out[k];
 }
 
-// The forward R-point DFT of v, in place (natural order in and out).
-template <int R> __device__ inline void dft(float2 *v);
-template <> __device__ inline void dft<1>(float2 *) {}
-template <> __device__ inline void dft<2>(float2 *v)
+// The forward R-point DFT of v, in place (natural order in and out). Host code can run
+// the codelets too: the unit tests check each against the definition on the CPU.
+template <int R> __host__ __device__ inline void dft(float2 *v);
+template <> __host__ __device__ inline void dft<1>(float2 *) {}
+template <> __host__ __device__ inline void dft<2>(float2 *v)
 {
     const float2 a = v[0], b = v[1];
     v[0] = cadd(a, b);
     v[1] = csub(a, b);
 }
-template <> __device__ inline void dft<4>(float2 *v)
+template <> __host__ __device__ inline void dft<4>(float2 *v)
 {
     const float2 t0 = cadd(v[0], v[2]), t1 = csub(v[0], v[2]);
     const float2 t2 = cadd(v[1], v[3]), t3 = mul_minus_i(csub(v[1], v[3]));
@@ -136,7 +144,7 @@ template <> __device__ inline void dft<4>(float2 *v)
 }
 // Radix 8 as two radix-4 DFTs of the even and odd points and a radix-2 step with the
 // eighth roots, which are (+-1 +-i) sqrt(1/2): 4 real multiplies in all.
-template <> __device__ inline void dft<8>(float2 *v)
+template <> __host__ __device__ inline void dft<8>(float2 *v)
 {
     float2 e[4] = {v[0], v[2], v[4], v[6]}, o[4] = {v[1], v[3], v[5], v[7]};
     dft<4>(e);
@@ -145,18 +153,18 @@ template <> __device__ inline void dft<8>(float2 *v)
     o[1] = make_float2(r * (o[1].x + o[1].y), r * (o[1].y - o[1].x));  // e^{-i pi/4}
     o[2] = mul_minus_i(o[2]);                                          // e^{-i pi/2}
     o[3] = make_float2(r * (o[3].y - o[3].x), -r * (o[3].x + o[3].y)); // e^{-3i pi/4}
-#pragma unroll
+    CODELET_UNROLL
     for (int k = 0; k < 4; k++) {
         v[k] = cadd(e[k], o[k]);
         v[k + 4] = csub(e[k], o[k]);
     }
 }
-template <> __device__ inline void dft<3>(float2 *v) { dft_odd<3>(v); }
-template <> __device__ inline void dft<5>(float2 *v) { dft_odd<5>(v); }
-template <> __device__ inline void dft<7>(float2 *v) { dft_odd<7>(v); }
-template <> __device__ inline void dft<9>(float2 *v) { dft_odd<9>(v); }
-template <> __device__ inline void dft<11>(float2 *v) { dft_odd<11>(v); }
-template <> __device__ inline void dft<13>(float2 *v) { dft_odd<13>(v); }
+template <> __host__ __device__ inline void dft<3>(float2 *v) { dft_odd<3>(v); }
+template <> __host__ __device__ inline void dft<5>(float2 *v) { dft_odd<5>(v); }
+template <> __host__ __device__ inline void dft<7>(float2 *v) { dft_odd<7>(v); }
+template <> __host__ __device__ inline void dft<9>(float2 *v) { dft_odd<9>(v); }
+template <> __host__ __device__ inline void dft<11>(float2 *v) { dft_odd<11>(v); }
+template <> __host__ __device__ inline void dft<13>(float2 *v) { dft_odd<13>(v); }
 
 // q = i / d and r = i mod d for 0 <= i < 2^24, d > 0, from a float reciprocal and one
 // correction (a 32-bit division is ~20 instructions; this is 6).
@@ -182,10 +190,10 @@ __device__ inline float2 root_of_unity(long long e, long long len)
     return make_float2(c, s);
 }
 
-// --- radices 16 and 10, and the twiddles between stages ------------------------------
+// --- radix 16, the composite radices, and the twiddles between stages ----------------
 
 // a w_16^e for a constant e: the multiples of pi/2 and pi/4 without general products.
-__device__ __forceinline__ float2 rotate16(float2 a, int e)
+__host__ __device__ __forceinline__ float2 rotate16(float2 a, int e)
 {
     constexpr float c16[16] = {1.0f,  9.238795325e-01f,  7.071067812e-01f,  3.826834324e-01f,
                                0.0f,  -3.826834324e-01f, -7.071067812e-01f, -9.238795325e-01f,
@@ -211,95 +219,73 @@ __device__ __forceinline__ float2 rotate16(float2 a, int e)
 
 // Radix 16 as 4 x 4: a radix-4 DFT of each residue class n2 (points 4 n1 + n2), the
 // twiddles w_16^{n2 k1}, then a radix-4 DFT across the classes (X[k1 + 4 k2]).
-template <> __device__ inline void dft<16>(float2 *v)
+template <> __host__ __device__ inline void dft<16>(float2 *v)
 {
     float2 a[4][4];
-#pragma unroll
+    CODELET_UNROLL
     for (int n2 = 0; n2 < 4; n2++) {
-#pragma unroll
+        CODELET_UNROLL
         for (int n1 = 0; n1 < 4; n1++)
             a[n2][n1] = v[4 * n1 + n2];
         dft<4>(a[n2]);
-#pragma unroll
+        CODELET_UNROLL
         for (int k1 = 0; k1 < 4; k1++)
             a[n2][k1] = rotate16(a[n2][k1], n2 * k1);
     }
-#pragma unroll
+    CODELET_UNROLL
     for (int k1 = 0; k1 < 4; k1++) {
         float2 b[4] = {a[0][k1], a[1][k1], a[2][k1], a[3][k1]};
         dft<4>(b);
-#pragma unroll
+        CODELET_UNROLL
         for (int k2 = 0; k2 < 4; k2++)
             v[k1 + 4 * k2] = b[k2];
     }
 }
 
-// Radix 10 as 5 x 2: radix-5 DFTs of the even points (E) and the odd points (O), then
-// X[k] = E[k] + w_10^k O[k] and X[k + 5] = E[k] - w_10^k O[k].
-template <> __device__ inline void dft<10>(float2 *v)
-{
-    constexpr float c10[5] = {1.0f, 8.090169944e-01f, 3.090169944e-01f, -3.090169944e-01f,
-                              -8.090169944e-01f};
-    constexpr float s10[5] = {0.0f, 5.877852523e-01f, 9.510565163e-01f, 9.510565163e-01f,
-                              5.877852523e-01f};
-    float2 e[5], o[5];
-#pragma unroll
-    for (int j = 0; j < 5; j++) {
-        e[j] = v[2 * j];
-        o[j] = v[2 * j + 1];
+// N = A B points for A and B coprime, by Good and Thomas's prime-factor mapping: point (B n1
+// + A n2) mod N goes to row n2, column n1; an A-point DFT of each row, then a B-point DFT
+// of each column, and column k1's output k2 is X[k] for the k that is k1 mod A and k2 mod
+// B. The indices are constants once unrolled, and, A and B being coprime, there are no
+// twiddles between the two (Cooley-Tukey's A x B split has (A - 1)(B - 1) of them).
+// Radices 6, 10, 12, 14 and 15 are made this way: a stage of 12 does the work of a
+// stage of 4 and one of 3 with one trip through shared memory instead of two.
+template <int A, int B> struct pfa_outputs {
+    int k[A][B]; // k[k1][k2]: the k with k mod A = k1 and k mod B = k2
+    __host__ __device__ constexpr pfa_outputs() : k()
+    {
+        for (int i = 0; i < A * B; i++)
+            k[i % A][i % B] = i;
     }
-    dft<5>(e);
-    dft<5>(o);
-#pragma unroll
-    for (int k = 0; k < 5; k++) {
-        const float2 t = k ? cmul(o[k], make_float2(c10[k], -s10[k])) : o[k];
-        v[k] = cadd(e[k], t);
-        v[k + 5] = csub(e[k], t);
-    }
-}
-
-// w_N^e = e^{-2 pi i e / N} for a constant e (the conjugate of odd_roots' angle).
-template <int N> __device__ __forceinline__ float2 constant_twiddle(int e)
+};
+template <int A, int B> __host__ __device__ __forceinline__ void dft_pfa(float2 *v)
 {
-    const float2 w = odd_root<N>(e % N);
-    return make_float2(w.x, -w.y);
-}
-
-// N = A B points as A x B (Cooley-Tukey with constant twiddles): point B n1 + n2 of residue
-// class n2, an A-point DFT of each class (over n1), the twiddles w_N^{n2 k1}, then a B-point
-// DFT across the classes gives X[k1 + A k2]. Radices 6, 12, 14 and 15 are made this way: a
-// stage of 12 does the work of a stage of 4 and one of 3 with one trip through shared
-// memory instead of two.
-template <int A, int B> __device__ __forceinline__ void dft_split(float2 *v)
-{
+    constexpr int N = A * B;
+    constexpr pfa_outputs<A, B> out;
     float2 a[B][A];
-#pragma unroll
+    CODELET_UNROLL
     for (int n2 = 0; n2 < B; n2++) {
-#pragma unroll
+        CODELET_UNROLL
         for (int n1 = 0; n1 < A; n1++)
-            a[n2][n1] = v[B * n1 + n2];
+            a[n2][n1] = v[(B * n1 + A * n2) % N];
         dft<A>(a[n2]);
-#pragma unroll
-        for (int k1 = 1; k1 < A; k1++)
-            if (n2 > 0)
-                a[n2][k1] = cmul(a[n2][k1], constant_twiddle<A * B>(n2 * k1));
     }
-#pragma unroll
+    CODELET_UNROLL
     for (int k1 = 0; k1 < A; k1++) {
         float2 b[B];
-#pragma unroll
+        CODELET_UNROLL
         for (int n2 = 0; n2 < B; n2++)
             b[n2] = a[n2][k1];
         dft<B>(b);
-#pragma unroll
+        CODELET_UNROLL
         for (int k2 = 0; k2 < B; k2++)
-            v[k1 + A * k2] = b[k2];
+            v[out.k[k1][k2]] = b[k2];
     }
 }
-template <> __device__ inline void dft<6>(float2 *v) { dft_split<2, 3>(v); }
-template <> __device__ inline void dft<12>(float2 *v) { dft_split<4, 3>(v); }
-template <> __device__ inline void dft<14>(float2 *v) { dft_split<2, 7>(v); }
-template <> __device__ inline void dft<15>(float2 *v) { dft_split<5, 3>(v); }
+template <> __host__ __device__ inline void dft<6>(float2 *v) { dft_pfa<2, 3>(v); }
+template <> __host__ __device__ inline void dft<10>(float2 *v) { dft_pfa<2, 5>(v); }
+template <> __host__ __device__ inline void dft<12>(float2 *v) { dft_pfa<4, 3>(v); }
+template <> __host__ __device__ inline void dft<14>(float2 *v) { dft_pfa<2, 7>(v); }
+template <> __host__ __device__ inline void dft<15>(float2 *v) { dft_pfa<5, 3>(v); }
 
 // u[q] *= w_L^{q e} for q < R from the table of L-th roots: q = 1, 2, 3 and the multiples
 // of 4 read, the rest one product of two reads (at most 1.5 roundings where a product
@@ -308,10 +294,10 @@ template <int R>
 __device__ __forceinline__ void twiddle_from_roots(float2 *u, const float2 *roots, int e)
 {
     float2 w[R];
-#pragma unroll
+    CODELET_UNROLL
     for (int q = 1; q < R; q++)
         w[q] = (q < 4 || q % 4 == 0) ? __ldg(&roots[q * e]) : cmul(w[q % 4], w[q - q % 4]);
-#pragma unroll
+    CODELET_UNROLL
     for (int q = 1; q < R; q++)
         u[q] = cmul(u[q], w[q]);
 }

@@ -274,6 +274,23 @@ static void test_dif_slot(void)
     EXPECT(wrong == 0);
 }
 
+// Every codelet the kernels build stages from (dft<R>, codelets.cuh), run on the CPU
+// (tests/fft_codelets.cu), against the DFT's definition: within float's rounding of a
+// few operations (the outputs are sums of R terms of size ~1).
+double fft_codelet_error(int R);
+static void test_codelets(void)
+{
+    static const int radices[] = {2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
+                                  12, 13, 14, 15, 16, 17, 19, 23, 29, 31};
+    for (size_t i = 0; i < sizeof radices / sizeof radices[0]; i++) {
+        const double e = fft_codelet_error(radices[i]);
+        if (!(e >= 0 && e < 2e-6 * radices[i]))
+            printf("  dft<%d>: error %.3g\n", radices[i], e);
+        EXPECT(e >= 0 && e < 2e-6 * radices[i]);
+    }
+    EXPECT(fft_codelet_error(18) == -1); // no such codelet
+}
+
 static void test_allowed_error(void)
 {
     // 4 (log2 n + 1) 2^-24 for smooth n; Bluestein's counts both inner transforms.
@@ -361,6 +378,7 @@ int main(void)
     RUN_TEST(test_staged_radices);
     RUN_TEST(test_split_passes);
     RUN_TEST(test_dif_slot);
+    RUN_TEST(test_codelets);
     RUN_TEST(test_allowed_error);
     RUN_TEST(test_conv_padding_and_gold);
     RUN_TEST(test_conv_allowance_catches_one_output);
