@@ -33,26 +33,29 @@ template <int R> static double codelet_error(unsigned seed)
     return worst;
 }
 
+// The codelets the kernels have: the radices 2 .. 16, and the primes their prime stages take.
+static const struct {
+    int radix;
+    double (*error)(unsigned seed);
+} codelets[] = {{2, codelet_error<2>},   {3, codelet_error<3>},   {4, codelet_error<4>},
+                {5, codelet_error<5>},   {6, codelet_error<6>},   {7, codelet_error<7>},
+                {8, codelet_error<8>},   {9, codelet_error<9>},   {10, codelet_error<10>},
+                {11, codelet_error<11>}, {12, codelet_error<12>}, {13, codelet_error<13>},
+                {14, codelet_error<14>}, {15, codelet_error<15>}, {16, codelet_error<16>},
+                {17, codelet_error<17>}, {19, codelet_error<19>}, {23, codelet_error<23>},
+                {29, codelet_error<29>}, {31, codelet_error<31>}};
+
 // The largest error of dft<R>'s outputs over a few inputs, or -1 for an R with no codelet.
 extern "C" double fft_codelet_error(int R)
 {
-    double worst = 0;
-    for (unsigned seed = 1; seed <= 8; seed++) {
-        double e;
-        switch (R) {
-#define CASE(N)                                                                                    \
-    case N:                                                                                        \
-        e = codelet_error<N>(seed);                                                                \
-        break;
-            CASE(2)
-            CASE(3)
-            CASE(4)
-            CASE(5) CASE(6) CASE(7) CASE(8) CASE(9) CASE(10) CASE(11) CASE(12) CASE(13) CASE(14)
-                CASE(15) CASE(16) CASE(17) CASE(19) CASE(23) CASE(29) CASE(31)
-#undef CASE
-                    default : return -1;
+    for (const auto &c : codelets)
+        if (c.radix == R) {
+            double worst = 0;
+            for (unsigned seed = 1; seed <= 8; seed++) {
+                const double e = c.error(seed);
+                worst = e > worst ? e : worst;
+            }
+            return worst;
         }
-        worst = e > worst ? e : worst;
-    }
-    return worst;
+    return -1;
 }
