@@ -1011,17 +1011,16 @@ static fft_plan *make_plan(bool (*build)(planner &, int, size_t, bool, char *, s
 
 typedef bool (*plan_builder)(planner &, int, size_t, bool, char *, size_t);
 
-// Bluestein's m: the least length >= 2n - 1 of factors 2, 3, 5, 7. v6: a power of two up
-// to 8192, all of Bluestein in one kernel (a block a transform, see
-// bluestein_fused_kernel); above, a power of two when it is within 1/8 of the smooth
-// length, so the inner transforms run on kernels compiled for their length. v7: v6's one
-// kernel where its power of two is less than 1.7 times the smooth m, else the smooth m,
-// all of it in one staged kernel while m's block fits in shared memory (two buffers to
-// m = 13,673, then one, its stages in place, to ~27,200), else m's passes with the
-// products in them. (The staged kernel takes about twice v6's
-// time a point of m: on the H200, over 1,487 Bluestein lengths to 4096, v6's kernel was
-// the faster wherever its power of two is below ~1.7 m, but not at every length past it:
-// v7_plan times both where it can.)
+// Bluestein's m: the least length >= 2n - 1 of factors 2, 3, 5, 7. v6: a power of two up to
+// 8192, all of Bluestein in one kernel (a block a transform, see bluestein_fused_kernel);
+// above, a power of two when it is within 1/8 of the smooth length, so the inner transforms
+// run on kernels compiled for their length. v7: v6's one kernel where its power of two is
+// less than 1.7 times the smooth m, else the smooth m, all of it in one staged kernel while
+// m's block fits in shared memory (two buffers to m = 13,673, then one, its stages in
+// place, to ~27,200), else m's passes with the products in them. (The staged kernel takes
+// about twice v6's time a point of m: on the H200, over 1,487 Bluestein lengths to 4096,
+// v6's kernel was the faster wherever its power of two is below ~1.7 m, but not at every
+// length past it: v7_plan times both where it can.)
 static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
                            pass_kernels kernels)
 {
@@ -1173,15 +1172,14 @@ static bool plan_v6(planner &pl, int n, size_t batch, bool in_place, char *why, 
 
 // --- v7: any length from the codelets ---------------------------------------------------------
 
-// v7: the planner composes each pass from stages of radix 2 .. 16 and the primes 17 ..
-// 31 (staged.cu's kernels, the radix a switch a stage), so every length whose prime
-// factors are at most 31 runs one code,
-// whatever the length: one pass while the block fits in shared memory (two buffers to
-// m = 13,673, then one, the stages in place, to ~27,200), else passes of up to 2048 over
-// columns. Powers of two from 32 run
-// v6's kernels compiled for them. Other lengths: Bluestein's algorithm, v6's one kernel
-// for m a power of two up to 8192, else on the smooth m (factors 2, 3, 5, 7), all in one
-// staged kernel while m fits a block, else its products fused into the staged passes.
+// v7: the planner composes each pass from stages of radix 2 .. 16 and the primes 17 .. 31
+// (staged.cu's kernels, the radix a switch a stage), so every length whose prime factors
+// are at most 31 runs one code, whatever the length: one pass while the block fits in
+// shared memory (two buffers to m = 13,673, then one, the stages in place, to ~27,200),
+// else passes of up to 2048 over columns. Powers of two from 32 run v6's kernels compiled
+// for them. Other lengths: Bluestein's algorithm, v6's one kernel for m a power of two up
+// to 8192, else on the smooth m (factors 2, 3, 5, 7), all in one staged kernel while m fits
+// a block, else its products fused into the staged passes.
 static void run_bluestein_staged(const fft_plan *p, const fft_args *a, cudaStream_t stream)
 {
     pass_desc d = p->pass[0];

@@ -95,9 +95,9 @@ inline bool is_power_of_two(long long m) { return m > 0 && (m & (m - 1)) == 0; }
 
 // staged.cu: v7's kernel. staged_pass_plan fills in d's stages and block shape (d's n, m,
 // ns, stride, columns and contiguous set), false when m has a prime factor above 31 or the
-// block does not fit; dry makes no device calls. staged_bluestein_*:
-// Bluestein's algorithm in one kernel on m-point transforms (d.m = m, d.pad_n = n, d.columns = the
-// batch, d.roots, d.chirp, d.spectrum).
+// block does not fit; dry makes no device calls. staged_bluestein_*: Bluestein's algorithm
+// in one kernel on m-point transforms (d.m = m, d.pad_n = n, d.columns = the batch,
+// d.roots, d.chirp, d.spectrum).
 bool staged_pass_plan(pass_desc &d, bool dry);
 void staged_pass_launch(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream);
 bool staged_bluestein_plan(pass_desc &d, bool dry);

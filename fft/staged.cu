@@ -299,12 +299,12 @@ __device__ __forceinline__ float2 *staged_stages(const Points &at, const pass_de
 // --- stages in place: one buffer ------------------------------------------------------------
 //
 // Past 13,673 points a block's two buffers (16 bytes a point and a 16th for padding) no
-// longer fit in 227 KB of shared memory; one does, to ~27,200 points. Stockham's stages write other
-// slots than they read, so they need two; Cooley-Tukey's write back the slots they read, so one is
-// enough (each butterfly owns its R points: no barrier inside a stage). The price is the order: in
-// Gentleman and Sande's decimation in frequency (DIF) natural input leaves the outputs
-// digit-reversed, and decimation in time (DIT), the stages run the other way round, takes
-// that order back to the natural one.
+// longer fit in 227 KB of shared memory; one does, to ~27,200 points. Stockham's stages
+// write other slots than they read, so they need two; Cooley-Tukey's write back the slots
+// they read, so one is enough (each butterfly owns its R points: no barrier inside a
+// stage). The price is the order: in Gentleman and Sande's decimation in frequency (DIF)
+// natural input leaves the outputs digit-reversed, and decimation in time (DIT), the stages
+// run the other way round, takes that order back to the natural one.
 
 // One in-place stage of radix R over one transform of m points in the buffer:
 // sub-transforms of L = m / ns points (ns: the product of the radices before this one in
@@ -627,7 +627,7 @@ __global__ void __launch_bounds__(PRIMES ? STAGED_PRIME_INPLACE_THREADS : STAGED
 
 // Bluestein's kernel in one buffer (d.in_place), one transform a block: x_p c_p loaded by
 // DIF's first stage, its stages in place, the product with the spectrum (which the plan
-// gives in DIF's order, staged_dif_order, so no reordering here), DIT's stages taking that
+// gives in DIF's order, fft_dif_slot, so no reordering here), DIT's stages taking that
 // order back to the natural one, the last storing conj(y_p) c_p.
 __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
     staged_bluestein_inplace_kernel(const float2 *x, float2 *y, const pass_desc d)
