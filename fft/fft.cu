@@ -695,7 +695,11 @@ static bool plan_pass(planner &pl, pass_desc &d, int n, int m, int ns, size_t ba
         (kernels == V6_KERNELS || (kernels == V7_KERNELS && is_power_of_two(m) && m >= 32)) &&
         fixed_pass_plan(d, pl.dry);
     if (!fixed && kernels == V7_KERNELS) {
-        if (!staged_pass_plan(d, pl.dry))
+        // A power of two past v6's one-pass kernels takes two of them (16384: 128 x 128,
+        // 0.146 ms on the H200) rather than the staged kernel in place (0.233 ms; cuFFT
+        // 0.109): v6's stages are compiled for their length, the in-place kernel's switch
+        // on the radix a stage and its digit-reversed copy-out are not.
+        if (!staged_pass_plan(d, pl.dry) || (d.in_place && is_power_of_two(m)))
             return false;
     } else if (!fixed) {
         if (d.stages < 0 || !block_shape(d))
@@ -1014,13 +1018,13 @@ typedef bool (*plan_builder)(planner &, int, size_t, bool, char *, size_t);
 // Bluestein's m: the least length >= 2n - 1 of factors 2, 3, 5, 7. v6: a power of two up to
 // 8192, all of Bluestein in one kernel (a block a transform, see bluestein_fused_kernel);
 // above, a power of two when it is within 1/8 of the smooth length, so the inner transforms
-// run on kernels compiled for their length. v7: v6's one kernel where its power of two is
-// less than 1.7 times the smooth m, else the smooth m, all of it in one staged kernel while
-// m's block fits in shared memory (two buffers to m = 13,673, then one, its stages in
-// place, to ~27,200), else m's passes with the products in them. (The staged kernel takes
-// about twice v6's time a point of m: on the H200, over 1,487 Bluestein lengths to 4096,
-// v6's kernel was the faster wherever its power of two is below ~1.7 m, but not at every
-// length past it: v7_plan times both where it can.)
+// run on kernels compiled for their length. v7: v6's one kernel or the smooth m, whichever
+// v7_plan's trial timed faster (pl.bluestein_power; without a trial, v6's where its power
+// of two is less than 1.7 times the smooth m: the staged kernel takes about twice v6's
+// time a point of m, and 1.7 was the best such threshold over 1,487 lengths to 4096 on the
+// H200), the smooth m all in one staged kernel while m's block fits in shared memory (two
+// buffers to m = 13,673, then one, its stages in place, to ~27,200), else m's passes with
+// the products in them.
 static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
                            pass_kernels kernels)
 {
@@ -1178,8 +1182,8 @@ static bool plan_v6(planner &pl, int n, size_t batch, bool in_place, char *why, 
 // shared memory (two buffers to m = 13,673, then one, the stages in place, to ~27,200),
 // else passes of up to 2048 over columns. Powers of two from 32 run v6's kernels compiled
 // for them. Other lengths: Bluestein's algorithm, v6's one kernel for m a power of two up
-// to 8192, else on the smooth m (factors 2, 3, 5, 7), all in one staged kernel while m fits
-// a block, else its products fused into the staged passes.
+// to 8192 where a trial times it faster, else on the smooth m (factors 2, 3, 5, 7), all in
+// one staged kernel while m fits a block, else its products fused into the staged passes.
 static void run_bluestein_staged(const fft_plan *p, const fft_args *a, cudaStream_t stream)
 {
     pass_desc d = p->pass[0];

@@ -89,6 +89,9 @@ for n in 13720 13001 13718; do
     expect_gpu "fft -k v7 -n $n runs in place" 0 "$fft" -k v7 -n "$n" --transforms 2 -i 1 --json
     if [ "$rc" -eq 0 ] && ! grep -q '"plan": *"[^"]*, in place"' "$tmp/out"; then fail "fft -k v7 -n $n: its plan says in place"; fi
 done
+# A power of two there takes v6's two passes, not the in-place kernel (which is slower).
+expect_gpu "fft -k v7 -n 16384 runs v6's two passes" 0 "$fft" -k v7 -n 16384 --transforms 2 -i 1 --json
+if [ "$rc" -eq 0 ] && ! grep -q '"plan": *"2 passes (128 x 128)' "$tmp/out"; then fail "fft -k v7 -n 16384: its plan says 2 passes (128 x 128)"; fi
 
 # The practical's program: its line, and the long one against the direct convolution.
 expect_gpu "fft --conv 50,11 (the practical)" 0 "$fft" --conv 50,11 -i 2
