@@ -7,12 +7,12 @@
 // the block scans the flags in shared memory (Hillis-Steele: log2(1024) = 10 steps),
 // flagged threads write their index at (repeats found so far + their prefix). Correct
 // and in order, but one SM does everything.
-// Things to try (the ladder's times at 256M elements on an H200; CUB takes 0.64 ms):
+// Things to try (the ladder's times at 256M elements on an H200; CUB takes 0.63 ms):
 //  - many blocks: flags to scratch (find_repeats_workspace_scratch gives n ints), the
 //    suite's device-wide scan cl_exclusive_scan_i32 (common/scan.h) over them, then a
-//    scatter kernel (v1: 2.5 ms: the flags and positions go through memory);
+//    scatter kernel (v1: 2.4 ms: the flags and positions go through memory);
 //  - fuse: compute the flags while loading A and scatter while storing, inside one
-//    single-pass scan (v2: 0.55 ms, only A read and the indices written).
+//    single-pass scan (v2: 0.54 ms, only A read and the indices written).
 #include <stdint.h>
 
 #include "check.h"

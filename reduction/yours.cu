@@ -11,7 +11,7 @@
 //    enough loads are outstanding to cover DRAM latency (v4: 0.159 ms);
 //  - warp shuffles (__shfl_down_sync) for the last five tree steps: no barriers and
 //    no shared memory there (v5);
-//  - 16-byte float4 loads, four in flight a thread, four accumulators (v6: 0.095 ms);
+//  - 16-byte float4 loads, four in flight a thread, four accumulators (v6: 0.094 ms);
 //  - replace the atomics by a last-block-done combine (an atomic ticket, then the last
 //    block adds the partial sums in order): no memset launch, the same bits every run.
 // Integer inputs whose sum is below 2^24 must come out exact; keep the number of float

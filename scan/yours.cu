@@ -8,7 +8,7 @@
 // around as int32 does), but one SM does everything and neighbouring threads read
 // addresses a slice apart (uncoalesced).
 // Things to try (the ladder's times at 256M elements on an H200, where reading and
-// writing 2 GB takes ~0.49 ms at the copy rate; CUB takes 0.66):
+// writing 2 GB takes ~0.49 ms at the copy rate; CUB takes 0.65):
 //  - many blocks: each block scans a tile in shared memory and writes its total to
 //    scratch (scan_workspace_scratch gives n ints), a second launch scans the totals,
 //    a third adds them back (v3: 3.7 ms; coalesced because a tile's threads read
