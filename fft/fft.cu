@@ -47,6 +47,7 @@
 #include "fft.h"
 #include "launch.h"
 #include "passes.cuh"
+#include "timing.h"
 
 // --- plans --------------------------------------------------------------------------------
 
@@ -1025,14 +1026,21 @@ typedef bool (*plan_builder)(planner &, int, size_t, bool, char *, size_t);
 // H200), the smooth m all in one staged kernel while m's block fits in shared memory (two
 // buffers to m = 13,673, then one, its stages in place, to ~27,200), else m's passes with
 // the products in them.
+// Bluestein's other inner length: the least power of two >= 2n - 1.
+static long long bluestein_power_of_two(int n)
+{
+    long long power = 1;
+    while (power < 2LL * n - 1)
+        power *= 2;
+    return power;
+}
+
 static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
                            pass_kernels kernels)
 {
     fft_plan *p = pl.plan;
     p->m = fft_bluestein_length(n);
-    long long power = 1;
-    while (power < 2LL * n - 1)
-        power *= 2;
+    const long long power = bluestein_power_of_two(n);
     const bool power_near =
         pl.bluestein_power < 0 ? power * 10 < p->m * 17 : pl.bluestein_power == 1;
     bool fused = (kernels == V6_KERNELS || (kernels == V7_KERNELS && power_near)) &&
@@ -1306,12 +1314,21 @@ VERSION_PLAN(v6_plan, plan_v6)
 // both on a trial batch (about 2^20 points, a warm-up and the best of five runs each) and
 // keeps the faster, as FFTW's planner measures; a dry plan (its bytes) takes the 1.7 m
 // rule. A few ms of planning, none of it timed as the transform.
+struct trial {
+    const fft_plan *plan;
+    fft_args args;
+};
+static void trial_run(void *ctx, int)
+{
+    const trial *t = (const trial *)ctx;
+    t->plan->run(t->plan, &t->args, 0);
+}
 static double trial_ms(int n, size_t batch, int bluestein_power)
 {
     char why[160];
-    fft_plan *t =
+    fft_plan *plan =
         make_plan(plan_v7, n, batch, false, false, NULL, why, sizeof why, bluestein_power);
-    if (!t)
+    if (!plan)
         return INFINITY;
     float2 *buf[2];
     for (float2 *&b : buf) {
@@ -1319,34 +1336,17 @@ static double trial_ms(int n, size_t batch, int bluestein_power)
         CL_CUDA_CHECK(cudaMalloc(&b, points(n, batch) * sizeof(float2)));
         CL_CUDA_CHECK(cudaMemset(b, 0, points(n, batch) * sizeof(float2)));
     }
-    const fft_args args = {n, batch, false, buf[0], buf[1]};
-    cudaEvent_t start, stop;
-    CL_CUDA_CHECK(cudaEventCreate(&start));
-    CL_CUDA_CHECK(cudaEventCreate(&stop));
-    t->run(t, &args, 0); // warm-up
-    float best = INFINITY;
-    for (int r = 0; r < 5; r++) {
-        CL_CUDA_CHECK(cudaEventRecord(start, 0));
-        t->run(t, &args, 0);
-        CL_CUDA_CHECK(cudaEventRecord(stop, 0));
-        CL_CUDA_CHECK(cudaEventSynchronize(stop));
-        float ms = 0;
-        CL_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-        best = ms < best ? ms : best;
-    }
-    CL_CUDA_CHECK(cudaEventDestroy(start));
-    CL_CUDA_CHECK(cudaEventDestroy(stop));
+    trial t = {plan, {n, batch, false, buf[0], buf[1]}};
+    const double best = cl_time_gpu(trial_run, &t, 5).min_ms; // a warm-up, then five
     for (float2 *b : buf)
         CL_CUDA_CHECK(cudaFree(b));
-    fft_plan_destroy(t);
+    fft_plan_destroy(plan);
     return best;
 }
 
 static fft_plan *v7_plan(int n, size_t batch, bool in_place, char *why, size_t len)
 {
-    long long power = 1;
-    while (power < 2LL * n - 1)
-        power *= 2;
+    const long long power = bluestein_power_of_two(n);
     const bool choice = fft_largest_prime_factor(n) > FFT_STAGED_MAX_PRIME &&
                         power != fft_bluestein_length(n) && fixed_bluestein_plan(power, true);
     int bluestein_power = -1;
