@@ -5,11 +5,18 @@
 
 #include "fft.h"
 
-// Whether r is a radix of v7's stages: 2 .. 16 (6, 12, 14 and 15 codelets made of two) or
-// a prime 17 .. 31.
+// Whether r is a radix of v7's stages: 2 .. 16 (6, 10, 12, 14 and 15 codelets of two coprime
+// factors), or a large stage (up to 31: the LARGE kernels): a prime 17 .. 31 or a product
+// of two coprime radices (18 20 21 22 24 26 28 30).
 static bool is_stage_radix(int r)
 {
-    return (r >= 2 && r <= 16) || r == 17 || r == 19 || r == 23 || r == 29 || r == 31;
+    switch (r) {
+    case 17: case 18: case 19: case 20: case 21: case 22: case 23: case 24: case 26: case 28:
+    case 29: case 30: case 31:
+        return true;
+    default:
+        return r >= 2 && r <= 16;
+    }
 }
 
 // The radices (at most `largest`, non-increasing) of m in exactly `stages` stages whose sum

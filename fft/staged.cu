@@ -57,7 +57,13 @@ __device__ __forceinline__ float rcp(int d) { return __fdividef(1.0f, (float)d);
 // primes 17 .. 31 in the kernels' PRIMES instances only.
 #define STAGED_RADICES(X)                                                                          \
     X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
-#define STAGED_PRIME_RADICES(X) X(17) X(19) X(23) X(29) X(31)
+#define STAGED_LARGE_RADICES(X)                                                                    \
+    X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(26) X(28) X(29) X(30) X(31)
+// A prime stage 17 .. 31 (dft_odd_each: each output stored as it is made).
+__host__ __device__ constexpr bool is_large_prime(int R)
+{
+    return R == 17 || R == 19 || R == 23 || R == 29 || R == 31;
+}
 // The radices as radix - 1 in 5 bits a stage (pass_desc's radix_code, made by the plan: a
 // run-time index into d.radix would copy d to local memory, and building the code in the
 // kernel took 2.5% of its instructions at 1000 under ncu).
@@ -219,7 +225,7 @@ __device__ __forceinline__ void staged_stage(const Points &at, const float2 *src
         else if (KIND == SHARED_ONLY && ns > 1)
             div_mod(j, ns, inv_ns, jm);
         const int out = (j - jm) * R + jm;
-        if constexpr (R > 16) {
+        if constexpr (is_large_prime(R)) {
             // A prime: each twiddle its own table read (no products to keep), each output
             // stored as dft_odd_each makes it (the registers hold the a_j and b_j only).
             if (jm > 0)
@@ -278,7 +284,7 @@ __device__ __forceinline__ float2 *staged_stages(const Points &at, const pass_de
         default:
             if constexpr (PRIMES) {
                 switch (radix * 4 + kind) {
-                    STAGED_PRIME_RADICES(STAGE)
+                    STAGED_LARGE_RADICES(STAGE)
                 }
             }
 #undef STAGE
@@ -328,7 +334,7 @@ __device__ __forceinline__ void inplace_stage(const Points &at, float2 *buf, int
         for (int q = 0; q < R; q++)
             u[q] = KIND == FROM_GLOBAL ? at.load(0, base + q * count)
                                        : buf[padded_slot(base + q * count)];
-        if constexpr (R > 16) {
+        if constexpr (is_large_prime(R)) {
             // A prime (the PRIMES kernel): each twiddle its own table read, each output
             // twiddled and stored as dft_odd_each makes it (its inputs are in registers,
             // so the slots they came from can take it).
@@ -392,7 +398,7 @@ __device__ __forceinline__ void inplace_stages(const Points &at, const pass_desc
         default:
             if constexpr (PRIMES) {
                 switch (radix) {
-                    STAGED_PRIME_RADICES(INPLACE)
+                    STAGED_LARGE_RADICES(INPLACE)
                 }
             }
 #undef INPLACE

@@ -106,13 +106,17 @@ static void test_smooth_lengths(void)
     EXPECT(fft_bluestein_length(97) >= 193 && fft_is_smooth(fft_bluestein_length(97)));
 }
 
-// Whether r is one of v7's stage radices with primes to max_prime: 2 .. 16, and the primes
-// 17 .. 31 up to max_prime.
+// Whether r is one of v7's stage radices with large ones to max_prime: 2 .. 16, and the
+// primes 17 .. 31 and the coprime products 18 .. 30 up to max_prime.
 static bool stage_radix(int r, int max_prime)
 {
     if (r >= 2 && r <= 16)
         return true;
-    return r <= max_prime && (r == 17 || r == 19 || r == 23 || r == 29 || r == 31);
+    static const int large[] = {17, 18, 19, 20, 21, 22, 23, 24, 26, 28, 29, 30, 31};
+    for (int i = 0; i < (int)(sizeof large / sizeof large[0]); i++)
+        if (r == large[i])
+            return r <= max_prime;
+    return false;
 }
 
 // v7's stages at every length to 16384, against a table built apart (the fewest stages of
@@ -165,6 +169,8 @@ static void test_staged_radices(void)
     unsigned char radix[FFT_STAGED_MAX_STAGES];
     EXPECT(fft_staged_radices(60, 31, radix) == 2 && radix[0] == 10 && radix[1] == 6);
     EXPECT(fft_staged_radices(1360, 31, radix) == 3 && radix[0] == 17); // 17 10 8
+    EXPECT(fft_staged_radices(8000, 31, radix) == 3 && radix[0] == 20); // 20 20 20
+    EXPECT(fft_staged_radices(8000, 13, radix) == 4); // 10 10 10 8 with radices to 16
     EXPECT(fft_staged_radices(37, 31, radix) == 0 && fft_staged_radices(17, 13, radix) == 0);
 }
 
@@ -280,15 +286,15 @@ static void test_dif_slot(void)
 double fft_codelet_error(int R);
 static void test_codelets(void)
 {
-    static const int radices[] = {2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
-                                  12, 13, 14, 15, 16, 17, 19, 23, 29, 31};
+    static const int radices[] = {2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17,
+                                  18, 19, 20, 21, 22, 23, 24, 26, 28, 29, 30, 31};
     for (size_t i = 0; i < sizeof radices / sizeof radices[0]; i++) {
         const double e = fft_codelet_error(radices[i]);
         if (!(e >= 0 && e < 2e-6 * radices[i]))
             printf("  dft<%d>: error %.3g\n", radices[i], e);
         EXPECT(e >= 0 && e < 2e-6 * radices[i]);
     }
-    EXPECT(fft_codelet_error(18) == -1); // no such codelet
+    EXPECT(fft_codelet_error(25) == -1); // no such codelet
 }
 
 static void test_allowed_error(void)
