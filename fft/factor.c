@@ -10,13 +10,9 @@
 // of two coprime radices (18 20 21 22 24 26 28 30).
 static bool is_stage_radix(int r)
 {
-    switch (r) {
-    case 17: case 18: case 19: case 20: case 21: case 22: case 23: case 24: case 26: case 28:
-    case 29: case 30: case 31:
+    if (r >= 2 && r <= 16)
         return true;
-    default:
-        return r >= 2 && r <= 16;
-    }
+    return r >= 17 && r <= 31 && r != 25 && r != 27; // 25, 27: no coprime factors
 }
 
 // The radices (at most `largest`, non-increasing) of m in exactly `stages` stages whose sum

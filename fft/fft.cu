@@ -19,8 +19,8 @@
 //                 points a thread, every index a constant; 2^24 in 2 passes (4096 x
 //                 4096), where v5 takes 3; Bluestein up to n = 4096 in one kernel. Its
 //                 kernels are in fixed.cu.
-//   v7-any        the planner's passes built at run time from stages of radix 2 .. 16
-//                 and the primes 17 .. 31 (staged.cu): any length whose prime factors
+//   v7-any        the planner's passes built at run time from stages of radix 2 .. 31
+//                 (but 25 and 27; staged.cu): any length whose prime factors
 //                 are at most 31 in one code, whole transforms loaded and stored by
 //                 their first and last stages (past 13,673 points, in one buffer with
 //                 the stages in place, to ~27,200); v6's kernels for powers of two from
@@ -1184,14 +1184,15 @@ static bool plan_v6(planner &pl, int n, size_t batch, bool in_place, char *why, 
 
 // --- v7: any length from the codelets ---------------------------------------------------------
 
-// v7: the planner composes each pass from stages of radix 2 .. 16 and the primes 17 .. 31
-// (staged.cu's kernels, the radix a switch a stage), so every length whose prime factors
-// are at most 31 runs one code, whatever the length: one pass while the block fits in
-// shared memory (two buffers to m = 13,673, then one, the stages in place, to ~27,200),
-// else passes of up to 2048 over columns. Powers of two from 32 run v6's kernels compiled
-// for them. Other lengths: Bluestein's algorithm, v6's one kernel for m a power of two up
-// to 8192 where a trial times it faster, else on the smooth m (factors 2, 3, 5, 7), all in
-// one staged kernel while m fits a block, else its products fused into the staged passes.
+// v7: the planner composes each pass from stages of radix 2 .. 16 and the large radices 17
+// .. 31 (the primes and the coprime products; staged.cu's kernels, the radix a switch a
+// stage), so every length whose prime factors are at most 31 runs one code, whatever the
+// length: one pass while the block fits in shared memory (two buffers to m = 13,673, then
+// one, the stages in place, to ~27,200), else passes of up to 2048 over columns. Powers of
+// two from 32 run v6's kernels compiled for them. Other lengths: Bluestein's algorithm,
+// v6's one kernel for m a power of two up to 8192 where a trial times it faster, else on
+// the smooth m (factors 2, 3, 5, 7), all in one staged kernel while m fits a block, else
+// its products fused into the staged passes.
 static void run_bluestein_staged(const fft_plan *p, const fft_args *a, cudaStream_t stream)
 {
     pass_desc d = p->pass[0];

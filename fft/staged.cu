@@ -1,9 +1,10 @@
 // fft v7's pass kernels: any length m whose prime factors are at most 31, built from the
 // codelets (codelets.cuh) a stage at a time, so a length no table names runs the same code
 // as its neighbours with the same factors. The planner (fft_staged_radices, factor.c)
-// factors m into the fewest stages of radix 2 .. 16 (6, 12, 14 and 15 are codelets made of
-// two) and the primes 17 .. 31, the most even of those (60 = 10 x 6); a kernel runs them in
-// turn, each stage's radix a switch the block takes together.
+// factors m into the fewest stages of radix 2 .. 16 (6, 10, 12, 14 and 15 are codelets made
+// of two) and the large radices (the primes 17 .. 31 and the coprime products 18 .. 30),
+// the most even of those (60 = 10 x 6); a kernel runs them in turn, each stage's radix a
+// switch the block takes together.
 //
 // A Stockham stage of radix R whose earlier radices multiply to ns: butterfly j < m / R
 // reads points j + q m/R, twiddles them by w_{ns R}^{q (j mod ns)} (from the table of m-th
@@ -42,7 +43,7 @@
 // Threads a block: 256 (4 blocks an SM at 64 registers a thread); a whole transform alone
 // in its block up to a thread a first-stage butterfly (1024 at most, whole_shape).
 enum { STAGED_THREADS = 256, STAGED_MAX_THREADS = 1024, STAGED_WHOLE_POINTS = 2048 };
-// A transform in place with a prime stage (staged_inplace_kernel<true>): 512 threads at
+// A transform in place with a large stage (staged_inplace_kernel<true>): 512 threads at
 // up to 128 registers, one block an SM (its buffer takes the shared memory).
 enum { STAGED_PRIME_INPLACE_THREADS = 512 };
 // A block's copy in: loads a thread issues before it stores them to shared memory.
@@ -54,7 +55,7 @@ enum { STAGED_COPY_LOADS = 8 };
 __device__ __forceinline__ float rcp(int d) { return __fdividef(1.0f, (float)d); }
 
 // Every radix a stage may have (the planner's set, fft_staged_radices): X(R) for each; the
-// primes 17 .. 31 in the kernels' PRIMES instances only.
+// large radices (17 .. 31) in the kernels' LARGE instances only.
 #define STAGED_RADICES(X)                                                                          \
     X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
 #define STAGED_LARGE_RADICES(X)                                                                    \
@@ -257,7 +258,7 @@ __device__ __forceinline__ void staged_stage(const Points &at, const float2 *src
 // last storing to global memory (to_global) or leaving the result in the buffer returned,
 // synced. One stage cannot both load and store (the planner gives a pass over columns
 // two stages at least).
-template <bool PRIMES, class Points>
+template <bool LARGE, class Points>
 __device__ __forceinline__ float2 *staged_stages(const Points &at, const pass_desc &d, int units,
                                                  float2 *cur, float2 *other, bool from_global,
                                                  bool to_global)
@@ -282,7 +283,7 @@ __device__ __forceinline__ float2 *staged_stages(const Points &at, const pass_de
         break;
             STAGED_RADICES(STAGE)
         default:
-            if constexpr (PRIMES) {
+            if constexpr (LARGE) {
                 switch (radix * 4 + kind) {
                     STAGED_LARGE_RADICES(STAGE)
                 }
@@ -335,7 +336,7 @@ __device__ __forceinline__ void inplace_stage(const Points &at, float2 *buf, int
             u[q] = KIND == FROM_GLOBAL ? at.load(0, base + q * count)
                                        : buf[padded_slot(base + q * count)];
         if constexpr (is_large_prime(R)) {
-            // A prime (the PRIMES kernel): each twiddle its own table read, each output
+            // A prime (in the LARGE kernel): each twiddle its own table read, each output
             // twiddled and stored as dft_odd_each makes it (its inputs are in registers,
             // so the slots they came from can take it).
             if (DIT && j > 0)
@@ -368,9 +369,9 @@ __device__ __forceinline__ void inplace_stage(const Points &at, float2 *buf, int
 
 // The stages of one m-point transform in place, DIF's order (from_global: the first loads
 // from global memory) or DIT's (to_global: the last stores to it); synced after each stage
-// that leaves its points in the buffer. PRIMES: the primes 17 .. 31 too (the kernel
+// that leaves its points in the buffer. LARGE: the large radices 17 .. 31 too (the kernel
 // compiled apart for their registers, as the two-buffer kernels are).
-template <bool PRIMES, bool DIT, bool FROM, bool TO, class Points>
+template <bool LARGE, bool DIT, bool FROM, bool TO, class Points>
 __device__ __forceinline__ void inplace_stages(const Points &at, const pass_desc &d, float2 *buf)
 {
     const unsigned long long code = d.radix_code;
@@ -396,7 +397,7 @@ __device__ __forceinline__ void inplace_stages(const Points &at, const pass_desc
         break;
             STAGED_RADICES(INPLACE)
         default:
-            if constexpr (PRIMES) {
+            if constexpr (LARGE) {
                 switch (radix) {
                     STAGED_LARGE_RADICES(INPLACE)
                 }
@@ -455,11 +456,11 @@ __device__ __forceinline__ void staged_single(const float2 *in, float2 *out, uns
 // __syncthreads each. Two stages: a point crosses shared memory once, as v6's compiled
 // kernels do.
 //
-// PRIMES: m has a prime factor 17 .. 31, whose stages hold 17 .. 31 points and their a_j,
-// b_j (dft_odd_each): compiled apart for up to 128 registers (blocks of 256, 2 an SM), so
-// the other lengths' kernel keeps its 64 and spills nothing.
-template <bool PRIMES>
-__global__ void __launch_bounds__(PRIMES ? STAGED_THREADS : STAGED_MAX_THREADS, PRIMES ? 2 : 1)
+// LARGE: a stage of m is a large radix (17 .. 31 points, and a prime's a_j, b_j in
+// dft_odd_each): compiled apart for up to 128 registers (blocks of 256, 2 an SM), so the
+// other lengths' kernel keeps its 64 and spills nothing.
+template <bool LARGE>
+__global__ void __launch_bounds__(LARGE ? STAGED_THREADS : STAGED_MAX_THREADS, LARGE ? 2 : 1)
     staged_whole_kernel(const float2 *in, float2 *out, const pass_desc d)
 {
     extern __shared__ float2 sm[];
@@ -504,7 +505,7 @@ __global__ void __launch_bounds__(PRIMES ? STAGED_THREADS : STAGED_MAX_THREADS, 
         }
         __syncthreads();
     }
-    cur = staged_stages<PRIMES>(at, d, columns, cur, sm + d.pitch, !d.copy_in, !d.copy_out);
+    cur = staged_stages<LARGE>(at, d, columns, cur, sm + d.pitch, !d.copy_in, !d.copy_out);
     if (d.copy_out)
         for (int i = threadIdx.x; i < points; i += blockDim.x)
             at.dst[i] = flip_imag(cur[padded_slot(i)], sign_out);
@@ -514,16 +515,16 @@ __global__ void __launch_bounds__(PRIMES ? STAGED_THREADS : STAGED_MAX_THREADS, 
 // block's C columns from global memory (with the twiddle between passes), the last stores
 // them. The first of several passes (ns = 1) writes column g's outputs to the m points at g
 // m instead, so the block's columns are one run of C m points: its last stage leaves them
-// in shared memory and the block copies the run out in order. PRIMES: as for whole
-// transforms (a stage of 17 .. 31, up to 128 registers: 2 blocks an SM).
+// in shared memory and the block copies the run out in order. LARGE: as for whole
+// transforms (a stage of 17 .. 31 points, up to 128 registers: 2 blocks an SM).
 //
 // FUSE_TURN, Bluestein's middle pass: the first transform's last pass over these columns,
 // the filter product conj(y_k S_k / n) at k = j + p ns, and the second transform's first
 // pass over the same columns (that transform's passes run in the other order, so its first
 // is an m-point pass of stride ns too), left as a first pass leaves its run. One sweep of
 // the points where two passes took two.
-template <bool PRIMES>
-__global__ void __launch_bounds__(STAGED_THREADS, PRIMES ? 2 : 4)
+template <bool LARGE>
+__global__ void __launch_bounds__(STAGED_THREADS, LARGE ? 2 : 4)
     staged_columns_kernel(const float2 *in, float2 *out, const __grid_constant__ pass_desc d)
 {
     extern __shared__ float2 sm[];
@@ -559,8 +560,8 @@ __global__ void __launch_bounds__(STAGED_THREADS, PRIMES ? 2 : 4)
                         filter_out(result[at.slot(c, p)], d.spectrum, at.j + p * d.ns, scale);
             __syncthreads();
         }
-        result = staged_stages<PRIMES>(at, d, C, result, result == sm ? other : sm, round == 0,
-                                       !run_out);
+        result =
+            staged_stages<LARGE>(at, d, C, result, result == sm ? other : sm, round == 0, !run_out);
     }
     if (run_out) {
         float2 *run = out + (size_t)first * m;
@@ -613,10 +614,10 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
 // points 64 us at the copy rate. Measured (H200, 2^24 points): 14000 0.258 ms (two passes
 // took 0.404; cuFFT makes one pass at the copy rate, 0.127). What holds it there: one
 // block an SM (its buffer ~230 KB), 1024 threads at 64 registers with 64 bytes spilled,
-// and the copy-out's digit reversal (a division a digit a point). PRIMES: m has a prime
-// factor 17 .. 31 (up to 128 registers, so blocks of at most 512 threads).
-template <bool PRIMES>
-__global__ void __launch_bounds__(PRIMES ? STAGED_PRIME_INPLACE_THREADS : STAGED_MAX_THREADS, 1)
+// and the copy-out's digit reversal (a division a digit a point). LARGE: a stage of m is
+// a large radix (up to 128 registers, so blocks of at most 512 threads).
+template <bool LARGE>
+__global__ void __launch_bounds__(LARGE ? STAGED_PRIME_INPLACE_THREADS : STAGED_MAX_THREADS, 1)
     staged_inplace_kernel(const float2 *in, float2 *out, const pass_desc d)
 {
     extern __shared__ float2 sm[];
@@ -626,7 +627,7 @@ __global__ void __launch_bounds__(PRIMES ? STAGED_PRIME_INPLACE_THREADS : STAGED
                              out + (size_t)blockIdx.x * m,
                              sign_mask(d.conj_in),
                              sign_mask(d.conj_out)};
-    inplace_stages<PRIMES, false, true, false>(at, d, sm);
+    inplace_stages<LARGE, false, true, false>(at, d, sm);
     for (int k = threadIdx.x; k < m; k += blockDim.x)
         at.store(0, k, sm[padded_slot(dif_slot(d.radix_code, d.stages, k))]);
 }
@@ -659,25 +660,24 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
 // runs from registers (staged_single).
 enum { STAGED_DIRECT_RUN = 4, STAGED_SINGLE_MAX = 5 };
 
-// Whether a stage of d is a prime 17 .. 31 (run by the kernels' PRIMES instances).
-static bool has_prime_stage(const pass_desc &d)
+// Whether a stage of d is a large radix, 17 .. 31 (run by the kernels' LARGE instances).
+static bool has_large_stage(const pass_desc &d)
 {
     for (int s = 0; s < d.stages; s++)
         if (d.radix[s] > 16)
             return true;
     return false;
 }
-static const void *staged_kernel_of(const pass_desc &d)
+// The kernel that runs pass d (the plan raises its shared memory, the launch runs it).
+typedef void (*staged_kernel)(const float2 *, float2 *, const pass_desc);
+static staged_kernel staged_kernel_of(const pass_desc &d)
 {
-    const bool primes = has_prime_stage(d);
+    const bool large = has_large_stage(d);
     if (d.in_place)
-        return primes ? (const void *)staged_inplace_kernel<true>
-                      : (const void *)staged_inplace_kernel<false>;
+        return large ? staged_inplace_kernel<true> : staged_inplace_kernel<false>;
     if (d.contiguous)
-        return primes ? (const void *)staged_whole_kernel<true>
-                      : (const void *)staged_whole_kernel<false>;
-    return primes ? (const void *)staged_columns_kernel<true>
-                  : (const void *)staged_columns_kernel<false>;
+        return large ? staged_whole_kernel<true> : staged_whole_kernel<false>;
+    return large ? staged_columns_kernel<true> : staged_columns_kernel<false>;
 }
 
 // The shape of the columns kernel (column_points): C columns interleaved, point p of column
@@ -718,19 +718,19 @@ static void whole_shape(pass_desc &d, bool bluestein)
     threads = threads < STAGED_THREADS       ? STAGED_THREADS
               : threads > STAGED_MAX_THREADS ? STAGED_MAX_THREADS
                                              : threads;
-    d.block_threads = has_prime_stage(d) ? STAGED_THREADS : threads; // the PRIMES kernel's bound
+    d.block_threads = has_large_stage(d) ? STAGED_THREADS : threads; // the LARGE kernel's bound
     d.columns_per_block = C;
     d.pitch = C * d.m + (C * d.m - 1) / 16 + 1;
     d.smem_bytes = (int)(buffers * (size_t)d.pitch * sizeof(float2));
     // Past two buffers' room (m above 13,673), one transform in one buffer, its stages in
     // place (inplace_stages): one pass to ~27,200 points where the length took two over
-    // columns, and Bluestein's m likewise. With a prime stage, blocks of up to 512 threads
-    // (the PRIMES kernel's 128 registers).
+    // columns, and Bluestein's m likewise. With a large stage, blocks of up to 512 threads
+    // (the LARGE kernel's 128 registers).
     d.in_place =
         C == 1 && buffers == 2 && (size_t)d.smem_bytes > cl_device_current()->shared_optin_bytes;
     if (d.in_place) {
         d.smem_bytes = (int)((size_t)d.pitch * sizeof(float2));
-        if (has_prime_stage(d))
+        if (has_large_stage(d))
             d.block_threads =
                 threads < STAGED_PRIME_INPLACE_THREADS ? threads : STAGED_PRIME_INPLACE_THREADS;
     }
@@ -754,7 +754,7 @@ bool staged_pass_plan(pass_desc &d, bool dry)
     d.staged = true;
     d.radix_code = staged_radix_code(d);
     if (!dry) // raises the kernel's shared-memory allowance on this device
-        cl_kernel_fit_for(staged_kernel_of(d), d.block_threads, (size_t)d.smem_bytes);
+        cl_kernel_fit_for((const void *)staged_kernel_of(d), d.block_threads, (size_t)d.smem_bytes);
     return true;
 }
 
@@ -765,23 +765,14 @@ static unsigned staged_blocks(const pass_desc &d)
 
 void staged_pass_launch(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream)
 {
-    const bool primes = has_prime_stage(d);
-    if (d.in_place)
-        (primes
-             ? staged_inplace_kernel<true>
-             : staged_inplace_kernel<
-                   false>)<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(in, out, d);
-    else if (d.contiguous)
-        (primes
-             ? staged_whole_kernel<true>
-             : staged_whole_kernel<
-                   false>)<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(in, out, d);
-    else
-        (primes
-             ? staged_columns_kernel<true>
-             : staged_columns_kernel<
-                   false>)<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(in, out, d);
+    staged_kernel_of(d)<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(in, out, d);
     CL_LAUNCH_CHECK();
+}
+
+// Bluestein's one kernel for d: in one buffer past two buffers' room.
+static staged_kernel staged_bluestein_kernel_of(const pass_desc &d)
+{
+    return d.in_place ? staged_bluestein_inplace_kernel : staged_bluestein_kernel;
 }
 
 // Bluestein in one kernel: d.m the inner length, d.pad_n = n, d.columns the batch.
@@ -797,19 +788,14 @@ bool staged_bluestein_plan(pass_desc &d, bool dry)
     d.staged = true;
     d.radix_code = staged_radix_code(d);
     if (!dry)
-        cl_kernel_fit_for(d.in_place ? (const void *)staged_bluestein_inplace_kernel
-                                     : (const void *)staged_bluestein_kernel,
-                          d.block_threads, (size_t)d.smem_bytes);
+        cl_kernel_fit_for((const void *)staged_bluestein_kernel_of(d), d.block_threads,
+                          (size_t)d.smem_bytes);
     return true;
 }
 
 void staged_bluestein_launch(const pass_desc &d, const float2 *x, float2 *y, cudaStream_t stream)
 {
-    if (d.in_place)
-        staged_bluestein_inplace_kernel<<<staged_blocks(d), d.block_threads, d.smem_bytes,
-                                          stream>>>(x, y, d);
-    else
-        staged_bluestein_kernel<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(x, y,
-                                                                                             d);
+    staged_bluestein_kernel_of(d)<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(x, y,
+                                                                                               d);
     CL_LAUNCH_CHECK();
 }

@@ -286,8 +286,8 @@ static void test_dif_slot(void)
 double fft_codelet_error(int R);
 static void test_codelets(void)
 {
-    static const int radices[] = {2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17,
-                                  18, 19, 20, 21, 22, 23, 24, 26, 28, 29, 30, 31};
+    static const int radices[] = {2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                  16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 28, 29, 30, 31};
     for (size_t i = 0; i < sizeof radices / sizeof radices[0]; i++) {
         const double e = fft_codelet_error(radices[i]);
         if (!(e >= 0 && e < 2e-6 * radices[i]))
