@@ -43,9 +43,10 @@
 // Threads a block: 256 (4 blocks an SM at 64 registers a thread); a whole transform alone
 // in its block up to a thread a first-stage butterfly (1024 at most, whole_shape).
 enum { STAGED_THREADS = 256, STAGED_MAX_THREADS = 1024, STAGED_WHOLE_POINTS = 2048 };
-// A transform in place with a large stage (staged_inplace_kernel<true>): 512 threads at
-// up to 128 registers, one block an SM (its buffer takes the shared memory).
-enum { STAGED_PRIME_INPLACE_THREADS = 512 };
+// A whole transform with a large stage (the LARGE kernels, up to 128 registers): blocks of
+// up to 512 threads, so 512 a SM either way (one block of 512, or two of 256 where a block
+// holds several transforms).
+enum { STAGED_LARGE_THREADS = 512 };
 // A block's copy in: loads a thread issues before it stores them to shared memory.
 enum { STAGED_COPY_LOADS = 8 };
 
@@ -457,10 +458,10 @@ __device__ __forceinline__ void staged_single(const float2 *in, float2 *out, uns
 // kernels do.
 //
 // LARGE: a stage of m is a large radix (17 .. 31 points, and a prime's a_j, b_j in
-// dft_odd_each): compiled apart for up to 128 registers (blocks of 256, 2 an SM), so the
+// dft_odd_each): compiled apart for up to 128 registers (blocks of up to 512 threads), so the
 // other lengths' kernel keeps its 64 and spills nothing.
 template <bool LARGE>
-__global__ void __launch_bounds__(LARGE ? STAGED_THREADS : STAGED_MAX_THREADS, LARGE ? 2 : 1)
+__global__ void __launch_bounds__(LARGE ? STAGED_LARGE_THREADS : STAGED_MAX_THREADS, 1)
     staged_whole_kernel(const float2 *in, float2 *out, const pass_desc d)
 {
     extern __shared__ float2 sm[];
@@ -617,7 +618,7 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
 // and the copy-out's digit reversal (a division a digit a point). LARGE: a stage of m is
 // a large radix (up to 128 registers, so blocks of at most 512 threads).
 template <bool LARGE>
-__global__ void __launch_bounds__(LARGE ? STAGED_PRIME_INPLACE_THREADS : STAGED_MAX_THREADS, 1)
+__global__ void __launch_bounds__(LARGE ? STAGED_LARGE_THREADS : STAGED_MAX_THREADS, 1)
     staged_inplace_kernel(const float2 *in, float2 *out, const pass_desc d)
 {
     extern __shared__ float2 sm[];
@@ -718,22 +719,18 @@ static void whole_shape(pass_desc &d, bool bluestein)
     threads = threads < STAGED_THREADS       ? STAGED_THREADS
               : threads > STAGED_MAX_THREADS ? STAGED_MAX_THREADS
                                              : threads;
-    d.block_threads = has_large_stage(d) ? STAGED_THREADS : threads; // the LARGE kernel's bound
+    d.block_threads =
+        has_large_stage(d) && threads > STAGED_LARGE_THREADS ? STAGED_LARGE_THREADS : threads;
     d.columns_per_block = C;
     d.pitch = C * d.m + (C * d.m - 1) / 16 + 1;
     d.smem_bytes = (int)(buffers * (size_t)d.pitch * sizeof(float2));
     // Past two buffers' room (m above 13,673), one transform in one buffer, its stages in
     // place (inplace_stages): one pass to ~27,200 points where the length took two over
-    // columns, and Bluestein's m likewise. With a large stage, blocks of up to 512 threads
-    // (the LARGE kernel's 128 registers).
+    // columns, and Bluestein's m likewise.
     d.in_place =
         C == 1 && buffers == 2 && (size_t)d.smem_bytes > cl_device_current()->shared_optin_bytes;
-    if (d.in_place) {
+    if (d.in_place)
         d.smem_bytes = (int)((size_t)d.pitch * sizeof(float2));
-        if (has_large_stage(d))
-            d.block_threads =
-                threads < STAGED_PRIME_INPLACE_THREADS ? threads : STAGED_PRIME_INPLACE_THREADS;
-    }
 }
 
 // Fills in d's stages and block shape for the staged kernels (d.n, m, ns, stride, columns
