@@ -1312,9 +1312,12 @@ VERSION_PLAN(v6_plan, plan_v6)
 // on the power of two, or the staged kernel on the smooth m), which is faster depends on
 // the length, not only on how much longer the power of two is (37: 1.15x cuFFT on 128
 // points, 1.97x on 75; 1025: 1.99x on 4096, 2.66x on 2058 = 2 3 7^3). So the plan times
-// both on a trial batch (about 2^20 points, a warm-up and the best of five runs each) and
-// keeps the faster, as FFTW's planner measures; a dry plan (its bytes) takes the 1.7 m
-// rule. A few ms of planning, none of it timed as the transform.
+// both on a trial batch (the run's batch up to about 2^22 points: 32 MB a buffer, so the
+// input and output pass the L2 cache as a long batch's do; at 2^20 points, held in L2,
+// 281, 282, 283, 565 and 566 picked the kernel that is 5% slower on 2^24 points; a
+// warm-up and the best of five runs each) and keeps the faster, as FFTW's planner
+// measures; a dry plan (its bytes) takes the 1.7 m rule. A few ms of planning, none of it
+// timed as the transform.
 struct trial {
     const fft_plan *plan;
     fft_args args;
@@ -1352,7 +1355,7 @@ static fft_plan *v7_plan(int n, size_t batch, bool in_place, char *why, size_t l
                         power != fft_bluestein_length(n) && fixed_bluestein_plan(power, true);
     int bluestein_power = -1;
     if (choice) {
-        const size_t most = ((size_t)1 << 20) / (size_t)n, trial = most < 1 ? 1 : most;
+        const size_t most = ((size_t)1 << 22) / (size_t)n, trial = most < 1 ? 1 : most;
         const size_t count = trial < batch ? trial : batch;
         bluestein_power = trial_ms(n, count, 1) <= trial_ms(n, count, 0) ? 1 : 0;
     }
