@@ -41,6 +41,29 @@ static int least_radix_sum(int m, int stages, int largest, unsigned char *radix)
     return best;
 }
 
+// The fewest stages of radices to `largest` (least sum among them) into radix; 0: none.
+static int fewest_stages(int m, int largest, unsigned char *radix)
+{
+    for (int stages = 1; stages <= FFT_STAGED_MAX_STAGES; stages++)
+        if (least_radix_sum(m, stages, largest, radix) >= 0)
+            return stages;
+    return 0;
+}
+
+// Whether a length whose radices to 16 take `stages` stages should take large ones (18 .. 30,
+// products of two coprime codelets) to save one. A large stage runs in the LARGE kernels:
+// 128 registers a thread, so half the threads an SM of the others' 64. That pays only where
+// the stage saved is one of four or more and the transform fills a block by itself
+// (FFT_STAGED_WHOLE_POINTS); the H200 sweep of every length to 16384 whose factors are at
+// most 13 and that a large radix shortens, against its radices to 16 (time over cuFFT's):
+// 2 -> 1 stage 1.40x slower (8 lengths), 3 -> 2 1.24x (70), 4 -> 3 below 2048 points 1.23x
+// (9), from 2048 0.90x (165). A length with a prime 17 .. 31 runs LARGE anyway: its large
+// stages always pay (0.85x, 194 lengths).
+static bool large_stages_pay(int m, int stages)
+{
+    return stages >= 4 && m >= FFT_STAGED_WHOLE_POINTS;
+}
+
 int fft_staged_radices(int m, int max_prime, unsigned char *radix)
 {
     if (m < 2)
@@ -51,10 +74,10 @@ int fft_staged_radices(int m, int max_prime, unsigned char *radix)
             rest /= p;
     if (rest != 1)
         return 0;
-    for (int stages = 1; stages <= FFT_STAGED_MAX_STAGES; stages++)
-        if (least_radix_sum(m, stages, max_prime > 16 ? max_prime : 16, radix) >= 0)
-            return stages;
-    return 0;
+    const int small = fewest_stages(m, 16, radix);
+    if (max_prime <= 16 || (small > 0 && !large_stages_pay(m, small)))
+        return small;
+    return fewest_stages(m, max_prime, radix);
 }
 
 bool fft_split_passes(int n, int count, int max_m, int max_prime, int *m)

@@ -42,7 +42,7 @@
 
 // Threads a block: 256 (4 blocks an SM at 64 registers a thread); a whole transform alone
 // in its block up to a thread a first-stage butterfly (1024 at most, whole_shape).
-enum { STAGED_THREADS = 256, STAGED_MAX_THREADS = 1024, STAGED_WHOLE_POINTS = 2048 };
+enum { STAGED_THREADS = 256, STAGED_MAX_THREADS = 1024 };
 // A whole transform with a large stage (the LARGE kernels, up to 128 registers): blocks of
 // up to 512 threads, so 512 a SM either way (one block of 512, or two of 256 where a block
 // holds several transforms).
@@ -703,7 +703,7 @@ static void columns_shape(pass_desc &d)
 // Bluestein's kernel: no copies (its loads and stores are x c and conj(y) c), two buffers.
 static void whole_shape(pass_desc &d, bool bluestein)
 {
-    int C = (STAGED_WHOLE_POINTS + d.m / 2) / d.m;
+    int C = (FFT_STAGED_WHOLE_POINTS + d.m / 2) / d.m;
     C = C < 1 ? 1 : C;
     const int first_run = d.m / d.radix[0], last_run = d.m / d.radix[d.stages - 1];
     const bool single = !bluestein && d.stages == 1 && d.m <= STAGED_SINGLE_MAX;
@@ -719,8 +719,15 @@ static void whole_shape(pass_desc &d, bool bluestein)
     threads = threads < STAGED_THREADS       ? STAGED_THREADS
               : threads > STAGED_MAX_THREADS ? STAGED_MAX_THREADS
                                              : threads;
-    d.block_threads =
-        has_large_stage(d) && threads > STAGED_LARGE_THREADS ? STAGED_LARGE_THREADS : threads;
+    // A LARGE kernel (128 registers: 512 threads an SM) takes a block of 512 only where the
+    // first stage has more than 384 butterflies; from 257 to 384 (4624 = 17 17 16: 272) two
+    // blocks of 256, looping twice, keep more threads busy than one of 512 with 240 idle
+    // (H200: 266 .. 375 butterflies ran 1.04-1.27x slower in blocks of 512, 406 .. 748
+    // 0.87-0.97x).
+    if (has_large_stage(d))
+        threads = first_butterflies > STAGED_LARGE_THREADS * 3 / 4 ? STAGED_LARGE_THREADS
+                                                                   : STAGED_THREADS;
+    d.block_threads = threads;
     d.columns_per_block = C;
     d.pitch = C * d.m + (C * d.m - 1) / 16 + 1;
     d.smem_bytes = (int)(buffers * (size_t)d.pitch * sizeof(float2));

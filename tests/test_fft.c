@@ -119,14 +119,11 @@ static bool stage_radix(int r, int max_prime)
     return false;
 }
 
-// v7's stages at every length to 16384, against a table built apart (the fewest stages of
-// the allowed radices, and of those the least sum, by dynamic programming over the
-// divisors): the count and sum match, the radices multiply to m, are allowed and
-// non-increasing; lengths with a larger prime factor get none.
-static void check_staged_radices(int max_prime)
+// The fewest stages of radices allowed to max_prime at every m to TOP, and of those the least
+// sum, by dynamic programming over the divisors, into stages and sum (-1: no factoring).
+enum { TOP = 16384 };
+static void least_stages(int max_prime, int *stages, int *sum)
 {
-    enum { TOP = 16384 };
-    static int stages[TOP + 1], sum[TOP + 1]; // -1: no factoring
     stages[1] = sum[1] = 0;
     for (int m = 2; m <= TOP; m++) {
         stages[m] = sum[m] = -1;
@@ -140,6 +137,22 @@ static void check_staged_radices(int max_prime)
             }
         }
     }
+}
+
+// v7's stages at every length to 16384, against tables built apart (least_stages): the
+// count and sum match, the radices multiply to m, are allowed and non-increasing; lengths
+// with a larger prime factor get none. A length whose radices to 16 suffice takes the large
+// ones only where they save one of four stages or more, from FFT_STAGED_WHOLE_POINTS on.
+static void check_staged_radices(int max_prime)
+{
+    static int stages[TOP + 1], sum[TOP + 1], small_stages[TOP + 1], small_sum[TOP + 1];
+    least_stages(max_prime, stages, sum);
+    least_stages(16, small_stages, small_sum);
+    for (int m = 2; m <= TOP; m++)
+        if (small_stages[m] > 0 && (small_stages[m] < 4 || m < FFT_STAGED_WHOLE_POINTS)) {
+            stages[m] = small_stages[m];
+            sum[m] = small_sum[m];
+        }
     int wrong = 0, first_wrong = 0;
     for (int m = 1; m <= TOP; m++) {
         unsigned char radix[FFT_STAGED_MAX_STAGES];
@@ -168,6 +181,9 @@ static void test_staged_radices(void)
     check_staged_radices(13); // the column passes' set before primes, Bluestein's inner m
     unsigned char radix[FFT_STAGED_MAX_STAGES];
     EXPECT(fft_staged_radices(60, 31, radix) == 2 && radix[0] == 10 && radix[1] == 6);
+    EXPECT(fft_staged_radices(900, 31, radix) == 3 && radix[0] == 10); // 10 10 9, not 30 30
+    EXPECT(fft_staged_radices(2000, 31, radix) == 4); // 10 8 5 5: below 2048 points
+    EXPECT(fft_staged_radices(6480, 31, radix) == 3 && radix[0] == 20); // 20 18 18: 4 -> 3
     EXPECT(fft_staged_radices(1360, 31, radix) == 3 && radix[0] == 17); // 17 10 8
     EXPECT(fft_staged_radices(8000, 31, radix) == 3 && radix[0] == 20); // 20 20 20
     EXPECT(fft_staged_radices(8000, 13, radix) == 4); // 10 10 10 8 with radices to 16
