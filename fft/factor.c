@@ -50,18 +50,19 @@ static int fewest_stages(int m, int largest, unsigned char *radix)
     return 0;
 }
 
-// Whether a length whose radices to 16 take `stages` stages should take large ones (18 .. 30,
-// products of two coprime codelets) to save one. A large stage runs in the LARGE kernels:
-// 128 registers a thread, so half the threads an SM of the others' 64. That pays only where
-// the stage saved is one of four or more and the transform fills a block by itself
-// (FFT_STAGED_WHOLE_POINTS); the H200 sweep of every length to 16384 whose factors are at
-// most 13 and that a large radix shortens, against its radices to 16 (time over cuFFT's):
-// 2 -> 1 stage 1.40x slower (8 lengths), 3 -> 2 1.24x (70), 4 -> 3 below 2048 points 1.23x
-// (9), from 2048 0.90x (165). A length with a prime 17 .. 31 runs LARGE anyway: its large
-// stages always pay (0.85x, 194 lengths).
-static bool large_stages_pay(int m, int stages)
+// Whether m, whose radices to 16 take `small` stages, should take the large ones (18 .. 30:
+// products of two coprime codelets) of `radix`, one stage fewer. A large stage runs in the
+// LARGE kernels: 128 registers a thread, half the threads an SM of the others' 64. That
+// pays only where the stage saved is one of four or more, and where the first stage's
+// butterflies (m / radix[0], one a thread) fill at least half a block, the threads a large
+// stage leaves idle not costing the block its lead. The H200 sweep of every length to
+// 16384 whose factors are at most 13 and that large radices shorten, against its radices to
+// 16 (time over cuFFT's): 2 -> 1 stage 1.40x slower (8 lengths), 3 -> 2 1.24x (70); 4 -> 3
+// with 96 .. 127 first butterflies 1.13x (12), from 128 0.88x (153). A length with a prime
+// 17 .. 31 runs LARGE anyway: its large stages pay (0.85x, 194 lengths).
+static bool large_stages_pay(int m, int small, const unsigned char *radix)
 {
-    return stages >= 4 && m >= FFT_STAGED_WHOLE_POINTS;
+    return small >= 4 && m / radix[0] >= FFT_STAGED_THREADS / 2;
 }
 
 int fft_staged_radices(int m, int max_prime, unsigned char *radix)
@@ -74,10 +75,15 @@ int fft_staged_radices(int m, int max_prime, unsigned char *radix)
             rest /= p;
     if (rest != 1)
         return 0;
-    const int small = fewest_stages(m, 16, radix);
-    if (max_prime <= 16 || (small > 0 && !large_stages_pay(m, small)))
+    const int small = fewest_stages(m, 16, radix); // 0: m has a prime 17 .. 31
+    if (max_prime <= 16)
         return small;
-    return fewest_stages(m, max_prime, radix);
+    unsigned char large[FFT_STAGED_MAX_STAGES];
+    const int stages = fewest_stages(m, max_prime, large);
+    if (small > 0 && !(stages < small && large_stages_pay(m, small, large)))
+        return small;
+    memcpy(radix, large, stages);
+    return stages;
 }
 
 bool fft_split_passes(int n, int count, int max_m, int max_prime, int *m)

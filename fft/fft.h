@@ -106,9 +106,9 @@ long fft_largest_prime_factor(long n);
 // prime factor above max_prime or m < 2. 12 stages: a radix's code is 5 bits of a 64-bit word
 // (staged.cu). v7's largest prime radix: lengths whose prime factors are at most it run direct.
 // A length whose factors are at most 13 takes a large radix (18 .. 30) only where it saves one
-// of four stages or more, from FFT_STAGED_WHOLE_POINTS on (about a whole-transform block's
-// points: from there one transform fills a block).
-enum { FFT_STAGED_MAX_STAGES = 12, FFT_STAGED_MAX_PRIME = 31, FFT_STAGED_WHOLE_POINTS = 2048 };
+// of four stages or more and its first stage busies half a block of FFT_STAGED_THREADS, the
+// staged kernels' block (factor.c says why).
+enum { FFT_STAGED_MAX_STAGES = 12, FFT_STAGED_MAX_PRIME = 31, FFT_STAGED_THREADS = 256 };
 int fft_staged_radices(int m, int max_prime, unsigned char *radix);
 // n split into `count` factors for passes, as even as the prime factors allow (each prime
 // to the smallest product so far, largest primes first), into m; false when one passes

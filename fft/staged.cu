@@ -40,9 +40,10 @@
 #include "launch.h"
 #include "passes.cuh"
 
-// Threads a block: 256 (4 blocks an SM at 64 registers a thread); a whole transform alone
-// in its block up to a thread a first-stage butterfly (1024 at most, whole_shape).
-enum { STAGED_THREADS = 256, STAGED_MAX_THREADS = 1024 };
+// Threads a block: FFT_STAGED_THREADS, 256 (4 blocks an SM at 64 registers a thread); a
+// whole transform alone in its block up to a thread a first-stage butterfly (1024 at most,
+// whole_shape).
+enum { STAGED_THREADS = FFT_STAGED_THREADS, STAGED_MAX_THREADS = 1024, STAGED_WHOLE_POINTS = 2048 };
 // A whole transform with a large stage (the LARGE kernels, up to 128 registers): blocks of
 // up to 512 threads, so 512 a SM either way (one block of 512, or two of 256 where a block
 // holds several transforms).
@@ -703,7 +704,7 @@ static void columns_shape(pass_desc &d)
 // Bluestein's kernel: no copies (its loads and stores are x c and conj(y) c), two buffers.
 static void whole_shape(pass_desc &d, bool bluestein)
 {
-    int C = (FFT_STAGED_WHOLE_POINTS + d.m / 2) / d.m;
+    int C = (STAGED_WHOLE_POINTS + d.m / 2) / d.m;
     C = C < 1 ? 1 : C;
     const int first_run = d.m / d.radix[0], last_run = d.m / d.radix[d.stages - 1];
     const bool single = !bluestein && d.stages == 1 && d.m <= STAGED_SINGLE_MAX;

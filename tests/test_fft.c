@@ -119,21 +119,25 @@ static bool stage_radix(int r, int max_prime)
     return false;
 }
 
-// The fewest stages of radices allowed to max_prime at every m to TOP, and of those the least
-// sum, by dynamic programming over the divisors, into stages and sum (-1: no factoring).
+// The fewest stages of radices allowed to max_prime at every m to TOP, of those the least
+// sum, and of those the largest first (greatest) radix, as the planner breaks ties: by
+// dynamic programming over the divisors, into stages, sum and first (stages -1: none).
 enum { TOP = 16384 };
-static void least_stages(int max_prime, int *stages, int *sum)
+static void least_stages(int max_prime, int *stages, int *sum, int *first)
 {
-    stages[1] = sum[1] = 0;
+    stages[1] = sum[1] = first[1] = 0;
     for (int m = 2; m <= TOP; m++) {
-        stages[m] = sum[m] = -1;
+        stages[m] = sum[m] = first[m] = -1;
         for (int r = 2; r <= 31 && r <= m; r++) {
             if (m % r != 0 || !stage_radix(r, max_prime) || stages[m / r] < 0)
                 continue;
             const int st = stages[m / r] + 1, su = sum[m / r] + r;
-            if (stages[m] < 0 || st < stages[m] || (st == stages[m] && su < sum[m])) {
+            const int fi = r > first[m / r] ? r : first[m / r];
+            if (stages[m] < 0 || st < stages[m] || (st == stages[m] && su < sum[m]) ||
+                (st == stages[m] && su == sum[m] && fi > first[m])) {
                 stages[m] = st;
                 sum[m] = su;
+                first[m] = fi;
             }
         }
     }
@@ -141,15 +145,18 @@ static void least_stages(int max_prime, int *stages, int *sum)
 
 // v7's stages at every length to 16384, against tables built apart (least_stages): the
 // count and sum match, the radices multiply to m, are allowed and non-increasing; lengths
-// with a larger prime factor get none. A length whose radices to 16 suffice takes the large
-// ones only where they save one of four stages or more, from FFT_STAGED_WHOLE_POINTS on.
+// with a larger prime factor get none. A length whose radices to 16 suffice takes large ones
+// only where they save one of four stages or more and its first stage has at least
+// FFT_STAGED_THREADS / 2 butterflies.
 static void check_staged_radices(int max_prime)
 {
-    static int stages[TOP + 1], sum[TOP + 1], small_stages[TOP + 1], small_sum[TOP + 1];
-    least_stages(max_prime, stages, sum);
-    least_stages(16, small_stages, small_sum);
+    static int stages[TOP + 1], sum[TOP + 1], first[TOP + 1];
+    static int small_stages[TOP + 1], small_sum[TOP + 1], small_first[TOP + 1];
+    least_stages(max_prime, stages, sum, first);
+    least_stages(16, small_stages, small_sum, small_first);
     for (int m = 2; m <= TOP; m++)
-        if (small_stages[m] > 0 && (small_stages[m] < 4 || m < FFT_STAGED_WHOLE_POINTS)) {
+        if (small_stages[m] > 0 && (small_stages[m] < 4 || stages[m] == small_stages[m] ||
+                                    m / first[m] < FFT_STAGED_THREADS / 2)) {
             stages[m] = small_stages[m];
             sum[m] = small_sum[m];
         }
@@ -182,7 +189,7 @@ static void test_staged_radices(void)
     unsigned char radix[FFT_STAGED_MAX_STAGES];
     EXPECT(fft_staged_radices(60, 31, radix) == 2 && radix[0] == 10 && radix[1] == 6);
     EXPECT(fft_staged_radices(900, 31, radix) == 3 && radix[0] == 10); // 10 10 9, not 30 30
-    EXPECT(fft_staged_radices(2000, 31, radix) == 4); // 10 8 5 5: below 2048 points
+    EXPECT(fft_staged_radices(2000, 31, radix) == 4); // 10 8 5 5: 20 10 10 has 100 butterflies first
     EXPECT(fft_staged_radices(6480, 31, radix) == 3 && radix[0] == 20); // 20 18 18: 4 -> 3
     EXPECT(fft_staged_radices(1360, 31, radix) == 3 && radix[0] == 17); // 17 10 8
     EXPECT(fft_staged_radices(8000, 31, radix) == 3 && radix[0] == 20); // 20 20 20
