@@ -726,8 +726,8 @@ static void whole_shape(pass_desc &d, bool bluestein)
     // (H200: 266 .. 375 butterflies ran 1.04-1.27x slower in blocks of 512, 406 .. 748
     // 0.87-0.97x).
     if (has_large_stage(d))
-        threads = first_butterflies > STAGED_LARGE_THREADS * 3 / 4 ? STAGED_LARGE_THREADS
-                                                                   : STAGED_THREADS;
+        threads = first_butterflies > STAGED_LARGE_THREADS * 3 / 4 ? (int)STAGED_LARGE_THREADS
+                                                                   : (int)STAGED_THREADS;
     d.block_threads = threads;
     d.columns_per_block = C;
     d.pitch = C * d.m + (C * d.m - 1) / 16 + 1;
