@@ -286,6 +286,17 @@ template <> __host__ __device__ inline void dft<10>(float2 *v) { dft_pfa<2, 5>(v
 template <> __host__ __device__ inline void dft<12>(float2 *v) { dft_pfa<4, 3>(v); }
 template <> __host__ __device__ inline void dft<14>(float2 *v) { dft_pfa<2, 7>(v); }
 template <> __host__ __device__ inline void dft<15>(float2 *v) { dft_pfa<5, 3>(v); }
+// Past 16 (v7's large stages, in the kernels' LARGE instances beside the primes 17 .. 31):
+// a stage of 18 .. 30 makes 3 stages of a length that took 4 with radices to 16 (3780 =
+// 18 15 14, 8000 = 20 20 20).
+template <> __host__ __device__ inline void dft<18>(float2 *v) { dft_pfa<2, 9>(v); }
+template <> __host__ __device__ inline void dft<20>(float2 *v) { dft_pfa<4, 5>(v); }
+template <> __host__ __device__ inline void dft<21>(float2 *v) { dft_pfa<3, 7>(v); }
+template <> __host__ __device__ inline void dft<22>(float2 *v) { dft_pfa<2, 11>(v); }
+template <> __host__ __device__ inline void dft<24>(float2 *v) { dft_pfa<8, 3>(v); }
+template <> __host__ __device__ inline void dft<26>(float2 *v) { dft_pfa<2, 13>(v); }
+template <> __host__ __device__ inline void dft<28>(float2 *v) { dft_pfa<4, 7>(v); }
+template <> __host__ __device__ inline void dft<30>(float2 *v) { dft_pfa<2, 15>(v); }
 
 // u[q] *= w_L^{q e} for q < R from the table of L-th roots: q = 1, 2, 3 and the multiples
 // of 4 read, the rest one product of two reads (at most 1.5 roundings where a product

@@ -5,11 +5,14 @@
 
 #include "fft.h"
 
-// Whether r is a radix of v7's stages: 2 .. 16 (6, 12, 14 and 15 codelets made of two) or
-// a prime 17 .. 31.
+// Whether r is a radix of v7's stages: 2 .. 16 (6, 10, 12, 14 and 15 codelets of two coprime
+// factors), or a large stage (up to 31: the LARGE kernels): a prime 17 .. 31 or a product
+// of two coprime radices (18 20 21 22 24 26 28 30).
 static bool is_stage_radix(int r)
 {
-    return (r >= 2 && r <= 16) || r == 17 || r == 19 || r == 23 || r == 29 || r == 31;
+    if (r >= 2 && r <= 16)
+        return true;
+    return r >= 17 && r <= 31 && r != 25 && r != 27; // 25, 27: no coprime factors
 }
 
 // The radices (at most `largest`, non-increasing) of m in exactly `stages` stages whose sum
@@ -38,6 +41,30 @@ static int least_radix_sum(int m, int stages, int largest, unsigned char *radix)
     return best;
 }
 
+// The fewest stages of radices to `largest` (least sum among them) into radix; 0: none.
+static int fewest_stages(int m, int largest, unsigned char *radix)
+{
+    for (int stages = 1; stages <= FFT_STAGED_MAX_STAGES; stages++)
+        if (least_radix_sum(m, stages, largest, radix) >= 0)
+            return stages;
+    return 0;
+}
+
+// Whether m, whose radices to 16 take `small` stages, should take the large ones (18 .. 30:
+// products of two coprime codelets) of `radix`, one stage fewer. A large stage runs in the
+// LARGE kernels: 128 registers a thread, half the threads an SM of the others' 64. That
+// pays only where the stage saved is one of four or more, and where the first stage's
+// butterflies (m / radix[0], one a thread) fill at least half a block, the threads a large
+// stage leaves idle not costing the block its lead. The H200 sweep of every length to
+// 16384 whose factors are at most 13 and that large radices shorten, against its radices to
+// 16 (time over cuFFT's): 2 -> 1 stage 1.40x slower (8 lengths), 3 -> 2 1.24x (70); 4 -> 3
+// with 96 .. 127 first butterflies 1.13x (12), from 128 0.88x (153). A length with a prime
+// 17 .. 31 runs LARGE anyway: its large stages pay (0.85x, 194 lengths).
+static bool large_stages_pay(int m, int small, const unsigned char *radix)
+{
+    return small >= 4 && m / radix[0] >= FFT_STAGED_THREADS / 2;
+}
+
 int fft_staged_radices(int m, int max_prime, unsigned char *radix)
 {
     if (m < 2)
@@ -48,10 +75,15 @@ int fft_staged_radices(int m, int max_prime, unsigned char *radix)
             rest /= p;
     if (rest != 1)
         return 0;
-    for (int stages = 1; stages <= FFT_STAGED_MAX_STAGES; stages++)
-        if (least_radix_sum(m, stages, max_prime > 16 ? max_prime : 16, radix) >= 0)
-            return stages;
-    return 0;
+    const int small = fewest_stages(m, 16, radix); // 0: m has a prime 17 .. 31
+    if (max_prime <= 16)
+        return small;
+    unsigned char large[FFT_STAGED_MAX_STAGES];
+    const int stages = fewest_stages(m, max_prime, large);
+    if (small > 0 && !(stages < small && large_stages_pay(m, small, large)))
+        return small;
+    memcpy(radix, large, stages);
+    return stages;
 }
 
 bool fft_split_passes(int n, int count, int max_m, int max_prime, int *m)

@@ -19,8 +19,8 @@
 //                 points a thread, every index a constant; 2^24 in 2 passes (4096 x
 //                 4096), where v5 takes 3; Bluestein up to n = 4096 in one kernel. Its
 //                 kernels are in fixed.cu.
-//   v7-any        the planner's passes built at run time from stages of radix 2 .. 16
-//                 and the primes 17 .. 31 (staged.cu): any length whose prime factors
+//   v7-any        the planner's passes built at run time from stages of radix 2 .. 31
+//                 (but 25 and 27; staged.cu): any length whose prime factors
 //                 are at most 31 in one code, whole transforms loaded and stored by
 //                 their first and last stages (past 13,673 points, in one buffer with
 //                 the stages in place, to ~27,200); v6's kernels for powers of two from
@@ -1184,14 +1184,15 @@ static bool plan_v6(planner &pl, int n, size_t batch, bool in_place, char *why, 
 
 // --- v7: any length from the codelets ---------------------------------------------------------
 
-// v7: the planner composes each pass from stages of radix 2 .. 16 and the primes 17 .. 31
-// (staged.cu's kernels, the radix a switch a stage), so every length whose prime factors
-// are at most 31 runs one code, whatever the length: one pass while the block fits in
-// shared memory (two buffers to m = 13,673, then one, the stages in place, to ~27,200),
-// else passes of up to 2048 over columns. Powers of two from 32 run v6's kernels compiled
-// for them. Other lengths: Bluestein's algorithm, v6's one kernel for m a power of two up
-// to 8192 where a trial times it faster, else on the smooth m (factors 2, 3, 5, 7), all in
-// one staged kernel while m fits a block, else its products fused into the staged passes.
+// v7: the planner composes each pass from stages of radix 2 .. 16 and the large radices 17
+// .. 31 (the primes and the coprime products; staged.cu's kernels, the radix a switch a
+// stage), so every length whose prime factors are at most 31 runs one code, whatever the
+// length: one pass while the block fits in shared memory (two buffers to m = 13,673, then
+// one, the stages in place, to ~27,200), else passes of up to 2048 over columns. Powers of
+// two from 32 run v6's kernels compiled for them. Other lengths: Bluestein's algorithm,
+// v6's one kernel for m a power of two up to 8192 where a trial times it faster, else on
+// the smooth m (factors 2, 3, 5, 7), all in one staged kernel while m fits a block, else
+// its products fused into the staged passes.
 static void run_bluestein_staged(const fft_plan *p, const fft_args *a, cudaStream_t stream)
 {
     pass_desc d = p->pass[0];
@@ -1311,9 +1312,12 @@ VERSION_PLAN(v6_plan, plan_v6)
 // on the power of two, or the staged kernel on the smooth m), which is faster depends on
 // the length, not only on how much longer the power of two is (37: 1.15x cuFFT on 128
 // points, 1.97x on 75; 1025: 1.99x on 4096, 2.66x on 2058 = 2 3 7^3). So the plan times
-// both on a trial batch (about 2^20 points, a warm-up and the best of five runs each) and
-// keeps the faster, as FFTW's planner measures; a dry plan (its bytes) takes the 1.7 m
-// rule. A few ms of planning, none of it timed as the transform.
+// both on a trial batch (the run's batch up to about 2^22 points: 32 MB a buffer, so the
+// input and output pass the L2 cache as a long batch's do; at 2^20 points, held in L2,
+// 281, 282, 283, 565 and 566 picked the kernel that is 5% slower on 2^24 points; a
+// warm-up and the best of five runs each) and keeps the faster, as FFTW's planner
+// measures; a dry plan (its bytes) takes the 1.7 m rule. A few ms of planning, none of it
+// timed as the transform.
 struct trial {
     const fft_plan *plan;
     fft_args args;
@@ -1351,7 +1355,7 @@ static fft_plan *v7_plan(int n, size_t batch, bool in_place, char *why, size_t l
                         power != fft_bluestein_length(n) && fixed_bluestein_plan(power, true);
     int bluestein_power = -1;
     if (choice) {
-        const size_t most = ((size_t)1 << 20) / (size_t)n, trial = most < 1 ? 1 : most;
+        const size_t most = ((size_t)1 << 22) / (size_t)n, trial = most < 1 ? 1 : most;
         const size_t count = trial < batch ? trial : batch;
         bluestein_power = trial_ms(n, count, 1) <= trial_ms(n, count, 0) ? 1 : 0;
     }

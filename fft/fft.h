@@ -99,13 +99,16 @@ long fft_next_smooth(long n);
 long fft_largest_prime_factor(long n);
 
 // The planner's arithmetic (factor.c). v7's stages of m: the fewest, each a radix of 2 ..
-// 16 (a codelet each; 6, 12, 14 and 15 made of two) or a prime 17 .. max_prime, and of
-// those the radices with the least sum (the most even: 60 = 10 6 rather than 15 4),
-// largest first, into radix (FFT_STAGED_MAX_STAGES entries); returns how many, 0 when m
-// has a prime factor above max_prime or m < 2.
-// 12 stages: a radix's code is 5 bits of a 64-bit word (staged.cu). v7's largest prime
-// radix: lengths whose prime factors are at most it run direct.
-enum { FFT_STAGED_MAX_STAGES = 12, FFT_STAGED_MAX_PRIME = 31 };
+// 16 (a codelet each; 6, 10, 12, 14 and 15 made of two) or, when max_prime passes 16, a
+// large radix up to max_prime (a prime 17 .. 31, or 18 20 21 22 24 26 28 30: two coprime
+// codelets), and of those the radices with the least sum (the most even: 60 = 10 6 rather than 15
+// 4), largest first, into radix (FFT_STAGED_MAX_STAGES entries); returns how many, 0 when m has a
+// prime factor above max_prime or m < 2. 12 stages: a radix's code is 5 bits of a 64-bit word
+// (staged.cu). v7's largest prime radix: lengths whose prime factors are at most it run direct.
+// A length whose factors are at most 13 takes a large radix (18 .. 30) only where it saves one
+// of four stages or more and its first stage busies half a block of FFT_STAGED_THREADS, the
+// staged kernels' block (factor.c says why).
+enum { FFT_STAGED_MAX_STAGES = 12, FFT_STAGED_MAX_PRIME = 31, FFT_STAGED_THREADS = 256 };
 int fft_staged_radices(int m, int max_prime, unsigned char *radix);
 // n split into `count` factors for passes, as even as the prime factors allow (each prime
 // to the smallest product so far, largest primes first), into m; false when one passes

@@ -1,9 +1,10 @@
 // fft v7's pass kernels: any length m whose prime factors are at most 31, built from the
 // codelets (codelets.cuh) a stage at a time, so a length no table names runs the same code
 // as its neighbours with the same factors. The planner (fft_staged_radices, factor.c)
-// factors m into the fewest stages of radix 2 .. 16 (6, 12, 14 and 15 are codelets made of
-// two) and the primes 17 .. 31, the most even of those (60 = 10 x 6); a kernel runs them in
-// turn, each stage's radix a switch the block takes together.
+// factors m into the fewest stages of radix 2 .. 16 (6, 10, 12, 14 and 15 are codelets made
+// of two) and the large radices (the primes 17 .. 31 and the coprime products 18 .. 30),
+// the most even of those (60 = 10 x 6); a kernel runs them in turn, each stage's radix a
+// switch the block takes together.
 //
 // A Stockham stage of radix R whose earlier radices multiply to ns: butterfly j < m / R
 // reads points j + q m/R, twiddles them by w_{ns R}^{q (j mod ns)} (from the table of m-th
@@ -39,12 +40,14 @@
 #include "launch.h"
 #include "passes.cuh"
 
-// Threads a block: 256 (4 blocks an SM at 64 registers a thread); a whole transform alone
-// in its block up to a thread a first-stage butterfly (1024 at most, whole_shape).
-enum { STAGED_THREADS = 256, STAGED_MAX_THREADS = 1024, STAGED_WHOLE_POINTS = 2048 };
-// A transform in place with a prime stage (staged_inplace_kernel<true>): 512 threads at
-// up to 128 registers, one block an SM (its buffer takes the shared memory).
-enum { STAGED_PRIME_INPLACE_THREADS = 512 };
+// Threads a block: FFT_STAGED_THREADS, 256 (4 blocks an SM at 64 registers a thread); a
+// whole transform alone in its block up to a thread a first-stage butterfly (1024 at most,
+// whole_shape).
+enum { STAGED_THREADS = FFT_STAGED_THREADS, STAGED_MAX_THREADS = 1024, STAGED_WHOLE_POINTS = 2048 };
+// A whole transform with a large stage (the LARGE kernels, up to 128 registers): blocks of
+// up to 512 threads, so 512 a SM either way (one block of 512, or two of 256 where a block
+// holds several transforms).
+enum { STAGED_LARGE_THREADS = 512 };
 // A block's copy in: loads a thread issues before it stores them to shared memory.
 enum { STAGED_COPY_LOADS = 8 };
 
@@ -54,10 +57,16 @@ enum { STAGED_COPY_LOADS = 8 };
 __device__ __forceinline__ float rcp(int d) { return __fdividef(1.0f, (float)d); }
 
 // Every radix a stage may have (the planner's set, fft_staged_radices): X(R) for each; the
-// primes 17 .. 31 in the kernels' PRIMES instances only.
+// large radices (17 .. 31) in the kernels' LARGE instances only.
 #define STAGED_RADICES(X)                                                                          \
     X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
-#define STAGED_PRIME_RADICES(X) X(17) X(19) X(23) X(29) X(31)
+#define STAGED_LARGE_RADICES(X)                                                                    \
+    X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(26) X(28) X(29) X(30) X(31)
+// A prime stage 17 .. 31 (dft_odd_each: each output stored as it is made).
+__host__ __device__ constexpr bool is_large_prime(int R)
+{
+    return R == 17 || R == 19 || R == 23 || R == 29 || R == 31;
+}
 // The radices as radix - 1 in 5 bits a stage (pass_desc's radix_code, made by the plan: a
 // run-time index into d.radix would copy d to local memory, and building the code in the
 // kernel took 2.5% of its instructions at 1000 under ncu).
@@ -219,7 +228,7 @@ __device__ __forceinline__ void staged_stage(const Points &at, const float2 *src
         else if (KIND == SHARED_ONLY && ns > 1)
             div_mod(j, ns, inv_ns, jm);
         const int out = (j - jm) * R + jm;
-        if constexpr (R > 16) {
+        if constexpr (is_large_prime(R)) {
             // A prime: each twiddle its own table read (no products to keep), each output
             // stored as dft_odd_each makes it (the registers hold the a_j and b_j only).
             if (jm > 0)
@@ -251,7 +260,7 @@ __device__ __forceinline__ void staged_stage(const Points &at, const float2 *src
 // last storing to global memory (to_global) or leaving the result in the buffer returned,
 // synced. One stage cannot both load and store (the planner gives a pass over columns
 // two stages at least).
-template <bool PRIMES, class Points>
+template <bool LARGE, class Points>
 __device__ __forceinline__ float2 *staged_stages(const Points &at, const pass_desc &d, int units,
                                                  float2 *cur, float2 *other, bool from_global,
                                                  bool to_global)
@@ -276,9 +285,9 @@ __device__ __forceinline__ float2 *staged_stages(const Points &at, const pass_de
         break;
             STAGED_RADICES(STAGE)
         default:
-            if constexpr (PRIMES) {
+            if constexpr (LARGE) {
                 switch (radix * 4 + kind) {
-                    STAGED_PRIME_RADICES(STAGE)
+                    STAGED_LARGE_RADICES(STAGE)
                 }
             }
 #undef STAGE
@@ -328,8 +337,8 @@ __device__ __forceinline__ void inplace_stage(const Points &at, float2 *buf, int
         for (int q = 0; q < R; q++)
             u[q] = KIND == FROM_GLOBAL ? at.load(0, base + q * count)
                                        : buf[padded_slot(base + q * count)];
-        if constexpr (R > 16) {
-            // A prime (the PRIMES kernel): each twiddle its own table read, each output
+        if constexpr (is_large_prime(R)) {
+            // A prime (in the LARGE kernel): each twiddle its own table read, each output
             // twiddled and stored as dft_odd_each makes it (its inputs are in registers,
             // so the slots they came from can take it).
             if (DIT && j > 0)
@@ -362,9 +371,9 @@ __device__ __forceinline__ void inplace_stage(const Points &at, float2 *buf, int
 
 // The stages of one m-point transform in place, DIF's order (from_global: the first loads
 // from global memory) or DIT's (to_global: the last stores to it); synced after each stage
-// that leaves its points in the buffer. PRIMES: the primes 17 .. 31 too (the kernel
+// that leaves its points in the buffer. LARGE: the large radices 17 .. 31 too (the kernel
 // compiled apart for their registers, as the two-buffer kernels are).
-template <bool PRIMES, bool DIT, bool FROM, bool TO, class Points>
+template <bool LARGE, bool DIT, bool FROM, bool TO, class Points>
 __device__ __forceinline__ void inplace_stages(const Points &at, const pass_desc &d, float2 *buf)
 {
     const unsigned long long code = d.radix_code;
@@ -390,9 +399,9 @@ __device__ __forceinline__ void inplace_stages(const Points &at, const pass_desc
         break;
             STAGED_RADICES(INPLACE)
         default:
-            if constexpr (PRIMES) {
+            if constexpr (LARGE) {
                 switch (radix) {
-                    STAGED_PRIME_RADICES(INPLACE)
+                    STAGED_LARGE_RADICES(INPLACE)
                 }
             }
 #undef INPLACE
@@ -449,11 +458,11 @@ __device__ __forceinline__ void staged_single(const float2 *in, float2 *out, uns
 // __syncthreads each. Two stages: a point crosses shared memory once, as v6's compiled
 // kernels do.
 //
-// PRIMES: m has a prime factor 17 .. 31, whose stages hold 17 .. 31 points and their a_j,
-// b_j (dft_odd_each): compiled apart for up to 128 registers (blocks of 256, 2 an SM), so
-// the other lengths' kernel keeps its 64 and spills nothing.
-template <bool PRIMES>
-__global__ void __launch_bounds__(PRIMES ? STAGED_THREADS : STAGED_MAX_THREADS, PRIMES ? 2 : 1)
+// LARGE: a stage of m is a large radix (17 .. 31 points, and a prime's a_j, b_j in
+// dft_odd_each): compiled apart for up to 128 registers (blocks of up to 512 threads), so the
+// other lengths' kernel keeps its 64 and spills nothing.
+template <bool LARGE>
+__global__ void __launch_bounds__(LARGE ? STAGED_LARGE_THREADS : STAGED_MAX_THREADS, 1)
     staged_whole_kernel(const float2 *in, float2 *out, const pass_desc d)
 {
     extern __shared__ float2 sm[];
@@ -498,7 +507,7 @@ __global__ void __launch_bounds__(PRIMES ? STAGED_THREADS : STAGED_MAX_THREADS, 
         }
         __syncthreads();
     }
-    cur = staged_stages<PRIMES>(at, d, columns, cur, sm + d.pitch, !d.copy_in, !d.copy_out);
+    cur = staged_stages<LARGE>(at, d, columns, cur, sm + d.pitch, !d.copy_in, !d.copy_out);
     if (d.copy_out)
         for (int i = threadIdx.x; i < points; i += blockDim.x)
             at.dst[i] = flip_imag(cur[padded_slot(i)], sign_out);
@@ -508,16 +517,16 @@ __global__ void __launch_bounds__(PRIMES ? STAGED_THREADS : STAGED_MAX_THREADS, 
 // block's C columns from global memory (with the twiddle between passes), the last stores
 // them. The first of several passes (ns = 1) writes column g's outputs to the m points at g
 // m instead, so the block's columns are one run of C m points: its last stage leaves them
-// in shared memory and the block copies the run out in order. PRIMES: as for whole
-// transforms (a stage of 17 .. 31, up to 128 registers: 2 blocks an SM).
+// in shared memory and the block copies the run out in order. LARGE: as for whole
+// transforms (a stage of 17 .. 31 points, up to 128 registers: 2 blocks an SM).
 //
 // FUSE_TURN, Bluestein's middle pass: the first transform's last pass over these columns,
 // the filter product conj(y_k S_k / n) at k = j + p ns, and the second transform's first
 // pass over the same columns (that transform's passes run in the other order, so its first
 // is an m-point pass of stride ns too), left as a first pass leaves its run. One sweep of
 // the points where two passes took two.
-template <bool PRIMES>
-__global__ void __launch_bounds__(STAGED_THREADS, PRIMES ? 2 : 4)
+template <bool LARGE>
+__global__ void __launch_bounds__(STAGED_THREADS, LARGE ? 2 : 4)
     staged_columns_kernel(const float2 *in, float2 *out, const __grid_constant__ pass_desc d)
 {
     extern __shared__ float2 sm[];
@@ -553,8 +562,8 @@ __global__ void __launch_bounds__(STAGED_THREADS, PRIMES ? 2 : 4)
                         filter_out(result[at.slot(c, p)], d.spectrum, at.j + p * d.ns, scale);
             __syncthreads();
         }
-        result = staged_stages<PRIMES>(at, d, C, result, result == sm ? other : sm, round == 0,
-                                       !run_out);
+        result =
+            staged_stages<LARGE>(at, d, C, result, result == sm ? other : sm, round == 0, !run_out);
     }
     if (run_out) {
         float2 *run = out + (size_t)first * m;
@@ -607,10 +616,10 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
 // points 64 us at the copy rate. Measured (H200, 2^24 points): 14000 0.258 ms (two passes
 // took 0.404; cuFFT makes one pass at the copy rate, 0.127). What holds it there: one
 // block an SM (its buffer ~230 KB), 1024 threads at 64 registers with 64 bytes spilled,
-// and the copy-out's digit reversal (a division a digit a point). PRIMES: m has a prime
-// factor 17 .. 31 (up to 128 registers, so blocks of at most 512 threads).
-template <bool PRIMES>
-__global__ void __launch_bounds__(PRIMES ? STAGED_PRIME_INPLACE_THREADS : STAGED_MAX_THREADS, 1)
+// and the copy-out's digit reversal (a division a digit a point). LARGE: a stage of m is
+// a large radix (up to 128 registers, so blocks of at most 512 threads).
+template <bool LARGE>
+__global__ void __launch_bounds__(LARGE ? STAGED_LARGE_THREADS : STAGED_MAX_THREADS, 1)
     staged_inplace_kernel(const float2 *in, float2 *out, const pass_desc d)
 {
     extern __shared__ float2 sm[];
@@ -620,7 +629,7 @@ __global__ void __launch_bounds__(PRIMES ? STAGED_PRIME_INPLACE_THREADS : STAGED
                              out + (size_t)blockIdx.x * m,
                              sign_mask(d.conj_in),
                              sign_mask(d.conj_out)};
-    inplace_stages<PRIMES, false, true, false>(at, d, sm);
+    inplace_stages<LARGE, false, true, false>(at, d, sm);
     for (int k = threadIdx.x; k < m; k += blockDim.x)
         at.store(0, k, sm[padded_slot(dif_slot(d.radix_code, d.stages, k))]);
 }
@@ -653,25 +662,24 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
 // runs from registers (staged_single).
 enum { STAGED_DIRECT_RUN = 4, STAGED_SINGLE_MAX = 5 };
 
-// Whether a stage of d is a prime 17 .. 31 (run by the kernels' PRIMES instances).
-static bool has_prime_stage(const pass_desc &d)
+// Whether a stage of d is a large radix, 17 .. 31 (run by the kernels' LARGE instances).
+static bool has_large_stage(const pass_desc &d)
 {
     for (int s = 0; s < d.stages; s++)
         if (d.radix[s] > 16)
             return true;
     return false;
 }
-static const void *staged_kernel_of(const pass_desc &d)
+// The kernel that runs pass d (the plan raises its shared memory, the launch runs it).
+typedef void (*staged_kernel)(const float2 *, float2 *, const pass_desc);
+static staged_kernel staged_kernel_of(const pass_desc &d)
 {
-    const bool primes = has_prime_stage(d);
+    const bool large = has_large_stage(d);
     if (d.in_place)
-        return primes ? (const void *)staged_inplace_kernel<true>
-                      : (const void *)staged_inplace_kernel<false>;
+        return large ? staged_inplace_kernel<true> : staged_inplace_kernel<false>;
     if (d.contiguous)
-        return primes ? (const void *)staged_whole_kernel<true>
-                      : (const void *)staged_whole_kernel<false>;
-    return primes ? (const void *)staged_columns_kernel<true>
-                  : (const void *)staged_columns_kernel<false>;
+        return large ? staged_whole_kernel<true> : staged_whole_kernel<false>;
+    return large ? staged_columns_kernel<true> : staged_columns_kernel<false>;
 }
 
 // The shape of the columns kernel (column_points): C columns interleaved, point p of column
@@ -712,22 +720,25 @@ static void whole_shape(pass_desc &d, bool bluestein)
     threads = threads < STAGED_THREADS       ? STAGED_THREADS
               : threads > STAGED_MAX_THREADS ? STAGED_MAX_THREADS
                                              : threads;
-    d.block_threads = has_prime_stage(d) ? STAGED_THREADS : threads; // the PRIMES kernel's bound
+    // A LARGE kernel (128 registers: 512 threads an SM) takes a block of 512 only where the
+    // first stage has more than 384 butterflies; from 257 to 384 (4624 = 17 17 16: 272) two
+    // blocks of 256, looping twice, keep more threads busy than one of 512 with 240 idle
+    // (H200: 266 .. 375 butterflies ran 1.04-1.27x slower in blocks of 512, 406 .. 748
+    // 0.87-0.97x).
+    if (has_large_stage(d))
+        threads = first_butterflies > STAGED_LARGE_THREADS * 3 / 4 ? (int)STAGED_LARGE_THREADS
+                                                                   : (int)STAGED_THREADS;
+    d.block_threads = threads;
     d.columns_per_block = C;
     d.pitch = C * d.m + (C * d.m - 1) / 16 + 1;
     d.smem_bytes = (int)(buffers * (size_t)d.pitch * sizeof(float2));
     // Past two buffers' room (m above 13,673), one transform in one buffer, its stages in
     // place (inplace_stages): one pass to ~27,200 points where the length took two over
-    // columns, and Bluestein's m likewise. With a prime stage, blocks of up to 512 threads
-    // (the PRIMES kernel's 128 registers).
+    // columns, and Bluestein's m likewise.
     d.in_place =
         C == 1 && buffers == 2 && (size_t)d.smem_bytes > cl_device_current()->shared_optin_bytes;
-    if (d.in_place) {
+    if (d.in_place)
         d.smem_bytes = (int)((size_t)d.pitch * sizeof(float2));
-        if (has_prime_stage(d))
-            d.block_threads =
-                threads < STAGED_PRIME_INPLACE_THREADS ? threads : STAGED_PRIME_INPLACE_THREADS;
-    }
 }
 
 // Fills in d's stages and block shape for the staged kernels (d.n, m, ns, stride, columns
@@ -748,7 +759,7 @@ bool staged_pass_plan(pass_desc &d, bool dry)
     d.staged = true;
     d.radix_code = staged_radix_code(d);
     if (!dry) // raises the kernel's shared-memory allowance on this device
-        cl_kernel_fit_for(staged_kernel_of(d), d.block_threads, (size_t)d.smem_bytes);
+        cl_kernel_fit_for((const void *)staged_kernel_of(d), d.block_threads, (size_t)d.smem_bytes);
     return true;
 }
 
@@ -759,23 +770,14 @@ static unsigned staged_blocks(const pass_desc &d)
 
 void staged_pass_launch(const pass_desc &d, const float2 *in, float2 *out, cudaStream_t stream)
 {
-    const bool primes = has_prime_stage(d);
-    if (d.in_place)
-        (primes
-             ? staged_inplace_kernel<true>
-             : staged_inplace_kernel<
-                   false>)<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(in, out, d);
-    else if (d.contiguous)
-        (primes
-             ? staged_whole_kernel<true>
-             : staged_whole_kernel<
-                   false>)<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(in, out, d);
-    else
-        (primes
-             ? staged_columns_kernel<true>
-             : staged_columns_kernel<
-                   false>)<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(in, out, d);
+    staged_kernel_of(d)<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(in, out, d);
     CL_LAUNCH_CHECK();
+}
+
+// Bluestein's one kernel for d: in one buffer past two buffers' room.
+static staged_kernel staged_bluestein_kernel_of(const pass_desc &d)
+{
+    return d.in_place ? staged_bluestein_inplace_kernel : staged_bluestein_kernel;
 }
 
 // Bluestein in one kernel: d.m the inner length, d.pad_n = n, d.columns the batch.
@@ -791,19 +793,14 @@ bool staged_bluestein_plan(pass_desc &d, bool dry)
     d.staged = true;
     d.radix_code = staged_radix_code(d);
     if (!dry)
-        cl_kernel_fit_for(d.in_place ? (const void *)staged_bluestein_inplace_kernel
-                                     : (const void *)staged_bluestein_kernel,
-                          d.block_threads, (size_t)d.smem_bytes);
+        cl_kernel_fit_for((const void *)staged_bluestein_kernel_of(d), d.block_threads,
+                          (size_t)d.smem_bytes);
     return true;
 }
 
 void staged_bluestein_launch(const pass_desc &d, const float2 *x, float2 *y, cudaStream_t stream)
 {
-    if (d.in_place)
-        staged_bluestein_inplace_kernel<<<staged_blocks(d), d.block_threads, d.smem_bytes,
-                                          stream>>>(x, y, d);
-    else
-        staged_bluestein_kernel<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(x, y,
-                                                                                             d);
+    staged_bluestein_kernel_of(d)<<<staged_blocks(d), d.block_threads, d.smem_bytes, stream>>>(x, y,
+                                                                                               d);
     CL_LAUNCH_CHECK();
 }

@@ -74,8 +74,10 @@ batch_gpu "fft -k all -n 10007 (prime)" 0 -k all -n 10007 --transforms 2 -i 2
 # prime stages of 17 .. 31 (17, 323 = 17 19, 961 = 31^2, 1740 = 29 60, 11500 = 23 500), in
 # place (13718 = 2 19^3, 14450 = 2 5^2 17^2, 17408 = 17 2^10, 15283 = 17 29 31, 27132 = 2^2
 # 3 7 17 19), in passes over columns (28900 = 170 x 170, 34816 = 17 2^11), and past what
-# two-stage passes split (29791 = 31^3: Bluestein); inverse and in place.
-for n in 3 6 11 12 16 17 22 60 323 625 961 1001 1740 3000 11500 12000 12005 13720 15625 27000 27216 27440 100000 37 2064 2399 4097 6007 9973 13001 65537 14375 13718 14450 17408 15283 27132 28900 34816 29791; do
+# two-stage passes split (29791 = 31^3: Bluestein); large composite stages (400 = 20^2,
+# 3780 = 18 15 14, 8000 = 20^3; 27000 = 30^3 in place, 100000's 400-point pass); inverse
+# and in place.
+for n in 400 3780 8000 3 6 11 12 16 17 22 60 323 625 961 1001 1740 3000 11500 12000 12005 13720 15625 27000 27216 27440 100000 37 2064 2399 4097 6007 9973 13001 65537 14375 13718 14450 17408 15283 27132 28900 34816 29791; do
     batch_gpu "fft -k v7 -n $n" 0 -k v7 -n "$n" --transforms 3 -i 2
     batch_gpu "fft -k v7 -n $n --inverse --in-place" 0 -k v7 -n "$n" --transforms 2 --inverse --in-place -i 2
 done

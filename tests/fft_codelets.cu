@@ -15,7 +15,7 @@ template <int R> static double codelet_error(unsigned seed)
         im[q] = (double)(seed >> 8) / (double)(1u << 23) - 1.0;
         v[q] = make_float2((float)re[q], (float)im[q]);
     }
-    if constexpr (R > 16)
+    if constexpr (R == 17 || R == 19 || R == 23 || R == 29 || R == 31)
         dft_odd<R>(v); // the primes' stages use it (dft_odd_each)
     else
         dft<R>(v);
@@ -33,7 +33,8 @@ template <int R> static double codelet_error(unsigned seed)
     return worst;
 }
 
-// The codelets the kernels have: the radices 2 .. 16, and the primes their prime stages take.
+// The codelets the kernels have: the radices 2 .. 16, and the large stages' (the primes
+// 17 .. 31 and the composites 18 .. 30).
 static const struct {
     int radix;
     double (*error)(unsigned seed);
@@ -43,7 +44,10 @@ static const struct {
                 {11, codelet_error<11>}, {12, codelet_error<12>}, {13, codelet_error<13>},
                 {14, codelet_error<14>}, {15, codelet_error<15>}, {16, codelet_error<16>},
                 {17, codelet_error<17>}, {19, codelet_error<19>}, {23, codelet_error<23>},
-                {29, codelet_error<29>}, {31, codelet_error<31>}};
+                {29, codelet_error<29>}, {31, codelet_error<31>}, {18, codelet_error<18>},
+                {20, codelet_error<20>}, {21, codelet_error<21>}, {22, codelet_error<22>},
+                {24, codelet_error<24>}, {26, codelet_error<26>}, {28, codelet_error<28>},
+                {30, codelet_error<30>}};
 
 // The largest error of dft<R>'s outputs over a few inputs, or -1 for an R with no codelet.
 extern "C" double fft_codelet_error(int R)

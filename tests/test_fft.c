@@ -106,36 +106,60 @@ static void test_smooth_lengths(void)
     EXPECT(fft_bluestein_length(97) >= 193 && fft_is_smooth(fft_bluestein_length(97)));
 }
 
-// Whether r is one of v7's stage radices with primes to max_prime: 2 .. 16, and the primes
-// 17 .. 31 up to max_prime.
+// Whether r is one of v7's stage radices with large ones to max_prime: 2 .. 16, and the
+// primes 17 .. 31 and the coprime products 18 .. 30 up to max_prime.
 static bool stage_radix(int r, int max_prime)
 {
     if (r >= 2 && r <= 16)
         return true;
-    return r <= max_prime && (r == 17 || r == 19 || r == 23 || r == 29 || r == 31);
+    static const int large[] = {17, 18, 19, 20, 21, 22, 23, 24, 26, 28, 29, 30, 31};
+    for (int i = 0; i < (int)(sizeof large / sizeof large[0]); i++)
+        if (r == large[i])
+            return r <= max_prime;
+    return false;
 }
 
-// v7's stages at every length to 16384, against a table built apart (the fewest stages of
-// the allowed radices, and of those the least sum, by dynamic programming over the
-// divisors): the count and sum match, the radices multiply to m, are allowed and
-// non-increasing; lengths with a larger prime factor get none.
-static void check_staged_radices(int max_prime)
+// The fewest stages of radices allowed to max_prime at every m to TOP, of those the least
+// sum, and of those the largest first (greatest) radix, as the planner breaks ties: by
+// dynamic programming over the divisors, into stages, sum and first (stages -1: none).
+enum { TOP = 16384 };
+static void least_stages(int max_prime, int *stages, int *sum, int *first)
 {
-    enum { TOP = 16384 };
-    static int stages[TOP + 1], sum[TOP + 1]; // -1: no factoring
-    stages[1] = sum[1] = 0;
+    stages[1] = sum[1] = first[1] = 0;
     for (int m = 2; m <= TOP; m++) {
-        stages[m] = sum[m] = -1;
+        stages[m] = sum[m] = first[m] = -1;
         for (int r = 2; r <= 31 && r <= m; r++) {
             if (m % r != 0 || !stage_radix(r, max_prime) || stages[m / r] < 0)
                 continue;
             const int st = stages[m / r] + 1, su = sum[m / r] + r;
-            if (stages[m] < 0 || st < stages[m] || (st == stages[m] && su < sum[m])) {
+            const int fi = r > first[m / r] ? r : first[m / r];
+            if (stages[m] < 0 || st < stages[m] || (st == stages[m] && su < sum[m]) ||
+                (st == stages[m] && su == sum[m] && fi > first[m])) {
                 stages[m] = st;
                 sum[m] = su;
+                first[m] = fi;
             }
         }
     }
+}
+
+// v7's stages at every length to 16384, against tables built apart (least_stages): the
+// count and sum match, the radices multiply to m, are allowed and non-increasing; lengths
+// with a larger prime factor get none. A length whose radices to 16 suffice takes large ones
+// only where they save one of four stages or more and its first stage has at least
+// FFT_STAGED_THREADS / 2 butterflies.
+static void check_staged_radices(int max_prime)
+{
+    static int stages[TOP + 1], sum[TOP + 1], first[TOP + 1];
+    static int small_stages[TOP + 1], small_sum[TOP + 1], small_first[TOP + 1];
+    least_stages(max_prime, stages, sum, first);
+    least_stages(16, small_stages, small_sum, small_first);
+    for (int m = 2; m <= TOP; m++)
+        if (small_stages[m] > 0 && (small_stages[m] < 4 || stages[m] == small_stages[m] ||
+                                    m / first[m] < FFT_STAGED_THREADS / 2)) {
+            stages[m] = small_stages[m];
+            sum[m] = small_sum[m];
+        }
     int wrong = 0, first_wrong = 0;
     for (int m = 1; m <= TOP; m++) {
         unsigned char radix[FFT_STAGED_MAX_STAGES];
@@ -164,7 +188,12 @@ static void test_staged_radices(void)
     check_staged_radices(13); // the column passes' set before primes, Bluestein's inner m
     unsigned char radix[FFT_STAGED_MAX_STAGES];
     EXPECT(fft_staged_radices(60, 31, radix) == 2 && radix[0] == 10 && radix[1] == 6);
+    EXPECT(fft_staged_radices(900, 31, radix) == 3 && radix[0] == 10); // 10 10 9, not 30 30
+    EXPECT(fft_staged_radices(2000, 31, radix) == 4); // 10 8 5 5: 20 10 10 has 100 butterflies first
+    EXPECT(fft_staged_radices(6480, 31, radix) == 3 && radix[0] == 20); // 20 18 18: 4 -> 3
     EXPECT(fft_staged_radices(1360, 31, radix) == 3 && radix[0] == 17); // 17 10 8
+    EXPECT(fft_staged_radices(8000, 31, radix) == 3 && radix[0] == 20); // 20 20 20
+    EXPECT(fft_staged_radices(8000, 13, radix) == 4); // 10 10 10 8 with radices to 16
     EXPECT(fft_staged_radices(37, 31, radix) == 0 && fft_staged_radices(17, 13, radix) == 0);
 }
 
@@ -280,15 +309,15 @@ static void test_dif_slot(void)
 double fft_codelet_error(int R);
 static void test_codelets(void)
 {
-    static const int radices[] = {2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
-                                  12, 13, 14, 15, 16, 17, 19, 23, 29, 31};
+    static const int radices[] = {2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                  16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 28, 29, 30, 31};
     for (size_t i = 0; i < sizeof radices / sizeof radices[0]; i++) {
         const double e = fft_codelet_error(radices[i]);
         if (!(e >= 0 && e < 2e-6 * radices[i]))
             printf("  dft<%d>: error %.3g\n", radices[i], e);
         EXPECT(e >= 0 && e < 2e-6 * radices[i]);
     }
-    EXPECT(fft_codelet_error(18) == -1); // no such codelet
+    EXPECT(fft_codelet_error(25) == -1); // no such codelet
 }
 
 static void test_allowed_error(void)
