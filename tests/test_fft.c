@@ -189,7 +189,7 @@ static void test_staged_radices(void)
     unsigned char radix[FFT_STAGED_MAX_STAGES];
     EXPECT(fft_staged_radices(60, 31, radix) == 2 && radix[0] == 10 && radix[1] == 6);
     EXPECT(fft_staged_radices(900, 31, radix) == 3 && radix[0] == 10); // 10 10 9, not 30 30
-    EXPECT(fft_staged_radices(2000, 31, radix) == 4); // 10 8 5 5: 20 10 10 has 100 butterflies first
+    EXPECT(fft_staged_radices(2000, 31, radix) == 4); // 10 8 5 5: 20 10 10 starts with 100
     EXPECT(fft_staged_radices(6480, 31, radix) == 3 && radix[0] == 20); // 20 18 18: 4 -> 3
     EXPECT(fft_staged_radices(1360, 31, radix) == 3 && radix[0] == 17); // 17 10 8
     EXPECT(fft_staged_radices(8000, 31, radix) == 3 && radix[0] == 20); // 20 20 20
