@@ -54,7 +54,9 @@ static cl_kernel_fit ask(const void *kernel, int device, int threads, size_t dyn
     fit.code_arch = attributes.ptxVersion;
     if (threads <= 0)
         return fit;
-    if (dynamic_shared > DEFAULT_SHARED_ALLOWANCE)
+    // Without the attribute a block gets 48 KB of shared memory, its static part included
+    // (a kernel with 128 static bytes and exactly 48 KB dynamic fails to launch).
+    if (dynamic_shared + attributes.sharedSizeBytes > DEFAULT_SHARED_ALLOWANCE)
         allow_shared(kernel, device, dynamic_shared);
     int sm_count;
     CL_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
