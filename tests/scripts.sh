@@ -190,16 +190,17 @@ if command -v python3 >/dev/null; then
         grep -qE '^stencil1d/README.md:[0-9]+: ' "$tmp/out"; then pass "scripts/prose-numbers: a line a number, a count"
     else fail "scripts/prose-numbers: a line a number, a count"; fi
     # yours.cu's comments too, not its code: in a copy of the script's tree, a comment's
-    # number no results file holds is listed, one in the code is not, one a file holds is not.
+    # number no results file holds is listed, one in the code is not, one a file holds is
+    # not, nor one in a sweep block scripts/tables wrote.
     mkdir -p "$tmp/prose/scripts" "$tmp/prose/ex" "$tmp/prose/results"
     cp scripts/prose-numbers "$tmp/prose/scripts/"
     touch "$tmp/prose/ex/exercise.mk"
-    echo "Prose: 1.25 and 3.5." >"$tmp/prose/ex/README.md"
+    printf '%s\n' "Prose: 1.25 and 3.5." "<!-- sweep (A): begin -->" "| all | 1.83 |" "<!-- sweep (A): end -->" >"$tmp/prose/ex/README.md"
     printf '%s\n' '// v2: 0.55 ms, v3 7.75 ms' 'const double scale = 0.125; // 3.5' >"$tmp/prose/ex/yours.cu"
     echo '{"exercise": "ex", "time_ms": 3.5}' >"$tmp/prose/results/bench-20260101-A.jsonl"
     run "$tmp/prose/scripts/prose-numbers"
     if [ "$rc" -eq 0 ] && grep -qxF "ex/README.md:1: 1.25" "$tmp/out" && grep -qxF "ex/yours.cu:1: 0.55" "$tmp/out" &&
-        grep -qxF "ex/yours.cu:1: 7.75" "$tmp/out" && ! grep -q "3.5$\|0.125" "$tmp/out"; then
+        grep -qxF "ex/yours.cu:1: 7.75" "$tmp/out" && ! grep -q "3.5$\|0.125\|1.83" "$tmp/out"; then
         pass "scripts/prose-numbers: yours.cu's comments, not its code"
     else fail "scripts/prose-numbers: yours.cu's comments, not its code"; fi
 fi
