@@ -111,8 +111,8 @@ struct repeats_tile_op {
 // H200: 440 warp instructions a 16-item tile, schedulers 60% busy, DRAM 48%); flags as
 // a bit mask halved the flag and scatter work and left 1024 threads room in 64
 // registers (64 used, no spill), so the block's fixed costs (barriers, the span, the
-// ticket) spread over more bytes. 256M, ms, H100 / H200: 0.382 / 0.309 (99% / 87% of
-// copy); 768 x 16 x 4 0.398 / 0.329; README.md has more.
+// ticket) spread over more bytes: 99% / 87% of copy at 256M on the H100 / H200, ahead
+// of 768 x 16 x 4 (README.md has more).
 enum { BULK_THREADS = 1024, BULK_ITEMS = 16, BULK_STAGES = 3, BULK_SPAN_WINDOWS = 5 };
 
 struct bulk_repeats_op {

@@ -291,12 +291,12 @@ __global__ void __launch_bounds__(32 * V5_BY)
 // Napkin (T = 4, 512^3): a pass reads ~1.3 grids and writes 1 (1.23 GB, 0.41 ms at
 // the copy rate) for 4 iterations, so memory allows ~350% of copy an iteration; but
 // an evaluation is ~9.5 instructions of work (1.5 shared loads, a store, 6 flops, a
-// select) and ~8 of upkeep (register moves, predicates, addresses): 0.42 G warp
-// instructions a pass (ncu; 0.50 G with a column a thread), ~0.45 ms at the issue rate
-// (132 SMs x 4 x 1.755 GHz = 0.93 G a ms) against 0.55 measured: issue-bound, with a
-// quarter of the SM's warps (504 threads, 122 registers) issuing 73% of the cycles. The
-// global addresses were 64-bit products a row: one pointer that moves a plane a step
-// and 32-bit row offsets took 512^3 from 1.266 to 1.120 ms for 8 iterations (H200).
+// select) and ~8 of upkeep (register moves, predicates, addresses): by ncu's count of a
+// pass's warp instructions (a fifth more with a column a thread) the issue rate (132 SMs
+// x 4 a cycle) allows a little less time than measured: issue-bound, with a quarter of
+// the SM's warps (504 threads, 122 registers) issuing most cycles. The global addresses
+// were 64-bit products a row: one pointer that moves a plane a step and 32-bit row
+// offsets made a pass about a tenth faster (H200; the README has the times).
 // Values outside the grid are 0 and never reach an in-grid value (an interior point's
 // neighbours are in the grid); boundary points keep their values at every level.
 template <int T, int TILE_X, int ROWS, int RY> struct temporal_tile {

@@ -383,7 +383,7 @@ enum { V6_STAGE_BYTES = v6_a_layout::bytes(V6_TILE_M) + v6_b_layout::bytes(V6_SL
 // Why faster than v5: no register round trip for the loads (v5's warps stall on them:
 // ncu's long-scoreboard stalls 1.34 an issue, v6 0.02), loads overlapped with math, twice
 // the FMA a shared load, and grouped tile order for L2 reuse. 4096^3 on an H100:
-// v5 3.77 ms, v6 3.71 (an 8 x 8 block a thread: 3.92); cuBLAS 2.66.
+// v5 3.77 ms, v6 3.71 (an 8 x 8 block a thread: slower than v5); cuBLAS 2.66.
 // Split-K (tiles.cuh): grid.y is the piece of k; a tile's last piece writes C.
 __global__ void __launch_bounds__(V6_THREADS, 1)
     matmul_v6_kernel(matmul_args p, bool vec_a, bool vec_b, bool vec_c, split_k_space space)

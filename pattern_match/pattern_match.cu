@@ -45,11 +45,10 @@
 // (funnel shift, table index, shared load, test, queue): 1e10 instructions, 132 SMs x
 // 4 schedulers x 32 lanes x 1.98 GHz = 33e12 lane-instructions/s: 0.30 ms, so
 // v4 sits at the edge of compute and memory; every candidate adds ~30 more.
-// Measured (H100, 1 GB, the default 32 words, 22% of positions candidates): v4 1.94 ms,
-// 514 GB/s, 17% of the copy rate; ncu: issue-bound (a scheduler issues in 71% of
-// cycles, 1.9 warp instructions a byte, 20 of 32 lanes active, DRAM 8% busy). v5 1.18
-// ms, 848 GB/s, 28% (the same on the H200: not memory-bound; see v5's kernel). v6 0.54
-// ms, 1,850 GB/s, 62% (H200 0.52 ms, 46%): bound by L1's data pipe (see v6's kernel).
+// Measured (the README's tables; the default 32 words, 22% of positions candidates): v4
+// is issue-bound (ncu: a scheduler issues in most cycles, 20 of 32 lanes active, DRAM
+// nearly idle); v5 too, at the same time on the H100 and the H200 (see v5's kernel); v6 is
+// bound by L1's data pipe (see v6's kernel).
 #include <cooperative_groups.h>
 #include <cstring>
 
@@ -871,28 +870,25 @@ __global__ void __launch_bounds__(LONGEST_THREADS, 1)
 // its first bytes find the words that start before it. No filter, no queue, no branch.
 // What bounds it is the shared-memory pipe: a wavefront a cycle an SM, and a warp's load
 // of 32 lanes in different states takes as many wavefronts as the most lanes that want
-// one bank (~3.3, measured); the count is one more (each lane its own bank).
-// Rows by byte (the default words' 66 states fit; measured, H100, 100 MB): 6 SASS
-// instructions a byte (byte permute, row mask, address, the shared load, the counter's
-// address, the shared add), 4.3 wavefronts a warp's byte: 1e9 / 32 x 4.3 / (132 SMs x
-// 1.755 GHz) = 0.58 ms a GB of the 0.76 measured (the rest: the steps' chain, each load
-// waiting for the one before, at 2 blocks an SM).
+// one bank (about 3, by ncu); the count is one more (each lane its own bank).
+// Rows by byte (the default words' 66 states fit; ncu, H100, 100 MB): 6 SASS instructions
+// a byte (byte permute, row mask, address, the shared load, the counter's address, the
+// shared add), about 4 wavefronts a warp's byte, three quarters of the time measured (the
+// rest: the steps' chain, each load waiting for the one before, at 2 blocks an SM).
 // A copy a lane (the default words: 66 states x 24 entries of 16 bits, 100 KB, a copy in
 // each lane's bank) makes the row's load one wavefront: the class's load (the lane's
 // copy of the class table, one wavefront), the row's and the count; the entry is the
 // next state alone, counted by state. What bounds it is L1's data pipe, which the text's
 // global loads share with shared memory: a wavefront a sector, 2 a warp's byte when each
-// lane loads its own 16-byte halves. ncu (H200, 100 MB, a wavefront an SM a cycle at
-// most) with one add a byte: 17.6 M wavefronts (5.6 a warp's byte: loads 2.1, adds 1.3,
-// text 2.2), the pipe 85% busy, 0.653 ms a GB. Two bytes a count (automaton_vector: 19%
-// of this text's bytes end in a state with an out, both of a pair in 2.1%, which a warp
-// meets in 49% of its pairs: 0.75 adds a byte): 16.6 M, 0.620 ms. A sector loaded by two
-// lanes together (scan_regions): 13.8 M (4.4 a warp's byte: text 1.1, the shuffles 0.15),
-// 0.521 ms a GB on the H200, 0.538 on the H100 (the pipe ~94% busy at 1 GB, where the
-// warm-up is 1% of the bytes); 11.9 instructions a warp's byte, issue 53%. Floor of this
-// design: ~4.1 wavefronts a warp's byte, 1e9 / 32 x 4.1 / (132 SMs x 1.98 GHz) = 0.49 ms.
-// Rows by class (100 vocabulary words: 508 states, 23 bytes) take the class's load and
-// ~3.4 for the row's.
+// lane loads its own 16-byte halves. By ncu (H200, 100 MB, a wavefront an SM a cycle at
+// most) each step cut the pipe's wavefronts a warp's byte: one add a byte, the loads,
+// adds and text about equal shares; two bytes a count (automaton_vector: about a fifth of
+// this text's bytes end in a state with an out, both of a pair rarely, which a warp meets
+// in half its pairs: three quarters of an add a byte); a sector loaded by two lanes
+// together (scan_regions), which halves the text's share (the README has the times).
+// Floor of this design: ~4.1 wavefronts a warp's byte, 1e9 / 32 x 4.1 / (132 SMs x 1.98
+// GHz) = 0.49 ms. Rows by class (100 vocabulary words: 508 states, 23 bytes) take the
+// class's load and about 3 for the row's.
 // Bigger lists take the split layout (automaton_split_kernel below); lists of words with
 // over 31 distinct bytes and over 96 states run v5 (and say so).
 enum { AUTOMATON_THREADS = 1024 };
@@ -1022,8 +1018,8 @@ __device__ static void fill_class_table(uint32_t *class_table, const uint8_t *cl
 // whole, with SHARED_SECTORS two neighbouring lanes load one sector together (the even
 // lane's, then the odd lane's: 16 sectors an instruction) and swap halves with one
 // shuffle a word. (Not for rows by byte: at 32 registers a thread, 2 blocks an SM, ptxas
-// issues the next step's loads mid-step, and at 1 GB the H100 took 0.674 -> 0.733 ms, though
-// the H200 0.667 -> 0.564.)
+// issues the next step's loads mid-step, and at 1 GB the H100 got slower, though the
+// H200 faster.)
 template <bool SHARED_SECTORS, typename Vector>
 __device__ __forceinline__ void scan_regions(const uint4 *text, size_t n, size_t region,
                                              uint32_t root, Vector vector)
@@ -1188,9 +1184,9 @@ __global__ void __launch_bounds__(AUTOMATON_THREADS,
 // Napkin math (1 GB, 1024 words, H100): ~12 instructions a byte (0.38 G warp
 // instructions, 0.4 ms at the issue rate); 10% of the steps read a 32-byte sector of L2
 // (1e8 sectors, 3.2 GB, ~0.6 ms at ~5.5 TB/s) and wait ~250 cycles for it, and a warp's
-// step waits for its slowest lane: ~1 ms, against v5's 4.57. Measured: 1.561 ms (H100),
-// 1.550 (H200); ncu (100 MB, 1480 rows): 17.4 instructions a warp's byte, issue in 29%,
-// 81% of the stalls on the long scoreboard (L1 hit rate 27%): the L2 latency bounds it.
+// step waits for its slowest lane: ~1 ms, against v5's 4.57. Measured: about one and a
+// half times that on both GPUs; ncu (100 MB, 1480 rows): issue in under a third of the
+// cycles, most stalls on the long scoreboard (L1 hit rate 27%): the L2 latency bounds it.
 __device__ __forceinline__ uint32_t split_vector(uint32_t entry, const uint4 x, uint32_t classes,
                                                  const uint32_t *shared_rows,
                                                  const uint32_t *global_rows,
@@ -1497,8 +1493,8 @@ static void launch_v6(const uint8_t *text, size_t n, const pm_device_words *dw,
     if (dw->automaton_layout == AUTOMATON_SPLIT) {
         // As many of the shallowest states' rows in shared memory as fit beside the class
         // table and the counters, leaving L1 32 KB more for the deeper rows (on an H200,
-        // 1 GB of the 1024 vocabulary words: 1.611 ms with the 1480 rows that fit, 1.562
-        // with 1232, so that L1 has 60 KB, not 28; with 984 rows 1.595, 735 rows 1.607).
+        // 1 GB of the 1024 vocabulary words: 1232 rows, so that L1 has 60 KB, not 28, beat
+        // the 1480 that fit, and 984 or 735).
         const size_t others = 256 * 32 * 4 + (32 + PM_MAX_WORDS + 1) * 4,
                      optin = cl_device_current()->shared_optin_bytes,
                      room = optin > 64 * 1024 ? optin - 32 * 1024 : optin;

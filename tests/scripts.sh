@@ -189,20 +189,22 @@ if command -v python3 >/dev/null; then
     if [ "$rc" -eq 0 ] && grep -qE '^stencil1d: [0-9]+ numbers in prose not in a results file$' "$tmp/out" &&
         grep -qE '^stencil1d/README.md:[0-9]+: ' "$tmp/out"; then pass "scripts/prose-numbers: a line a number, a count"
     else fail "scripts/prose-numbers: a line a number, a count"; fi
-    # yours.cu's comments too, not its code: in a copy of the script's tree, a comment's
-    # number no results file holds is listed, one in the code is not, one a file holds is
-    # not, nor one in a sweep block scripts/tables wrote.
+    # the CUDA files' comments too (yours.cu, a kernel header), not their code: in a copy of
+    # the script's tree, a comment's number no results file holds is listed, one in the code
+    # is not, one a file holds is not, nor one in a sweep block scripts/tables wrote.
     mkdir -p "$tmp/prose/scripts" "$tmp/prose/ex" "$tmp/prose/results"
     cp scripts/prose-numbers "$tmp/prose/scripts/"
     touch "$tmp/prose/ex/exercise.mk"
     printf '%s\n' "Prose: 1.25 and 3.5." "<!-- sweep (A): begin -->" "| all | 1.83 |" "<!-- sweep (A): end -->" >"$tmp/prose/ex/README.md"
     printf '%s\n' '// v2: 0.55 ms, v3 7.75 ms' 'const double scale = 0.125; // 3.5' >"$tmp/prose/ex/yours.cu"
+    printf '%s\n' 'int x; // a kernel measured at 6.25 ms' >"$tmp/prose/ex/kernels.cuh"
     echo '{"exercise": "ex", "time_ms": 3.5}' >"$tmp/prose/results/bench-20260101-A.jsonl"
     run "$tmp/prose/scripts/prose-numbers"
     if [ "$rc" -eq 0 ] && grep -qxF "ex/README.md:1: 1.25" "$tmp/out" && grep -qxF "ex/yours.cu:1: 0.55" "$tmp/out" &&
-        grep -qxF "ex/yours.cu:1: 7.75" "$tmp/out" && ! grep -q "3.5$\|0.125\|1.83" "$tmp/out"; then
-        pass "scripts/prose-numbers: yours.cu's comments, not its code"
-    else fail "scripts/prose-numbers: yours.cu's comments, not its code"; fi
+        grep -qxF "ex/yours.cu:1: 7.75" "$tmp/out" && grep -qxF "ex/kernels.cuh:1: 6.25" "$tmp/out" &&
+        ! grep -q "3.5$\|0.125\|1.83" "$tmp/out"; then
+        pass "scripts/prose-numbers: the CUDA files' comments, not their code"
+    else fail "scripts/prose-numbers: the CUDA files' comments, not their code"; fi
 fi
 expect_usage "sweep: a bad --max" "usage: scripts/sweep" scripts/sweep fft --max 0
 expect_usage "sweep --resume without -o" "--resume needs -o FILE" scripts/sweep fft --resume

@@ -37,7 +37,7 @@
 //
 // Napkin math: every version reads a, b, c, d and writes x once: 20 bytes a row (v8:
 // 36 a solve, see launch_v8). The check table's shapes all hold 32M rows: 640 MB,
-// 0.215 ms at an H100's 2977 GB/s copy rate; v6 takes 0.210-0.223 there.
+// 0.215 ms at an H100's 2977 GB/s copy rate; v6 takes about that (the README's tables).
 #include <cusparse.h>
 
 #include "bulk_copy.cuh"
@@ -232,8 +232,8 @@ __global__ void thomas_shared(const float *a, const float *b, const float *c, co
 // x / y for the partitioned solvers (v6, v8) as x times the hardware's approximate
 // reciprocal of y (__fdividef: 2 instructions, within 2 ulp for |y| < 2^126), not the
 // IEEE-rounded division (a dozen instructions and a branch). At NX = 128 the solve
-// issues instructions 84% of the time with IEEE division (ncu), so their count
-// matters: 0.301 -> 0.222 ms at 128 x 256K on an H100.
+// issues instructions most of the time with IEEE division (ncu), so their count
+// matters: the reciprocal made it about a quarter faster at 128 x 256K on an H100.
 __device__ __forceinline__ float divide(float x, float y) { return __fdividef(x, y); }
 
 // Values of threads t - s and t + s among the T threads of a system (out of range: the
@@ -315,8 +315,7 @@ __host__ __device__ constexpr int log2_of(int t) { return t <= 1 ? 0 : 1 + log2_
 // to the next thread and each PCR step's two multipliers; partition_solve then runs
 // a right-hand side (or R at once) through them. Each of the NITER solves after the
 // first costs a third of the divisions (reciprocals) and shuffles of a whole solve
-// (niter 2, H200: 128 x 256K 0.193 -> 0.167 ms, 1024 x 32K 0.200 -> 0.186; H100
-// 0.222 -> 0.217, 0.225 -> 0.223).
+// (niter 2: up to a seventh faster on the H200, a little on the H100).
 template <int K, int T> struct partition_factors {
     static constexpr int STEPS = log2_of(T);
     float up[K];                      // q_j = c_j / beta of the up sweep (j <= K - 3)
@@ -424,7 +423,7 @@ __device__ __forceinline__ void partition_solve(const partition_factors<K, T> &f
 
 // A thread's K rows from row `first` of an array: `count` (<= K) real ones, the
 // rest `pad`. Whole, aligned runs as 16-byte loads: a quarter of the instructions
-// (scalar loads: 0.399 -> 0.465 ms at 1024 x 32K, IEEE division).
+// (scalar loads were a sixth slower at 1024 x 32K, with IEEE division).
 template <int K>
 __device__ __forceinline__ void load_rows(const float *p, size_t first, int count, float pad,
                                           float (&r)[K])
@@ -895,8 +894,8 @@ static void launch_v8(const float *a, const float *b, const float *c, const floa
 
 // v7: by shape, from the sweep in README.md: v6 wherever its padding rows (T K - NX
 // of them) cost less than v5's staging through shared memory, which leaves v5 at
-// NX = 1, 2 (0.385 vs 0.528 ms at 1 x 32M on an H100) and 5..7 (0.252 vs 0.285 at
-// 5); past 1024 rows, more than one block holds, v8.
+// NX = 1, 2 and 5..7 (measured at 32M rows on an H100); past 1024 rows, more than one
+// block holds, v8.
 static void launch_v7(const float *a, const float *b, const float *c, const float *d, float *x,
                       tridiag_shape shape, tridiag_workspace *ws, cudaStream_t s)
 {
