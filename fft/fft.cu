@@ -696,10 +696,10 @@ static bool plan_pass(planner &pl, pass_desc &d, int n, int m, int ns, size_t ba
         (kernels == V6_KERNELS || (kernels == V7_KERNELS && is_power_of_two(m) && m >= 32)) &&
         fixed_pass_plan(d, pl.dry);
     if (!fixed && kernels == V7_KERNELS) {
-        // A power of two past v6's one-pass kernels takes two of them (16384: 128 x 128,
-        // 0.146 ms on the H200) rather than the staged kernel in place (0.233 ms; cuFFT
-        // 0.109): v6's stages are compiled for their length, the in-place kernel's switch
-        // on the radix a stage and its digit-reversed copy-out are not.
+        // A power of two past v6's one-pass kernels takes two of them (16384: 128 x 128 on
+        // the H200, where the staged kernel in place took half as long again): v6's stages
+        // are compiled for their length, the in-place kernel's switch on the radix a stage
+        // and its digit-reversed copy-out are not.
         if (!staged_pass_plan(d, pl.dry) || (d.in_place && is_power_of_two(m)))
             return false;
     } else if (!fixed) {

@@ -613,8 +613,8 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
 // buffer, the first loading from global memory, then the outputs stored in the natural
 // order (each thread output k's slot, dif_slot: the stores in runs, the buffer's reads
 // scattered). One pass of 16 bytes a point where the length took two over columns: 2^24
-// points 64 us at the copy rate. Measured (H200, 2^24 points): 14000 0.258 ms (two passes
-// took 0.404; cuFFT makes one pass at the copy rate, 0.127). What holds it there: one
+// points 64 us at the copy rate. Measured (H200, 2^24 points): 14000 at 2.0x cuFFT's time
+// (two passes took 3.2x; cuFFT makes one pass at the copy rate). What holds it there: one
 // block an SM (its buffer ~230 KB), 1024 threads at 64 registers with 64 bytes spilled,
 // and the copy-out's digit reversal (a division a digit a point). LARGE: a stage of m is
 // a large radix (up to 128 registers, so blocks of at most 512 threads).
@@ -723,8 +723,8 @@ static void whole_shape(pass_desc &d, bool bluestein)
     // A LARGE kernel (128 registers: 512 threads an SM) takes a block of 512 only where the
     // first stage has more than 384 butterflies; from 257 to 384 (4624 = 17 17 16: 272) two
     // blocks of 256, looping twice, keep more threads busy than one of 512 with 240 idle
-    // (H200: 266 .. 375 butterflies ran 1.04-1.27x slower in blocks of 512, 406 .. 748
-    // 0.87-0.97x).
+    // (H200: 266 .. 375 butterflies ran 1.04x-1.27x slower in blocks of 512, 406 .. 748
+    // 0.87x-0.97x).
     if (has_large_stage(d))
         threads = first_butterflies > STAGED_LARGE_THREADS * 3 / 4 ? (int)STAGED_LARGE_THREADS
                                                                    : (int)STAGED_THREADS;

@@ -191,7 +191,8 @@ if command -v python3 >/dev/null; then
     else fail "scripts/prose-numbers: a line a number, a count"; fi
     # the CUDA files' comments too (yours.cu, a kernel header), not their code: in a copy of
     # the script's tree, a comment's number no results file holds is listed, one in the code
-    # is not, one a file holds is not, nor one in a sweep block scripts/tables wrote.
+    # is not, one a file holds is not, nor one in a sweep block scripts/tables wrote; a
+    # sweep's row only beside its size.
     mkdir -p "$tmp/prose/scripts" "$tmp/prose/ex" "$tmp/prose/results"
     cp scripts/prose-numbers "$tmp/prose/scripts/"
     touch "$tmp/prose/ex/exercise.mk"
@@ -199,10 +200,13 @@ if command -v python3 >/dev/null; then
     printf '%s\n' '// v2: 0.55 ms, v3 7.75 ms' 'const double scale = 0.125; // 3.5' >"$tmp/prose/ex/yours.cu"
     printf '%s\n' 'int x; // a kernel measured at 6.25 ms' >"$tmp/prose/ex/kernels.cuh"
     echo '{"exercise": "ex", "time_ms": 3.5}' >"$tmp/prose/results/bench-20260101-A.jsonl"
+    # A sweep's row counts only beside its size: 60's 0.0123 ms in line 2, not alone in line 4.
+    echo '{"exercise": "ex", "table": "sweep", "length": 60, "time_ms": 0.0123}' >"$tmp/prose/results/sweep-20260101-A.ex.jsonl"
+    printf '%s\n' "Length 60 takes" "0.0123 ms." "" "Alone: 0.0123." >>"$tmp/prose/ex/README.md"
     run "$tmp/prose/scripts/prose-numbers"
     if [ "$rc" -eq 0 ] && grep -qxF "ex/README.md:1: 1.25" "$tmp/out" && grep -qxF "ex/yours.cu:1: 0.55" "$tmp/out" &&
         grep -qxF "ex/yours.cu:1: 7.75" "$tmp/out" && grep -qxF "ex/kernels.cuh:1: 6.25" "$tmp/out" &&
-        ! grep -q "3.5$\|0.125\|1.83" "$tmp/out"; then
+        grep -qxF "ex/README.md:8: 0.0123" "$tmp/out" && ! grep -q "README.md:6: \|3.5$\|0.125\|1.83" "$tmp/out"; then
         pass "scripts/prose-numbers: the CUDA files' comments, not their code"
     else fail "scripts/prose-numbers: the CUDA files' comments, not their code"; fi
 fi
