@@ -1327,23 +1327,17 @@ static void trial_run(void *ctx, int)
     const trial *t = (const trial *)ctx;
     t->plan->run(t->plan, &t->args, 0);
 }
-static double trial_ms(int n, size_t batch, int bluestein_power)
+// The plan with Bluestein's choice bluestein_power, timed out of place from buf[0] to
+// buf[1] (batch transforms each).
+static double trial_ms(int n, size_t batch, int bluestein_power, float2 *const buf[2])
 {
     char why[160];
     fft_plan *plan =
         make_plan(plan_v7, n, batch, false, false, NULL, why, sizeof why, bluestein_power);
     if (!plan)
         return INFINITY;
-    float2 *buf[2];
-    for (float2 *&b : buf) {
-        cl_require_device_memory(points(n, batch) * sizeof(float2), 0);
-        CL_CUDA_CHECK(cudaMalloc(&b, points(n, batch) * sizeof(float2)));
-        CL_CUDA_CHECK(cudaMemset(b, 0, points(n, batch) * sizeof(float2)));
-    }
     trial t = {plan, {n, batch, false, buf[0], buf[1]}};
     const double best = cl_time_gpu(trial_run, &t, 5).min_ms; // a warm-up, then five
-    for (float2 *b : buf)
-        CL_CUDA_CHECK(cudaFree(b));
     fft_plan_destroy(plan);
     return best;
 }
@@ -1354,10 +1348,19 @@ static fft_plan *v7_plan(int n, size_t batch, bool in_place, char *why, size_t l
     const bool choice = fft_largest_prime_factor(n) > FFT_STAGED_MAX_PRIME &&
                         power != fft_bluestein_length(n) && fixed_bluestein_plan(power, true);
     int bluestein_power = -1;
-    if (choice) {
-        const size_t most = ((size_t)1 << 22) / (size_t)n, trial = most < 1 ? 1 : most;
-        const size_t count = trial < batch ? trial : batch;
-        bluestein_power = trial_ms(n, count, 1) <= trial_ms(n, count, 0) ? 1 : 0;
+    if (choice) { // both plans timed on the same two buffers
+        const size_t most = ((size_t)1 << 22) / (size_t)n, trial_batch = most < 1 ? 1 : most;
+        const size_t count = trial_batch < batch ? trial_batch : batch;
+        const size_t bytes = points(n, count) * sizeof(float2);
+        float2 *buf[2];
+        for (float2 *&b : buf) {
+            cl_require_device_memory(bytes, 0);
+            CL_CUDA_CHECK(cudaMalloc(&b, bytes));
+            CL_CUDA_CHECK(cudaMemset(b, 0, bytes));
+        }
+        bluestein_power = trial_ms(n, count, 1, buf) <= trial_ms(n, count, 0, buf) ? 1 : 0;
+        for (float2 *b : buf)
+            CL_CUDA_CHECK(cudaFree(b));
     }
     return make_plan(plan_v7, n, batch, in_place, false, NULL, why, len, bluestein_power);
 }
