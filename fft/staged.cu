@@ -45,8 +45,8 @@
 // whole_shape).
 enum { STAGED_THREADS = FFT_STAGED_THREADS, STAGED_MAX_THREADS = 1024, STAGED_WHOLE_POINTS = 2048 };
 // A whole transform with a large stage (the LARGE kernels, up to 128 registers): blocks of
-// up to 512 threads, so 512 a SM either way (one block of 512, or two of 256 where a block
-// holds several transforms).
+// up to 512 threads, so 512 a SM either way (one block of 512, or two of 256: whole_shape
+// says which).
 enum { STAGED_LARGE_THREADS = 512 };
 // A block's copy in: loads a thread issues before it stores them to shared memory.
 enum { STAGED_COPY_LOADS = 8 };
