@@ -42,6 +42,15 @@ for p in fp32 tf32 bf16 fp16; do
 done
 batch_end
 
+# Each of v6's tile shapes, whatever the planner would take (CUDALAB_V6_TILE), against the CPU
+# gold: odd sides, alpha and beta, and k cut into pieces (split-K's fixup in each shape).
+for tile in 256x128 128x128 64x128 256x64; do
+    expect_gpu "matmul -k v6 tiles $tile, 1001 x 333 x 777, alpha and beta" 0 env CUDALAB_V6_TILE=$tile "$matmul" -k v6 --m 1001 -n 333 --k 777 --alpha -2 --beta 1 -i 1
+    expect_gpu "matmul -k v6 tiles $tile, 130 x 201 x 20001 (k in pieces)" 0 env CUDALAB_V6_TILE=$tile "$matmul" -k v6 --m 130 -n 201 --k 20001 -i 1
+done
+expect_gpu "matmul CUDALAB_V6_TILE=100x100 (no such tile, exit 2)" 2 env CUDALAB_V6_TILE=100x100 "$matmul" -k v6 -n 64 -i 1
+if [ "$rc" -eq 2 ] && ! grep -q "v6's tiles are 256x128, 128x128, 64x128, 256x64" "$tmp/out"; then fail "matmul CUDALAB_V6_TILE message"; fi
+
 # A wrong result is caught: element by element against the GPU reference at every size (at
 # 4096 Freivalds' check, the second check past the CPU gold's sizes, names its row too).
 expect_gpu "matmul reports a wrong result (gold, exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$matmul" -n 100 -i 1

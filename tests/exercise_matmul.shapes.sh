@@ -27,6 +27,10 @@ batch_gpu "matmul -k v9 --m 16 -n 16 --k 5000 --precision tf32" 0 -k v9 --m 16 -
 batch_gpu "matmul -k v9 --m 3000 -n 3 --k 100 --beta 1 --precision tf32" 0 -k v9 --m 3000 -n 3 --k 100 --beta 1 --precision tf32 -i 1
 batch_gpu "matmul -k v9 --m 5566 -n 1 --k 1166 --precision bf16" 0 -k v9 --m 5566 -n 1 --k 1166 --precision bf16 -i 1
 batch_gpu "matmul -k v9 --m 12 -n 8192 --k 8192 --precision fp16" 0 -k v9 --m 12 -n 8192 --k 8192 --precision fp16 -i 1
+# v6's smaller tiles where the planner takes them: 128 x 128 for 128 rows, 256 x 64 for 64
+# columns.
+batch_gpu "matmul -k v6 --m 128 -n 8192 --k 8192 --beta 1 (128 x 128 tiles)" 0 -k v6 --m 128 -n 8192 --k 8192 --beta 1 -i 1
+batch_gpu "matmul -k v6 --m 8191 -n 64 --k 8193 (256 x 64 tiles)" 0 -k v6 --m 8191 -n 64 --k 8193 -i 1
 # Long k and one tile: 64 pieces, the fixup's two levels (8 groups of 8).
 batch_gpu "matmul -k v6 --m 100 -n 100 --k 60000 --beta 1" 0 -k v6 --m 100 -n 100 --k 60000 --beta 1 -i 1
 for p in tf32 bf16; do
