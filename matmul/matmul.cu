@@ -800,12 +800,20 @@ static void launch_v5(const matmul_args *p, cudaStream_t s)
 
 // v6's plan for a problem: its tile shape and pieces of k (matmul_plan_tiles).
 // CUDALAB_V6_TILE=MxN (256x128, 128x128, 64x128, 256x64) takes that shape whatever the
-// planner would: to measure each shape against the others.
+// planner or the thin path's rule would: to measure each shape against the others.
+static const char *v6_forced_tile(void)
+{
+    const char *forced = getenv("CUDALAB_V6_TILE");
+    return forced && *forced ? forced : NULL;
+}
+
+static bool v6_thin(const matmul_args *p) { return !v6_forced_tile() && matmul_thin_taken(p); }
+
 static matmul_tile_plan v6_plan(const matmul_args *p)
 {
     const int slabs = (int)cl_ceil_div(p->k, V6_SLAB);
-    const char *forced = getenv("CUDALAB_V6_TILE");
-    if (!forced || !*forced)
+    const char *forced = v6_forced_tile();
+    if (!forced)
         return matmul_plan_tiles(matmul_v6_shapes, MATMUL_V6_SHAPE_COUNT, p->m, p->n, slabs,
                                  sm_count());
     for (int i = 0; i < MATMUL_V6_SHAPE_COUNT; i++) {
@@ -832,7 +840,7 @@ static size_t v6_split_bytes(const matmul_args *p, matmul_tile_plan plan)
 
 static size_t v6_workspace(const matmul_args *p)
 {
-    if (matmul_thin_taken(p))
+    if (v6_thin(p))
         return matmul_thin_workspace(p);
     return v6_split_bytes(p, v6_plan(p));
 }
@@ -851,7 +859,7 @@ template <class S> static void launch_v6_as(const matmul_args *p, int splits, cu
 
 static void launch_v6(const matmul_args *p, cudaStream_t s)
 {
-    if (matmul_thin_taken(p)) {
+    if (v6_thin(p)) {
         matmul_thin_launch(p, s); // checks its own workspace
         return;
     }

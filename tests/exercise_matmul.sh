@@ -48,6 +48,7 @@ for tile in 256x128 128x128 64x128 256x64; do
     expect_gpu "matmul -k v6 tiles $tile, 1001 x 333 x 777, alpha and beta" 0 env CUDALAB_V6_TILE=$tile "$matmul" -k v6 --m 1001 -n 333 --k 777 --alpha -2 --beta 1 -i 1
     expect_gpu "matmul -k v6 tiles $tile, 130 x 201 x 20001 (k in pieces)" 0 env CUDALAB_V6_TILE=$tile "$matmul" -k v6 --m 130 -n 201 --k 20001 -i 1
 done
+expect_gpu "matmul -k v6 tiles 64x128 where the thin path would run (33 x 500 x 2000)" 0 env CUDALAB_V6_TILE=64x128 "$matmul" -k v6 --m 33 -n 500 --k 2000 -i 1
 expect_gpu "matmul CUDALAB_V6_TILE=100x100 (no such tile, exit 2)" 2 env CUDALAB_V6_TILE=100x100 "$matmul" -k v6 -n 64 -i 1
 if [ "$rc" -eq 2 ] && ! grep -q "v6's tiles are 256x128, 128x128, 64x128, 256x64" "$tmp/out"; then fail "matmul CUDALAB_V6_TILE message"; fi
 
