@@ -149,6 +149,103 @@ template <int REGISTERS> __device__ __forceinline__ void registers_increase()
 // (128 + 256) x 2 B per k for 128 x 256 multiply-adds: 85 flops a byte of L2 traffic,
 // 12.6 GB of it in all (A read 16 times, B 32 times), 4.6 TB/s over 0.14 ms, which the
 // L2 carries; DRAM reads A and B once (64 MB) and writes C (64 MB) in ~0.04 ms.
+#if WGMMA_CODE
+// The producer (one thread of warpgroup 0): each unit's slabs of A and B into the stages
+// in turn, a stage refilled once the consumers have given it back (empty[s]; full[s] then
+// counts the copy engine's bytes in).
+template <matmul_precision P>
+__device__ __forceinline__ void
+v9_produce(const CUtensorMap &map_a, const CUtensorMap &map_b, unsigned char *stages,
+           unsigned long long (&full)[V9_STAGES], unsigned long long (&empty)[V9_STAGES],
+           int tiles_m, int tiles_n, int slabs, int units, int splits)
+{
+    constexpr int slab = V9_SLAB_BYTES / (P == MATMUL_TF32 ? 4 : 2); // k a stage
+    int stage = 0;
+    unsigned phase = 0;
+    for (int unit = blockIdx.x; unit < units; unit += gridDim.x) {
+        const tile_coord t = grouped_tile(unit / splits, tiles_m, tiles_n);
+        const slab_range range = split_k_slabs(slabs, unit % splits, splits);
+        for (int s = range.first; s < range.end; s++) {
+            mbarrier_wait_parity(&empty[stage], phase ^ 1); // a fresh barrier passes
+            unsigned char *a = stages + stage * V9_STAGE_BYTES, *b = a + V9_A_BYTES;
+            mbarrier_arrive_expect_bytes(&full[stage], V9_STAGE_BYTES);
+            tensor_load_2d(a, &map_a, s * slab, t.row * V9_TILE_M, &full[stage]);
+            if constexpr (P == MATMUL_TF32) // B^T, n rows of k
+                tensor_load_2d(b, &map_b, s * slab, t.col * V9_TILE_N, &full[stage]);
+            else
+                for (int box = 0; box < V9_TILE_N / V9_B_BOX_N; box++)
+                    tensor_load_2d(b + box * (V9_B_BYTES / 4), &map_b,
+                                   t.col * V9_TILE_N + box * V9_B_BOX_N, s * slab, &full[stage]);
+            if (++stage == V9_STAGES) {
+                stage = 0;
+                phase ^= 1;
+            }
+        }
+    }
+}
+
+// A consumer warpgroup's slabs [range) of one unit into its 64 x 256 accumulators d: per
+// slab, wait for the stage (full), issue its 4 wgmma, and give the slab before back
+// (empty) once its wgmma have finished; the last slab's stage after the last wait. stage,
+// previous and phase carry over from unit to unit.
+template <matmul_precision P>
+__device__ __forceinline__ void
+v9_consume(float (&d)[128], unsigned char *stages, unsigned long long (&full)[V9_STAGES],
+           unsigned long long (&empty)[V9_STAGES], slab_range range, int consumer, int lane,
+           int &stage, int &previous, unsigned &phase)
+{
+    constexpr int elem = P == MATMUL_TF32 ? 4 : 2;
+    constexpr int mma_k = 32 / elem;         // k a wgmma: 32 bytes of a row
+    constexpr int mmas = V9_SLAB_BYTES / 32; // wgmma a stage, 4
+#pragma unroll
+    for (int i = 0; i < 128; i++)
+        d[i] = 0.0f;
+    for (int s = range.first; s < range.end; s++) {
+        mbarrier_wait_parity(&full[stage], phase);
+        const unsigned char *a = stages + stage * V9_STAGE_BYTES + consumer * 64 * 128;
+        const unsigned char *b = stages + stage * V9_STAGE_BYTES + V9_A_BYTES;
+        wgmma_fence();
+#pragma unroll
+        for (int i = 0; i < mmas; i++) {
+            const unsigned long long a_desc = smem_descriptor(a + i * 32, 16, 1024);
+            const unsigned long long b_desc =
+                P == MATMUL_TF32 ? smem_descriptor(b + i * 32, 16, 1024)
+                                 : smem_descriptor(b + i * mma_k * 128, V9_B_BYTES / 4, 1024);
+            wgmma_64x256<P>(d, a_desc, b_desc);
+        }
+        wgmma_commit();
+        // This slab's wgmma stay in flight while the last slab's, now finished, give
+        // their stage back: the tensor cores never wait for the warpgroup to issue.
+        wgmma_wait<1>();
+        if (s > range.first && lane == 0)
+            mbarrier_arrive(&empty[previous]);
+        previous = stage;
+        if (++stage == V9_STAGES) {
+            stage = 0;
+            phase ^= 1;
+        }
+    }
+    wgmma_wait<0>();
+    if (lane == 0)
+        mbarrier_arrive(&empty[previous]);
+}
+
+// The epilogue: each lane's pairs of the consumer's 64 x 256 piece of tile t straight to C
+// (the producer is already loading the next unit's slabs).
+__device__ __forceinline__ void v9_store_tile(const matmul_args &p, const float (&d)[128],
+                                              tile_coord t, int consumer, int warp, int lane)
+{
+    const int row0 = t.row * V9_TILE_M + consumer * 64 + warp * 16 + lane / 4;
+    const int col0 = t.col * V9_TILE_N + 2 * (lane % 4);
+#pragma unroll
+    for (int j = 0; j < 32; j++)
+#pragma unroll
+        for (int half = 0; half < 2; half++)
+            store_pair(p, row0 + 8 * half, col0 + 8 * j, d[4 * j + 2 * half],
+                       d[4 * j + 2 * half + 1]);
+}
+#endif
+
 template <matmul_precision P>
 __global__ void __launch_bounds__(V9_THREADS, 1)
     matmul_v9_kernel(const __grid_constant__ CUtensorMap map_a,
@@ -156,10 +253,7 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
                      split_k_space split_space)
 {
 #if WGMMA_CODE
-    constexpr int elem = P == MATMUL_TF32 ? 4 : 2;
-    constexpr int slab = V9_SLAB_BYTES / elem; // k a stage
-    constexpr int mma_k = 32 / elem;           // k a wgmma: 32 bytes of a row
-    constexpr int mmas = V9_SLAB_BYTES / 32;   // wgmma a stage, 4
+    constexpr int slab = V9_SLAB_BYTES / (P == MATMUL_TF32 ? 4 : 2); // k a stage
     extern __shared__ unsigned char shared_raw[];
     __shared__ unsigned long long full[V9_STAGES], empty[V9_STAGES];
     // 128-byte swizzling repeats every 1024 bytes; the atoms must start on that boundary.
@@ -181,29 +275,7 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
         registers_decrease<24>();
         if (threadIdx.x != 0)
             return;
-        int stage = 0;
-        unsigned phase = 0;
-        for (int unit = blockIdx.x; unit < units; unit += gridDim.x) {
-            const tile_coord t = grouped_tile(unit / splits, tiles_m, tiles_n);
-            const slab_range range = split_k_slabs(slabs, unit % splits, splits);
-            for (int s = range.first; s < range.end; s++) {
-                mbarrier_wait_parity(&empty[stage], phase ^ 1); // a fresh barrier passes
-                unsigned char *a = stages + stage * V9_STAGE_BYTES, *b = a + V9_A_BYTES;
-                mbarrier_arrive_expect_bytes(&full[stage], V9_STAGE_BYTES);
-                tensor_load_2d(a, &map_a, s * slab, t.row * V9_TILE_M, &full[stage]);
-                if constexpr (P == MATMUL_TF32) // B^T, n rows of k
-                    tensor_load_2d(b, &map_b, s * slab, t.col * V9_TILE_N, &full[stage]);
-                else
-                    for (int box = 0; box < V9_TILE_N / V9_B_BOX_N; box++)
-                        tensor_load_2d(b + box * (V9_B_BYTES / 4), &map_b,
-                                       t.col * V9_TILE_N + box * V9_B_BOX_N, s * slab,
-                                       &full[stage]);
-                if (++stage == V9_STAGES) {
-                    stage = 0;
-                    phase ^= 1;
-                }
-            }
-        }
+        v9_produce<P>(map_a, map_b, stages, full, empty, tiles_m, tiles_n, slabs, units, splits);
         return;
     }
 
@@ -216,37 +288,7 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
         const tile_coord t = grouped_tile(tile, tiles_m, tiles_n);
         const slab_range range = split_k_slabs(slabs, split, splits);
         float d[128];
-#pragma unroll
-        for (int i = 0; i < 128; i++)
-            d[i] = 0.0f;
-        for (int s = range.first; s < range.end; s++) {
-            mbarrier_wait_parity(&full[stage], phase);
-            const unsigned char *a = stages + stage * V9_STAGE_BYTES + consumer * 64 * 128;
-            const unsigned char *b = stages + stage * V9_STAGE_BYTES + V9_A_BYTES;
-            wgmma_fence();
-#pragma unroll
-            for (int i = 0; i < mmas; i++) {
-                const unsigned long long a_desc = smem_descriptor(a + i * 32, 16, 1024);
-                const unsigned long long b_desc =
-                    P == MATMUL_TF32 ? smem_descriptor(b + i * 32, 16, 1024)
-                                     : smem_descriptor(b + i * mma_k * 128, V9_B_BYTES / 4, 1024);
-                wgmma_64x256<P>(d, a_desc, b_desc);
-            }
-            wgmma_commit();
-            // This slab's wgmma stay in flight while the last slab's, now finished, give
-            // their stage back: the tensor cores never wait for the warpgroup to issue.
-            wgmma_wait<1>();
-            if (s > range.first && lane == 0)
-                mbarrier_arrive(&empty[previous]);
-            previous = stage;
-            if (++stage == V9_STAGES) {
-                stage = 0;
-                phase ^= 1;
-            }
-        }
-        wgmma_wait<0>();
-        if (lane == 0)
-            mbarrier_arrive(&empty[previous]);
+        v9_consume<P>(d, stages, full, empty, range, consumer, lane, stage, previous, phase);
         // A piece of k: all but the tile's last piece to finish leave their sums in the
         // workspace; the last adds them up and writes C. The consumers' own barrier (1):
         // the producer does not take part.
@@ -255,16 +297,7 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
                 asm volatile("bar.sync 1, 256;" ::: "memory");
             }))
             continue;
-        // Epilogue: each lane's pairs straight to C (the producer is already loading the
-        // next tile's slabs).
-        const int row0 = t.row * V9_TILE_M + consumer * 64 + warp * 16 + lane / 4;
-        const int col0 = t.col * V9_TILE_N + 2 * (lane % 4);
-#pragma unroll
-        for (int j = 0; j < 32; j++)
-#pragma unroll
-            for (int half = 0; half < 2; half++)
-                store_pair(p, row0 + 8 * half, col0 + 8 * j, d[4 * j + 2 * half],
-                           d[4 * j + 2 * half + 1]);
+        v9_store_tile(p, d, t, consumer, warp, lane);
     }
 #endif
 }
