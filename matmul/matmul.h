@@ -52,7 +52,7 @@ typedef struct {
     const void *a, *b;
     float *c;
     void *workspace; // device scratch for the versions that need some (their `workspace`):
-                     // zeroed before the first launch; a version leaves its counters zero
+                     // zeroed before a version's first launch; it leaves its counters zero
     size_t workspace_bytes;
 } matmul_args;
 

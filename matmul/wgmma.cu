@@ -337,41 +337,11 @@ __global__ void __launch_bounds__(TRANSPOSE_TILE *TRANSPOSE_ROWS)
     }
 }
 
-// The rows x cols matrix `src` (packed) into rows `pitch` elements apart: for rows whose
-// length is not a multiple of 16 bytes, which TMA cannot address. Consecutive threads take
-// consecutive elements of a row, both sides coalesced; 2 rows cols elem bytes of traffic.
-// CUDA's limit on grid.y (and z): the copies below loop over what is past it.
-constexpr unsigned MAX_GRID_Y = 65535;
-
-template <class T>
-__global__ void pad_rows_kernel(const T *src, int rows, int cols, T *dst, size_t pitch)
-{
-    const int col = blockIdx.x * blockDim.x + threadIdx.x;
-    if (col >= cols)
-        return;
-    for (int row = blockIdx.y; row < rows; row += gridDim.y)
-        dst[(size_t)row * pitch + col] = src[(size_t)row * cols + col];
-}
-
-template <class T>
-static void pad_rows(const void *src, int rows, int cols, void *dst, size_t pitch_bytes,
-                     cudaStream_t s)
-{
-    enum { THREADS = 256 };
-    const dim3 grid(cl_grid_blocks(cols, THREADS, "v9's row padding"),
-                    rows < (int)MAX_GRID_Y ? (unsigned)rows : MAX_GRID_Y);
-    pad_rows_kernel<T>
-        <<<grid, THREADS, 0, s>>>((const T *)src, rows, cols, (T *)dst, pitch_bytes / sizeof(T));
-    CL_LAUNCH_CHECK();
-}
-
 // --- host: operands TMA can describe, tensor maps, the launch -------------------------
 
 // TMA needs each row to start on 16 bytes: a row of A holds k elements, of B n (tf32:
 // B^T's k). Where that fails the launcher first copies the matrix into rows padded to
 // 16 bytes in the workspace (the copy is part of v9's time); tf32's B^T always goes there.
-static size_t padded_row(int cols, size_t elem) { return ((size_t)cols * elem + 15) / 16 * 16; }
-static size_t round_up_256(size_t bytes) { return (bytes + 255) / 256 * 256; }
 
 struct v9_operands {
     size_t a_pitch, b_pitch; // bytes a row (A: k elements; B: n, or B^T: k)
@@ -388,15 +358,15 @@ static v9_operands v9_plan(const matmul_args *p)
     v9_operands o = {};
     o.a_pitch = padded_row(p->k, elem);
     o.a_copied = o.a_pitch != (size_t)p->k * elem;
-    o.a_bytes = o.a_copied ? round_up_256(o.a_pitch * p->m) : 0;
+    o.a_bytes = o.a_copied ? split_k_round(o.a_pitch * p->m) : 0;
     if (p->precision == MATMUL_TF32) {
         o.b_pitch = padded_row(p->k, elem);
         o.b_copied = true;
-        o.b_bytes = round_up_256(o.b_pitch * p->n);
+        o.b_bytes = split_k_round(o.b_pitch * p->n);
     } else {
         o.b_pitch = padded_row(p->n, elem);
         o.b_copied = o.b_pitch != (size_t)p->n * elem;
-        o.b_bytes = o.b_copied ? round_up_256(o.b_pitch * p->k) : 0;
+        o.b_bytes = o.b_copied ? split_k_round(o.b_pitch * p->k) : 0;
     }
     o.tiles = (long long)cl_ceil_div(p->m, V9_TILE_M) * cl_ceil_div(p->n, V9_TILE_N);
     // One block an SM: its shared memory takes the SM.
@@ -468,7 +438,7 @@ template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cud
     const void *a = p->a, *b = p->b;
     using element = typename std::conditional<P == MATMUL_TF32, float, unsigned short>::type;
     if (o.a_copied) {
-        pad_rows<element>(p->a, p->m, p->k, workspace, o.a_pitch, s);
+        pad_rows(p->a, p->m, p->k, elem, workspace, o.a_pitch, s);
         a = workspace;
     }
     if (o.b_copied) {
@@ -481,7 +451,7 @@ template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cud
                 (const float *)p->b, p->k, p->n, (float *)dst, (int)(o.b_pitch / elem));
             CL_LAUNCH_CHECK();
         } else {
-            pad_rows<element>(p->b, p->k, p->n, dst, o.b_pitch, s);
+            pad_rows(p->b, p->k, p->n, elem, dst, o.b_pitch, s);
         }
         b = dst;
     }

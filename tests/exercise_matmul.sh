@@ -38,6 +38,12 @@ for p in fp32 tf32 bf16 fp16; do
     done
     batch_gpu "matmul -k all -n 129 --alpha -0.5 --beta 2 --precision $p" 0 -k all -n 129 --alpha -0.5 --beta 2 -i 2 --precision "$p"
     batch_gpu "matmul -k all --m 1 -n 1000 --k 300 --precision $p" 0 -k all --m 1 -n 1000 --k 300 -i 2 --precision "$p"
+    # Rows that are not whole 16-byte chunks, copied into padded rows where that pays (v5-v8:
+    # A when n >= 1024, B when m >= 1024, m n k >= 2^30; v9 always): both, B alone, and a thin
+    # C after a padded one.
+    batch_gpu "matmul -k all --m 1030 -n 1025 --k 1021 --alpha -2 --beta 1 --precision $p (A and B padded)" 0 -k all --m 1030 -n 1025 --k 1021 --alpha -2 --beta 1 -i 2 --precision "$p"
+    batch_gpu "matmul -k all --m 1500 -n 701 --k 1100 --precision $p (B padded)" 0 -k all --m 1500 -n 701 --k 1100 -i 2 --precision "$p"
+    batch_gpu "matmul -k all --m 17 -n 4100 --k 16001 --precision $p (A padded, then thin)" 0 -k all --m 17 -n 4100 --k 16001 -i 2 --precision "$p"
     batch_gpu "matmul -k all --m 1000 -n 1 --k 300 --precision $p" 0 -k all --m 1000 -n 1 --k 300 -i 2 --precision "$p"
 done
 batch_end
