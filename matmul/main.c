@@ -192,7 +192,6 @@ static device_data upload(const problem *pr)
     d.workspace = NULL;
     if (d.workspace_bytes) {
         CL_CUDA_CHECK(cudaMalloc(&d.workspace, d.workspace_bytes));
-        CL_CUDA_CHECK(cudaMemset(d.workspace, 0, d.workspace_bytes)); // split-K's tickets
     }
     cl_rotating_upload(&d.a, pr->a_mem, a_bytes);
     cl_rotating_upload(&d.b, pr->b_mem, b_bytes);
@@ -331,6 +330,10 @@ static cl_measured measure_version(void *ctx, int k, cl_cell *extra)
         cl_rotating_upload(c, pr->c0, c_bytes);
     else
         cl_poison_device(c->base, c->pitch * c->copies);
+    // Split-K's tickets start at zero (each run's last piece sets them back); the version
+    // before may have copied padded operands where this one keeps them.
+    if (call->d->workspace)
+        CL_CUDA_CHECK(cudaMemset(call->d->workspace, 0, call->d->workspace_bytes));
     run_call(call, 0);
     const double worst =
         check_result(pr, call->d, call->result, k >= 0 && matmul_versions[k].tf32_truncates,

@@ -15,9 +15,10 @@
 //                   A's tile stored transposed so a thread reads its 8 A values as 2 float4
 //   v6-warptile     each warp a 64 x 64 piece of a 256 x 128 tile (warp tiling), 16 x 8
 //                   results a thread, double-buffered cp.async copies: the next k-slab
-//                   loads while this one is multiplied; split-K where C has few tiles; a
-//                   C of few rows or columns takes the thin path (thin.cu), streaming the
-//                   long operand once
+//                   loads while this one is multiplied; where C has few tiles, smaller
+//                   tiles (128 x 128, 64 x 128, 256 x 64) and split-K, whichever the
+//                   planner finds soonest; a C of few rows or columns takes the thin path
+//                   (thin.cu), streaming the long operand once
 // Tensor cores (tf32, bf16, fp16 in; fp32 accumulation and C):
 //   v7-wmma         the WMMA API (nvcuda::wmma): 16 x 16 fragments, 8 warps on a 128 x 128
 //                   tile, synchronous loads into padded shared memory
@@ -33,6 +34,9 @@
 // loaded into a BM x BN tile serves BN (or BM) multiply-adds, and a 128 x 128 tile
 // needs k * 256 * 4 B of loads per 128 * 128 * k FMA: 16 FMA per byte from L2/DRAM.
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -170,14 +174,13 @@ __global__ void __launch_bounds__(V4_THREADS) matmul_v4_kernel(matmul_args p)
 
 // Four consecutive floats of a row-major rows x cols matrix at (row, col..col+3), zeros
 // outside it; one 16-byte load when the row's length keeps them aligned (vec).
-__device__ __forceinline__ float4 load_four(const float *mat, int rows, int cols, int row, int col,
-                                            bool vec)
+__device__ __forceinline__ float4 load_four(operand mat, int rows, int cols, int row, int col)
 {
     float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     if (row >= rows)
         return v;
-    const float *at = mat + (size_t)row * cols + col;
-    if (vec && col + 3 < cols)
+    const float *at = static_cast<const float *>(mat.base) + (size_t)row * mat.pitch + col;
+    if (mat.vec && col + 3 < cols)
         return *reinterpret_cast<const float4 *>(at);
     if (col < cols)
         v.x = at[0];
@@ -201,23 +204,22 @@ enum { V5_TILE = 128, V5_SLAB = 8, V5_THREADS = 256 };
 // Why faster than v4: 4x the FMA per shared-memory load, a quarter of the load
 // instructions, and 128-wide tiles halve L2 traffic again.
 __global__ void __launch_bounds__(V5_THREADS, 2)
-    matmul_v5_kernel(matmul_args p, bool vec_a, bool vec_b, bool vec_c)
+    matmul_v5_kernel(matmul_args p, operand a, operand b, bool vec_c)
 {
     __shared__ __align__(16) float a_tile[V5_SLAB][V5_TILE]; // transposed: [k][m]
     __shared__ __align__(16) float b_tile[V5_SLAB][V5_TILE];
     const tile_coord t = row_major_tile(ceil_div(p.n, V5_TILE));
     const int tid = threadIdx.x, tr = tid / 16, tc = tid % 16;
     const int row0 = t.row * V5_TILE, col0 = t.col * V5_TILE;
-    const float *a = (const float *)p.a, *b = (const float *)p.b;
     float sum[8][8] = {};
     for (int l0 = 0; l0 < p.k; l0 += V5_SLAB) {
         // A's 128 x 8 slab and B's 8 x 128: 256 float4 each, one a thread.
-        const float4 av = load_four(a, p.m, p.k, row0 + tid / 2, l0 + (tid % 2) * 4, vec_a);
+        const float4 av = load_four(a, p.m, p.k, row0 + tid / 2, l0 + (tid % 2) * 4);
         const int ak = (tid % 2) * 4, am = tid / 2;
         a_tile[ak + 0][am] = av.x, a_tile[ak + 1][am] = av.y;
         a_tile[ak + 2][am] = av.z, a_tile[ak + 3][am] = av.w;
         *reinterpret_cast<float4 *>(&b_tile[tid / 32][(tid % 32) * 4]) =
-            load_four(b, p.k, p.n, l0 + tid / 32, col0 + (tid % 32) * 4, vec_b);
+            load_four(b, p.k, p.n, l0 + tid / 32, col0 + (tid % 32) * 4);
         __syncthreads();
 #pragma unroll
         for (int l = 0; l < V5_SLAB; l++) {
@@ -295,13 +297,14 @@ template <int pending> __device__ __forceinline__ void copy_async_wait()
 // background: 4097^3 no longer waits on its copies), 16-bit elements synchronously
 // (cp.async moves 4 bytes at least, and an odd row's pairs straddle 4-byte words).
 template <int ELEM>
-__device__ __forceinline__ void copy_chunk(char *shared, const char *mat, int rows, int cols,
-                                           int row, int col, bool vec)
+__device__ __forceinline__ void copy_chunk(char *shared, operand mat, int rows, int cols, int row,
+                                           int col)
 {
     constexpr int per_chunk = 16 / ELEM;
     const int valid = row < rows ? max(0, min(per_chunk, cols - col)) : 0;
-    const char *src = valid ? mat + ((size_t)row * cols + col) * ELEM : mat;
-    if (vec) {
+    const char *base = static_cast<const char *>(mat.base);
+    const char *src = valid ? base + ((size_t)row * mat.pitch + col) * ELEM : base;
+    if (mat.vec) {
         copy_async_16(shared, src, valid * ELEM);
         return;
     }
@@ -345,69 +348,75 @@ template <int ROW_BYTES> struct swizzled_layout {
 // Layout; the block's THREADS threads take the chunks in turn (consecutive threads,
 // consecutive chunks of a row: coalesced).
 template <int ELEM, int ROWS, int CHUNKS, int THREADS, class Layout>
-__device__ __forceinline__ void copy_tile(char *shared, const void *mat, int rows, int cols,
-                                          int row0, int col0, bool vec)
+__device__ __forceinline__ void copy_tile(char *shared, operand mat, int rows, int cols, int row0,
+                                          int col0)
 {
 #pragma unroll
     for (int c = threadIdx.x; c < ROWS * CHUNKS; c += THREADS) {
         const int r = c / CHUNKS, chunk = c % CHUNKS;
-        copy_chunk<ELEM>(shared + Layout::offset(r, chunk), (const char *)mat, rows, cols, row0 + r,
-                         col0 + chunk * (16 / ELEM), vec);
+        copy_chunk<ELEM>(shared + Layout::offset(r, chunk), mat, rows, cols, row0 + r,
+                         col0 + chunk * (16 / ELEM));
     }
 }
 
 // --- v6: warp tiling, double-buffered cp.async --------------------------------------
 
-enum {
-    V6_ROWS_A_THREAD = 16,            // rows of C a thread holds, 8 columns each
-    V6_WARP_M = 4 * V6_ROWS_A_THREAD, // a warp's piece of the tile: 4 x 8 lanes
-    V6_WARP_N = 64,
-    V6_TILE_M = 4 * V6_WARP_M, // 4 x 2 warps
-    V6_TILE_N = 2 * V6_WARP_N,
-    V6_SLAB = 16,
-    V6_THREADS = 256,
+// v6's tile shapes (MATMUL_V6_SHAPES in matmul.h: 256 x 128, 128 x 128, 64 x 128, 256 x 64):
+// a thread holds ROWS x 8 results, a warp's lanes 4 x 8 of them (4 ROWS x 64), the block's 8
+// warps (8 / ACROSS) x ACROSS. The planner (matmul_plan_tiles) picks the shape and the
+// pieces of k a problem finishes soonest with.
+enum { V6_SLAB = 16, V6_THREADS = MATMUL_V6_THREADS };
+template <int ROWS, int ACROSS> struct v6_shape {
+    static constexpr int rows = ROWS, warp_m = 4 * ROWS, warp_n = 64;
+    static constexpr int tile_m = MATMUL_V6_TILE_M(ROWS, ACROSS), tile_n = MATMUL_V6_TILE_N(ACROSS);
+    static constexpr int blocks_per_sm = MATMUL_V6_BLOCKS_PER_SM(ROWS);
+    using a_layout = padded_layout<V6_SLAB * 4, 16>; // [m][k], rows 80 bytes apart
+    using b_layout = padded_layout<tile_n * 4, 0>;   // [k][n]
+    static constexpr int a_bytes = a_layout::bytes(tile_m);
+    static constexpr int stage_bytes = a_bytes + b_layout::bytes(V6_SLAB);
 };
-using v6_a_layout = padded_layout<V6_SLAB * 4, 16>;  // [m][k], rows 80 bytes apart
-using v6_b_layout = padded_layout<V6_TILE_N * 4, 0>; // [k][n]
-enum { V6_STAGE_BYTES = v6_a_layout::bytes(V6_TILE_M) + v6_b_layout::bytes(V6_SLAB) };
 
-// v6: warp tiling with double-buffered cp.async (CUTLASS's SIMT GEMM in miniature). The
-// 8 warps split a 256 x 128 tile 4 x 2; a warp's lanes, 4 x 8, each hold 16 x 8 results:
-// rows {w + lane/8 + 4r}, columns {lane%8 * 4 + e, 32 + lane%8 * 4 + e}. A stays [m][k]
-// as cp.async copies it (rows padded to 80 bytes: a warp's 4 rows fall on 4 bank
+// v6: warp tiling with double-buffered cp.async (CUTLASS's SIMT GEMM in miniature). In the
+// 256 x 128 tile the 8 warps split it 4 x 2; a warp's lanes, 4 x 8, each hold 16 x 8
+// results: rows {w + lane/8 + 4r}, columns {lane%8 * 4 + e, 32 + lane%8 * 4 + e}. A stays
+// [m][k] as cp.async copies it (rows padded to 80 bytes: a warp's 4 rows fall on 4 bank
 // groups), and a thread reads 4 k-steps of a row as one float4; B is [k][n].
 // While the block multiplies slab s, cp.async fills slab s + 1's buffer: loads no longer
-// wait in line behind the math. 16 x 8 results a thread take 241 registers, so one
+// wait in line behind the math. 16 x 8 results a thread take 239 registers, so one
 // block (8 warps) an SM, as cuBLAS's own fp32 kernel runs (256 x 128 tiles, 254
-// registers); the 128 accumulators give 128 FMA per 12 shared loads.
+// registers); the 128 accumulators give 128 FMA per 12 shared loads (8 rows: 64 per 8;
+// 4 rows: 32 per 6, the smaller tiles' price for filling the SMs of a small C).
 // Why faster than v5: no register round trip for the loads (v5's warps stall on them:
 // ncu's long-scoreboard stalls 1.34 an issue, v6 0.02), loads overlapped with math, twice
 // the FMA a shared load, and grouped tile order for L2 reuse. 4096^3 on an H100:
 // v5 3.77 ms, v6 3.71 (an 8 x 8 block a thread: slower than v5); cuBLAS 2.66.
 // Split-K (tiles.cuh): grid.y is the piece of k; a tile's last piece writes C.
-__global__ void __launch_bounds__(V6_THREADS, 1)
-    matmul_v6_kernel(matmul_args p, bool vec_a, bool vec_b, bool vec_c, split_k_space space)
+template <class S>
+__global__ void __launch_bounds__(V6_THREADS, S::blocks_per_sm)
+    matmul_v6_kernel(matmul_args p, operand a, operand b, bool vec_c, split_k_space space)
 {
-    constexpr int a_bytes = v6_a_layout::bytes(V6_TILE_M);
-    extern __shared__ __align__(16) char buffers[]; // two stages of V6_STAGE_BYTES
-    const int tiles_m = ceil_div(p.m, V6_TILE_M), tiles_n = ceil_div(p.n, V6_TILE_N);
+    using a_layout = typename S::a_layout;
+    using b_layout = typename S::b_layout;
+    extern __shared__ __align__(16) char buffers[]; // two stages of S::stage_bytes
+    const int tiles_m = ceil_div(p.m, S::tile_m), tiles_n = ceil_div(p.n, S::tile_n);
     const tile_coord t = grouped_tile((int)blockIdx.x, tiles_m, tiles_n);
-    const int row0 = t.row * V6_TILE_M, col0 = t.col * V6_TILE_N;
+    const int row0 = t.row * S::tile_m, col0 = t.col * S::tile_n;
+    constexpr int warps_n = S::tile_n / S::warp_n;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int warp_m = (warp / 2) * V6_WARP_M, warp_n = (warp % 2) * V6_WARP_N;
+    const int warp_m = (warp / warps_n) * S::warp_m, warp_n = (warp % warps_n) * S::warp_n;
     const int tm = lane / 8, tn = lane % 8;
     const slab_range range = split_k_slabs(ceil_div(p.k, V6_SLAB), blockIdx.y, gridDim.y);
 
     auto load_slab = [&](int buffer, int slab) {
         const int l0 = slab * V6_SLAB;
-        copy_tile<4, V6_TILE_M, V6_SLAB / 4, V6_THREADS, v6_a_layout>(
-            buffers + buffer * V6_STAGE_BYTES, p.a, p.m, p.k, row0, l0, vec_a);
-        copy_tile<4, V6_SLAB, V6_TILE_N / 4, V6_THREADS, v6_b_layout>(
-            buffers + buffer * V6_STAGE_BYTES + a_bytes, p.b, p.k, p.n, l0, col0, vec_b);
+        copy_tile<4, S::tile_m, V6_SLAB / 4, V6_THREADS, a_layout>(
+            buffers + buffer * S::stage_bytes, a, p.m, p.k, row0, l0);
+        copy_tile<4, V6_SLAB, S::tile_n / 4, V6_THREADS, b_layout>(
+            buffers + buffer * S::stage_bytes + S::a_bytes, b, p.k, p.n, l0, col0);
         copy_async_commit();
     };
 
-    float sum[V6_ROWS_A_THREAD][8] = {};
+    float sum[S::rows][8] = {};
     load_slab(range.first & 1, range.first);
     for (int s = range.first; s < range.end; s++) {
         if (s + 1 < range.end)
@@ -416,23 +425,23 @@ __global__ void __launch_bounds__(V6_THREADS, 1)
             copy_async_commit(); // an empty group, so the wait below means the same
         copy_async_wait<1>();    // slab s is in; slab s + 1 may still be on its way
         __syncthreads();
-        const char *a_tile = buffers + (s & 1) * V6_STAGE_BYTES, *b_tile = a_tile + a_bytes;
+        const char *a_tile = buffers + (s & 1) * S::stage_bytes, *b_tile = a_tile + S::a_bytes;
 #pragma unroll
         for (int l = 0; l < V6_SLAB; l += 4) {
             float b_reg[4][8];
 #pragma unroll
             for (int kk = 0; kk < 4; kk++) {
                 const float *b_row =
-                    reinterpret_cast<const float *>(b_tile + v6_b_layout::offset(l + kk, 0));
+                    reinterpret_cast<const float *>(b_tile + b_layout::offset(l + kk, 0));
                 *reinterpret_cast<float4 *>(&b_reg[kk][0]) =
                     *reinterpret_cast<const float4 *>(b_row + warp_n + tn * 4);
                 *reinterpret_cast<float4 *>(&b_reg[kk][4]) =
                     *reinterpret_cast<const float4 *>(b_row + warp_n + 32 + tn * 4);
             }
 #pragma unroll
-            for (int r = 0; r < V6_ROWS_A_THREAD; r++) {
+            for (int r = 0; r < S::rows; r++) {
                 const float4 a4 = *reinterpret_cast<const float4 *>(
-                    a_tile + v6_a_layout::offset(warp_m + tm + 4 * r, l / 4));
+                    a_tile + a_layout::offset(warp_m + tm + 4 * r, l / 4));
                 const float a_reg[4] = {a4.x, a4.y, a4.z, a4.w};
 #pragma unroll
                 for (int kk = 0; kk < 4; kk++)
@@ -444,11 +453,11 @@ __global__ void __launch_bounds__(V6_THREADS, 1)
         __syncthreads(); // every warp is done with this buffer before it is refilled
     }
     if (gridDim.y > 1 &&
-        !split_k_fixup(reinterpret_cast<float(&)[V6_ROWS_A_THREAD * 8]>(sum), space, blockIdx.x,
-                       blockIdx.y, gridDim.y, V6_THREADS, threadIdx.x, [] { __syncthreads(); }))
+        !split_k_fixup(reinterpret_cast<float(&)[S::rows * 8]>(sum), space, blockIdx.x, blockIdx.y,
+                       gridDim.y, V6_THREADS, threadIdx.x, [] { __syncthreads(); }))
         return;
 #pragma unroll
-    for (int r = 0; r < V6_ROWS_A_THREAD; r++) {
+    for (int r = 0; r < S::rows; r++) {
         const int row = row0 + warp_m + tm + 4 * r;
 #pragma unroll
         for (int half = 0; half < 2; half++) {
@@ -499,8 +508,7 @@ enum { V7_WARP_M = 64, V7_WARP_N = 32 };                      // 2 x 4 warps
 // operands pass through registers, the loads are not overlapped with the math, and
 // Hopper's full tensor-core rate needs wgmma.
 template <matmul_precision P>
-__global__ void __launch_bounds__(TC_THREADS)
-    matmul_v7_kernel(matmul_args p, bool vec_a, bool vec_b)
+__global__ void __launch_bounds__(TC_THREADS) matmul_v7_kernel(matmul_args p, operand a, operand b)
 {
 #if !SM80_CODE
     __trap();
@@ -530,10 +538,10 @@ __global__ void __launch_bounds__(TC_THREADS)
             wmma::fill_fragment(acc[i][j], 0.0f);
 
     for (int l0 = 0; l0 < p.k; l0 += slab) {
-        copy_tile<elem, TC_TILE, TC_SLAB_BYTES / 16, TC_THREADS, a_layout>(a_tile, p.a, p.m, p.k,
-                                                                           row0, l0, vec_a);
-        copy_tile<elem, slab, TC_TILE * elem / 16, TC_THREADS, b_layout>(b_tile, p.b, p.k, p.n, l0,
-                                                                         col0, vec_b);
+        copy_tile<elem, TC_TILE, TC_SLAB_BYTES / 16, TC_THREADS, a_layout>(a_tile, a, p.m, p.k,
+                                                                           row0, l0);
+        copy_tile<elem, slab, TC_TILE * elem / 16, TC_THREADS, b_layout>(b_tile, b, p.k, p.n, l0,
+                                                                         col0);
         copy_async_commit();
         copy_async_wait<0>();
         __syncthreads();
@@ -662,8 +670,7 @@ template <matmul_precision P> struct v8_shape {
 // plain 32-bit shared loads instead. Why faster than v7: loads overlap the math, and
 // fewer, wider shared-memory instructions feed each mma.
 template <matmul_precision P>
-__global__ void __launch_bounds__(TC_THREADS)
-    matmul_v8_kernel(matmul_args p, bool vec_a, bool vec_b)
+__global__ void __launch_bounds__(TC_THREADS) matmul_v8_kernel(matmul_args p, operand a, operand b)
 {
     using shape = v8_shape<P>;
     constexpr int elem = shape::elem;
@@ -680,9 +687,9 @@ __global__ void __launch_bounds__(TC_THREADS)
             char *stage = stages + (slab % V8_STAGES) * shape::stage_bytes;
             const int l0 = slab * shape::slab;
             copy_tile<elem, TC_TILE, TC_SLAB_BYTES / 16, TC_THREADS, typename shape::a_layout>(
-                stage, p.a, p.m, p.k, row0, l0, vec_a);
+                stage, a, p.m, p.k, row0, l0);
             copy_tile<elem, shape::slab, TC_TILE * elem / 16, TC_THREADS, typename shape::b_layout>(
-                stage + shape::a_bytes, p.b, p.k, p.n, l0, col0, vec_b);
+                stage + shape::a_bytes, b, p.k, p.n, l0, col0);
         }
         copy_async_commit(); // empty past the end: the group count stays in step
     };
@@ -780,67 +787,114 @@ static void launch_v4(const matmul_args *p, cudaStream_t s)
     CL_LAUNCH_CHECK();
 }
 
+// v5 to v8's workspace: the copies of A and B into padded rows, where they pay
+// (plan_operands); v6 adds split-K's after them.
+static size_t padded_workspace(const matmul_args *p)
+{
+    const tiled_operands o = plan_operands(p, matmul_element_bytes(p->precision));
+    return o.a_bytes + o.b_bytes;
+}
+
 static void launch_v5(const matmul_args *p, cudaStream_t s)
 {
+    const tiled_operands o = place_operands(p, 4, s);
     matmul_v5_kernel<<<tiles(p, V5_TILE, V5_TILE), V5_THREADS, 0, s>>>(
-        *p, rows_vectorize(p->a, p->k, 4), rows_vectorize(p->b, p->n, 4),
-        rows_vectorize(p->c, p->n, 4));
+        *p, o.a, o.b, rows_vectorize(p->c, p->n, 4));
     CL_LAUNCH_CHECK();
 }
 
-// v6's pieces of k (one block an SM: 241 registers a thread) and their workspace.
-static int v6_splits(const matmul_args *p)
+// v6's plan for a problem: its tile shape and pieces of k (matmul_plan_tiles).
+// CUDALAB_V6_TILE=MxN (256x128, 128x128, 64x128, 256x64) takes that shape whatever the
+// planner or the thin path's rule would: to measure each shape against the others.
+static const char *v6_forced_tile(void)
 {
-    return split_k_count(tiles(p, V6_TILE_M, V6_TILE_N), cl_ceil_div(p->k, V6_SLAB), sm_count());
+    const char *forced = getenv("CUDALAB_V6_TILE");
+    return forced && *forced ? forced : NULL;
 }
 
-static size_t v6_split_bytes(unsigned tile_count, int splits)
+static bool v6_thin(const matmul_args *p) { return !v6_forced_tile() && matmul_thin_taken(p); }
+
+static matmul_tile_plan v6_plan(const matmul_args *p)
 {
-    return split_k_bytes(tile_count, splits, V6_THREADS, V6_ROWS_A_THREAD * 8);
+    const int slabs = (int)cl_ceil_div(p->k, V6_SLAB);
+    const char *forced = v6_forced_tile();
+    if (!forced)
+        return matmul_plan_tiles(matmul_v6_shapes, MATMUL_V6_SHAPE_COUNT, p->m, p->n, slabs,
+                                 sm_count());
+    for (int i = 0; i < MATMUL_V6_SHAPE_COUNT; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "%dx%d", matmul_v6_shapes[i].tile_m,
+                 matmul_v6_shapes[i].tile_n);
+        if (strcmp(forced, name) == 0) { // the planner offered this shape alone
+            matmul_tile_plan plan =
+                matmul_plan_tiles(&matmul_v6_shapes[i], 1, p->m, p->n, slabs, sm_count());
+            plan.shape = i;
+            return plan;
+        }
+    }
+    cl_die(CL_EXIT_USAGE, "CUDALAB_V6_TILE=%s: v6's tiles are 256x128, 128x128, 64x128, 256x64",
+           forced);
+}
+
+static size_t v6_split_bytes(const matmul_args *p, matmul_tile_plan plan)
+{
+    const matmul_tile_shape &shape = matmul_v6_shapes[plan.shape];
+    return split_k_bytes(tiles(p, shape.tile_m, shape.tile_n), plan.splits, V6_THREADS,
+                         shape.tile_m * shape.tile_n / V6_THREADS);
 }
 
 static size_t v6_workspace(const matmul_args *p)
 {
-    if (matmul_thin_taken(p))
+    if (v6_thin(p))
         return matmul_thin_workspace(p);
-    return v6_split_bytes(tiles(p, V6_TILE_M, V6_TILE_N), v6_splits(p));
+    return padded_workspace(p) + v6_split_bytes(p, v6_plan(p));
+}
+
+template <class S> static void launch_v6_as(const matmul_args *p, int splits, cudaStream_t s)
+{
+    const tiled_operands o = place_operands(p, 4, s);
+    const unsigned tile_count = tiles(p, S::tile_m, S::tile_n);
+    const void *kernel = (const void *)matmul_v6_kernel<S>;
+    cl_kernel_fit_for(kernel, V6_THREADS, 2 * S::stage_bytes);
+    matmul_v6_kernel<S><<<dim3(tile_count, splits), V6_THREADS, 2 * S::stage_bytes, s>>>(
+        *p, o.a, o.b, rows_vectorize(p->c, p->n, 4),
+        split_k_carve((unsigned char *)p->workspace + o.a_bytes + o.b_bytes, tile_count, splits,
+                      V6_THREADS, S::rows * 8));
+    CL_LAUNCH_CHECK();
 }
 
 static void launch_v6(const matmul_args *p, cudaStream_t s)
 {
-    if (matmul_thin_taken(p)) {
+    if (v6_thin(p)) {
         matmul_thin_launch(p, s); // checks its own workspace
         return;
     }
-    const unsigned tile_count = tiles(p, V6_TILE_M, V6_TILE_N);
-    const int splits = v6_splits(p);
-    if (v6_split_bytes(tile_count, splits) > p->workspace_bytes)
+    const matmul_tile_plan plan = v6_plan(p);
+    if (padded_workspace(p) + v6_split_bytes(p, plan) > p->workspace_bytes)
         cl_die(CL_EXIT_CUDA, "v6: needs %zu bytes of workspace, was given %zu",
-               v6_split_bytes(tile_count, splits), p->workspace_bytes);
-    cl_kernel_fit_for((const void *)matmul_v6_kernel, V6_THREADS, 2 * V6_STAGE_BYTES);
-    const dim3 grid(tile_count, splits);
-    matmul_v6_kernel<<<grid, V6_THREADS, 2 * V6_STAGE_BYTES, s>>>(
-        *p, rows_vectorize(p->a, p->k, 4), rows_vectorize(p->b, p->n, 4),
-        rows_vectorize(p->c, p->n, 4),
-        split_k_carve(p->workspace, tile_count, splits, V6_THREADS, V6_ROWS_A_THREAD * 8));
-    CL_LAUNCH_CHECK();
+               padded_workspace(p) + v6_split_bytes(p, plan), p->workspace_bytes);
+    int shape = 0; // the kernel compiled for the plan's shape, in MATMUL_V6_SHAPES's order
+#define V6_LAUNCH(rows, across, alone, full)                                                       \
+    if (plan.shape == shape++)                                                                     \
+        return launch_v6_as<v6_shape<rows, across>>(p, plan.splits, s);
+    MATMUL_V6_SHAPES(V6_LAUNCH)
+#undef V6_LAUNCH
 }
 
 template <matmul_precision P> static void launch_v7_as(const matmul_args *p, cudaStream_t s)
 {
-    const size_t elem = matmul_element_bytes(P);
-    matmul_v7_kernel<P><<<tiles(p, TC_TILE, TC_TILE), TC_THREADS, 0, s>>>(
-        *p, rows_vectorize(p->a, p->k, elem), rows_vectorize(p->b, p->n, elem));
+    const tiled_operands o = place_operands(p, matmul_element_bytes(P), s);
+    matmul_v7_kernel<P><<<tiles(p, TC_TILE, TC_TILE), TC_THREADS, 0, s>>>(*p, o.a, o.b);
     CL_LAUNCH_CHECK();
 }
 
 template <matmul_precision P> static void launch_v8_as(const matmul_args *p, cudaStream_t s)
 {
-    const size_t elem = matmul_element_bytes(P);
+    const tiled_operands o = place_operands(p, matmul_element_bytes(P), s);
     const void *kernel = (const void *)matmul_v8_kernel<P>;
     cl_kernel_fit_for(kernel, TC_THREADS, v8_shape<P>::shared_bytes); // raises the 48 KB limit
-    matmul_v8_kernel<P><<<tiles(p, TC_TILE, TC_TILE), TC_THREADS, v8_shape<P>::shared_bytes, s>>>(
-        *p, rows_vectorize(p->a, p->k, elem), rows_vectorize(p->b, p->n, elem));
+    matmul_v8_kernel<P>
+        <<<tiles(p, TC_TILE, TC_TILE), TC_THREADS, v8_shape<P>::shared_bytes, s>>>(*p, o.a, o.b);
     CL_LAUNCH_CHECK();
 }
 
@@ -863,13 +917,13 @@ extern "C" const matmul_version matmul_versions[] = {
     {{"v4-column", "64 x 64 tiles, 8 results of a column a thread"},
      launch_v4, fp32_only, {V4_TILE, V4_TILE}, NULL, false, false},
     {{"v5-block8x8", "128 x 128 tiles, an 8 x 8 block a thread, float4"},
-     launch_v5, fp32_only, {V5_TILE, V5_TILE}, NULL, false, false},
-    {{"v6-warptile", "warp tiling, double-buffered cp.async, split-K; few rows or columns: thin path"},
-     launch_v6, fp32_only, {V6_TILE_M, V6_TILE_N}, v6_workspace, false, false},
+     launch_v5, fp32_only, {V5_TILE, V5_TILE}, padded_workspace, false, false},
+    {{"v6-warptile", "warp tiling, double-buffered cp.async, tile shape and split-K planned; few rows or columns: thin path"},
+     launch_v6, fp32_only, {MATMUL_V6_TILE_M(16, 2), MATMUL_V6_TILE_N(2)}, v6_workspace, false, false},
     {{"v7-wmma", "tensor cores through WMMA fragments"},
-     launch_v7, MATMUL_TENSOR_PRECISIONS, {TC_TILE, TC_TILE}, NULL, false, false},
+     launch_v7, MATMUL_TENSOR_PRECISIONS, {TC_TILE, TC_TILE}, padded_workspace, false, false},
     {{"v8-mma", "mma.sync + ldmatrix, swizzled, 4-stage cp.async; tf32 truncated"},
-     launch_v8, MATMUL_TENSOR_PRECISIONS, {TC_TILE, TC_TILE}, NULL, false, true},
+     launch_v8, MATMUL_TENSOR_PRECISIONS, {TC_TILE, TC_TILE}, padded_workspace, false, true},
     {{"v9-wgmma", "TMA + wgmma, warp-specialized, persistent (sm_90a); tf32 truncated; m or n <= 16: thin path"},
      matmul_launch_v9, MATMUL_TENSOR_PRECISIONS, {MATMUL_V9_TILE_M, MATMUL_V9_TILE_N},
      matmul_v9_workspace, true, true},

@@ -52,7 +52,7 @@ typedef struct {
     const void *a, *b;
     float *c;
     void *workspace; // device scratch for the versions that need some (their `workspace`):
-                     // zeroed before the first launch; a version leaves its counters zero
+                     // zeroed before a version's first launch; it leaves its counters zero
     size_t workspace_bytes;
 } matmul_args;
 
@@ -127,21 +127,108 @@ static inline int split_k_pieces(int slabs, int splits)
     return (slabs + per - 1) / per;
 }
 
-// Into how many pieces to cut each tile's `slabs` slabs of k so that `sms` SMs (one block
-// each) finish soonest: time goes as waves of blocks x (slabs a piece + the fixup), waves
-// = ceil(tiles x splits / sms). The fewest pieces of the least time (1: k is not cut).
-static inline int split_k_count(long long tiles, int slabs, int sms)
+// The time of cutting each of `tiles` tiles' `slabs` slabs of k into `splits` pieces on
+// `slots` blocks at once (SMs x blocks an SM): waves of blocks x (slabs a piece + the fixup),
+// waves = ceil(tiles x splits / slots), in slabs.
+static inline long long split_k_cost(long long tiles, int slabs, int slots, int splits)
+{
+    const int per = (slabs + splits - 1) / splits;
+    return (tiles * splits + slots - 1) / slots * (per + (splits > 1 ? SPLIT_K_FIXUP_SLABS : 0));
+}
+
+// Into how many pieces to cut each tile's `slabs` slabs of k so that `slots` blocks at once
+// finish soonest (split_k_cost): the fewest pieces of the least time (1: k is not cut).
+static inline int split_k_count(long long tiles, int slabs, int slots)
 {
     int best = 1;
-    long long best_cost = (tiles + sms - 1) / sms * slabs;
+    long long best_cost = split_k_cost(tiles, slabs, slots, 1);
     for (int splits = 2; splits <= SPLIT_K_MAX && splits <= slabs; splits++) {
         if (split_k_pieces(slabs, splits) != splits) // a piece would be empty
             continue;
-        const int per = (slabs + splits - 1) / splits;
-        const long long cost = (tiles * splits + sms - 1) / sms * (per + SPLIT_K_FIXUP_SLABS);
+        const long long cost = split_k_cost(tiles, slabs, slots, splits);
         if (cost < best_cost) {
             best = splits;
             best_cost = cost;
+        }
+    }
+    return best;
+}
+
+// A tile shape a planner may choose: the tile's sides, the blocks an SM holds at once, and
+// the time of a slab (each block multiplying one k-slab of its tile) with one block an SM
+// (alone) and with blocks_per_sm of them (full), relative to one block of the largest
+// shape alone: a smaller tile alone does fewer multiply-adds but uses less of the SM.
+typedef struct {
+    int tile_m, tile_n, blocks_per_sm;
+    double alone, full;
+} matmul_tile_shape;
+
+// v6's shapes, X(rows a thread, warps across, alone, full): a thread holds rows x 8 results,
+// a warp 4 rows of lanes x 8 (4 rows x 64 columns), the 8 warps (8 / across) x across
+// (matmul.cu's v6_shape): 256 x 128, 128 x 128, 64 x 128, 256 x 64. 16 rows a thread take
+// ~240 registers (one block an SM), 8 about half (two), 4 three. The slab times, H200
+// (2026-11-29): 128 x 128 alone 0.59 (128 x 128 x 65536 in 64 pieces: 0.158 ms to 256 x
+// 128's 0.267), two an SM 1.02 (4096^3: 3.88 ms to 3.80); 64 x 128 alone 0.40 (0.107 ms),
+// three 0.86 (128 x 8192 x 8192 in one wave of 384: 0.572 ms to 256 x 128's 0.971 in
+// 128). 256 x 64 is taken to be 128 x 128's until measured.
+#define MATMUL_V6_SHAPES(X)                                                                        \
+    X(16, 2, 1.0, 1.0) X(8, 2, 0.59, 1.02) X(4, 2, 0.40, 0.86) X(8, 1, 0.59, 1.02)
+#define MATMUL_V6_THREADS 256
+#define MATMUL_V6_TILE_M(rows, across) (MATMUL_V6_THREADS / 32 / (across)*4 * (rows))
+#define MATMUL_V6_TILE_N(across) (64 * (across))
+#define MATMUL_V6_BLOCKS_PER_SM(rows) ((rows) >= 16 ? 1 : (rows) >= 8 ? 2 : 3)
+#define MATMUL_V6_SHAPE_ENTRY(rows, across, alone, full)                                           \
+    {MATMUL_V6_TILE_M(rows, across), MATMUL_V6_TILE_N(across), MATMUL_V6_BLOCKS_PER_SM(rows),      \
+     alone, full},
+static const matmul_tile_shape matmul_v6_shapes[] = {MATMUL_V6_SHAPES(MATMUL_V6_SHAPE_ENTRY)};
+enum { MATMUL_V6_SHAPE_COUNT = sizeof matmul_v6_shapes / sizeof matmul_v6_shapes[0] };
+
+// The time of `tiles` tiles of shape s, each tile's `slabs` slabs of k cut into `splits`
+// pieces, on `sms` SMs, in the largest shape's slabs: the full waves (every SM holding
+// blocks_per_sm blocks) at s->full each, the last at the time of the blocks an SM it
+// leaves (between alone and full), times the slabs a piece plus the fixup's.
+static inline double matmul_tile_time(const matmul_tile_shape *s, long long tiles, int slabs,
+                                      int sms, int splits)
+{
+    const long long blocks = tiles * splits, slots = (long long)sms * s->blocks_per_sm;
+    double waves = (double)(blocks / slots) * s->full;
+    const long long rest = blocks % slots;
+    if (rest > 0) {
+        const long long on_an_sm = (rest + sms - 1) / sms; // 1 .. blocks_per_sm
+        waves += s->blocks_per_sm == 1 ? s->full
+                                       : s->alone + (s->full - s->alone) * (double)(on_an_sm - 1) /
+                                                        (s->blocks_per_sm - 1);
+    }
+    const int per = (slabs + splits - 1) / splits + (splits > 1 ? SPLIT_K_FIXUP_SLABS : 0);
+    return waves * per;
+}
+
+// The shape (an index into shapes) and pieces of k an m x n C with `slabs` slabs of k
+// finishes soonest with on `sms` SMs (matmul_tile_time); of equal times the first shape and
+// the fewest pieces. A C of few tiles takes smaller ones that fill the SMs (128 x 8192 x
+// 8192: a 256 x 128 tile is half padding) where a large C keeps the largest (4096^3: 512
+// tiles, 4 waves either way, and the largest does the most a load).
+typedef struct {
+    int shape, splits;
+} matmul_tile_plan;
+static inline matmul_tile_plan matmul_plan_tiles(const matmul_tile_shape *shapes, int count,
+                                                 long long m, long long n, int slabs, int sms)
+{
+    matmul_tile_plan best = {0, 1};
+    double best_time = -1.0;
+    for (int i = 0; i < count; i++) {
+        const matmul_tile_shape *s = &shapes[i];
+        const long long tiles =
+            ((m + s->tile_m - 1) / s->tile_m) * ((n + s->tile_n - 1) / s->tile_n);
+        for (int splits = 1; splits <= SPLIT_K_MAX && splits <= slabs; splits++) {
+            if (split_k_pieces(slabs, splits) != splits) // a piece would be empty
+                continue;
+            const double time = matmul_tile_time(s, tiles, slabs, sms, splits);
+            if (best_time < 0 || time < best_time) {
+                best.shape = i;
+                best.splits = splits;
+                best_time = time;
+            }
         }
     }
     return best;

@@ -268,8 +268,11 @@ __global__ void __launch_bounds__(THIN_THREADS)
 // --- the planner ---------------------------------------------------------------------------
 
 // Which path a shape takes, from the H200's sweep against the tiled versions. fp32 (v6):
-// m <= 64 for rows; n <= 32 with k >= 1024 for columns (below 1024 the tiles won, and past
-// 32 columns: 8192 x 64 x 8192 2.4x cuBLAS tiled, 2.9x thin). The tensor-core precisions
+// m <= 32 for rows; n <= 16 with k >= 1024 for columns (below 1024 the tiles won). Past
+// those v6's smaller tiles win: 64 x 4096 x 4096 86 us in 64 x 128 tiles, 152 thin; 4096 x
+// 32 x 4096 82 us in 256 x 64 tiles, 105 thin. At 32 rows they tie (32 x 4096 x 4096: 85
+// tiled, 89 thin; the tile is half padding), at 16 the thin path wins (16 x 4096 x 4096:
+// 59 thin, 85 tiled; 4096 x 16 x 4096: 64 thin, 82 tiled). The tensor-core precisions
 // (v9), whose tiles do the multiply-adds 16 times faster: rows for m <= 16 where B has at
 // most 2^23 elements; columns for n <= 4, or n <= 16 where A has at most 2^23. Past that
 // the tiles won: 16 x 4096 x 4096 bf16 71 us thin, 28 tiled, and 1 x 8192 x 8192 bf16
@@ -282,8 +285,8 @@ static int thin_path(const matmul_args *p)
 {
     const bool fp32 = p->precision == MATMUL_FP32;
     const long long a_size = (long long)p->m * p->k, b_size = (long long)p->k * p->n;
-    const bool rows = fp32 ? p->m <= 64 : p->m <= THIN_GROUP && b_size <= 1LL << 23;
-    const bool cols = fp32 ? p->n <= 32 && p->k >= 1024
+    const bool rows = fp32 ? p->m <= 2 * THIN_GROUP : p->m <= THIN_GROUP && b_size <= 1LL << 23;
+    const bool cols = fp32 ? p->n <= THIN_GROUP && p->k >= 1024
                            : p->n <= 4 || (p->n <= THIN_GROUP && a_size <= 1LL << 23);
     if (rows && (!cols || p->n >= p->m))
         return THIN_PATH_ROWS;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "check.h"
+#include "device.h"
 #include "matmul.h"
 
 // Tiles of b that cover a >= 0 (no overflow for a near INT_MAX, which the sides may be).
@@ -237,6 +238,123 @@ __device__ __forceinline__ bool split_k_fixup(float (&acc)[N], split_k_space w, 
     if (thread == 0)
         tickets[SPLIT_K_TICKETS - 1] = 0;
     return true;
+}
+
+// --- operands: rows a whole number of 16-byte chunks -----------------------------------
+
+// An operand as a tiled kernel reads it: rows `pitch` elements apart; vec when every
+// 16-byte chunk of a row starts aligned (one 16-byte copy a chunk; otherwise an element
+// at a time).
+struct operand {
+    const void *base;
+    int pitch;
+    bool vec;
+};
+
+// CUDA's limit on grid.y (and z): the copies below loop over what is past it.
+constexpr unsigned MAX_GRID_Y = 65535;
+
+// Bytes of a row of `cols` elements padded to whole 16-byte chunks.
+inline size_t padded_row(int cols, size_t elem) { return ((size_t)cols * elem + 15) / 16 * 16; }
+
+// The rows x cols matrix `src` (packed) into rows `pitch_bytes` apart (a multiple of 16),
+// each row's tail past cols zeroed. A thread writes one 16-byte chunk of a row, one store,
+// from 16 / sizeof(T) loads; a warp's loads cover 512 contiguous bytes of the source row,
+// so both sides coalesce: 2 rows cols sizeof(T) bytes of traffic. (A thread an element,
+// as this copy first was, spent 0.16 ms on 4095^3 bf16's 134 MB: ~0.8 TB/s.)
+template <class T>
+__global__ void pad_rows_kernel(const T *src, int rows, int cols, uint4 *dst, int chunks)
+{
+    constexpr int per_chunk = 16 / sizeof(T);
+    const int chunk = blockIdx.x * blockDim.x + threadIdx.x;
+    if (chunk >= chunks)
+        return;
+    const int col0 = chunk * per_chunk;
+    for (int row = blockIdx.y; row < rows; row += gridDim.y) {
+        union {
+            T e[per_chunk];
+            uint4 v;
+        } out;
+        const T *from = src + (size_t)row * cols + col0;
+#pragma unroll
+        for (int e = 0; e < per_chunk; e++)
+            out.e[e] = col0 + e < cols ? from[e] : T(0);
+        dst[(size_t)row * chunks + chunk] = out.v;
+    }
+}
+
+// pad_rows_kernel for elements of `elem` bytes (4: fp32 and tf32; 2: bf16 and fp16).
+inline void pad_rows(const void *src, int rows, int cols, size_t elem, void *dst,
+                     size_t pitch_bytes, cudaStream_t s)
+{
+    enum { THREADS = 256 };
+    const int chunks = (int)(pitch_bytes / 16);
+    const dim3 grid(cl_grid_blocks(chunks, THREADS, "the copy into padded rows"),
+                    rows < (int)MAX_GRID_Y ? (unsigned)rows : MAX_GRID_Y);
+    if (elem == 4)
+        pad_rows_kernel<float>
+            <<<grid, THREADS, 0, s>>>((const float *)src, rows, cols, (uint4 *)dst, chunks);
+    else
+        pad_rows_kernel<unsigned short><<<grid, THREADS, 0, s>>>((const unsigned short *)src, rows,
+                                                                 cols, (uint4 *)dst, chunks);
+    CL_LAUNCH_CHECK();
+}
+
+// v5 to v8 read an operand whose rows are not whole 16-byte chunks (A when k is not a
+// multiple of 4 floats or 8 halves, B when n is not) an element at a time: 4x the copy
+// instructions, 8x for 16-bit elements (synchronous: cp.async moves 4 bytes at least),
+// and each warp's requests spread over more 32-byte sectors. 4097^3 fp32 on an H200: v6
+// 4.42 ms, 4096^3 3.75 (TFLOPS 15% lower). Copying the operand into padded rows first
+// costs reading and writing it once, ~2.7 ps an fp32 element at 3 TB/s, where each
+// element of A is used by n multiply-adds (of B by m) and the element-wise copy costs
+// each ~7% more (half the 15%): ~0.004 ps a multiply-add at 36 TFLOPS, so the copy pays
+// from ~650 on: taken from PAD_PAYS_FROM on, with margin. And a copy is a launch, a few us
+// (fp32 3370 x 1 x 1: 7.3 us in place, 11.0 with B copied; 354 x 1220 x 2: 8.4, 11.0), so
+// only where 7% of the multiply-adds' time is more: m n k at least PAD_MIN_WORK (~60 us).
+enum { PAD_PAYS_FROM = 1024 };
+constexpr double PAD_MIN_WORK = 1 << 30;
+struct tiled_operands {
+    operand a, b;
+    size_t a_bytes, b_bytes; // workspace each copy takes (0: read in place)
+};
+
+// The plan for A and B: where each copy pays, into the workspace's start (A, then B).
+inline tiled_operands plan_operands(const matmul_args *p, size_t elem)
+{
+    tiled_operands o = {{p->a, p->k, rows_vectorize(p->a, p->k, elem)},
+                        {p->b, p->n, rows_vectorize(p->b, p->n, elem)},
+                        0,
+                        0};
+    const bool large = (double)p->m * p->n * p->k >= PAD_MIN_WORK;
+    if (!o.a.vec && p->n >= PAD_PAYS_FROM && large) {
+        o.a = {NULL, (int)(padded_row(p->k, elem) / elem), true}; // base: place_operands
+        o.a_bytes = split_k_round(padded_row(p->k, elem) * p->m);
+    }
+    if (!o.b.vec && p->m >= PAD_PAYS_FROM && large) {
+        o.b = {NULL, (int)(padded_row(p->n, elem) / elem), true};
+        o.b_bytes = split_k_round(padded_row(p->n, elem) * p->k);
+    }
+    return o;
+}
+
+// The plan's copies, launched on s (part of the version's time): the operands to read.
+inline tiled_operands place_operands(const matmul_args *p, size_t elem, cudaStream_t s)
+{
+    tiled_operands o = plan_operands(p, elem);
+    if (o.a_bytes + o.b_bytes > p->workspace_bytes)
+        cl_die(CL_EXIT_CUDA,
+               "the copy into padded rows needs %zu bytes of workspace, was given %zu",
+               o.a_bytes + o.b_bytes, p->workspace_bytes);
+    unsigned char *w = (unsigned char *)p->workspace;
+    if (o.a_bytes) {
+        o.a.base = w;
+        pad_rows(p->a, p->m, p->k, elem, w, (size_t)o.a.pitch * elem, s);
+    }
+    if (o.b_bytes) {
+        o.b.base = w + o.a_bytes;
+        pad_rows(p->b, p->k, p->n, elem, w + o.a_bytes, (size_t)o.b.pitch * elem, s);
+    }
+    return o;
 }
 
 // The tensor-core launchers pick the kernel compiled for the precision.

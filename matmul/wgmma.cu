@@ -149,6 +149,103 @@ template <int REGISTERS> __device__ __forceinline__ void registers_increase()
 // (128 + 256) x 2 B per k for 128 x 256 multiply-adds: 85 flops a byte of L2 traffic,
 // 12.6 GB of it in all (A read 16 times, B 32 times), 4.6 TB/s over 0.14 ms, which the
 // L2 carries; DRAM reads A and B once (64 MB) and writes C (64 MB) in ~0.04 ms.
+#if WGMMA_CODE
+// The producer (one thread of warpgroup 0): each unit's slabs of A and B into the stages
+// in turn, a stage refilled once the consumers have given it back (empty[s]; full[s] then
+// counts the copy engine's bytes in).
+template <matmul_precision P>
+__device__ __forceinline__ void
+v9_produce(const CUtensorMap &map_a, const CUtensorMap &map_b, unsigned char *stages,
+           unsigned long long (&full)[V9_STAGES], unsigned long long (&empty)[V9_STAGES],
+           int tiles_m, int tiles_n, int slabs, int units, int splits)
+{
+    constexpr int slab = V9_SLAB_BYTES / (P == MATMUL_TF32 ? 4 : 2); // k a stage
+    int stage = 0;
+    unsigned phase = 0;
+    for (int unit = blockIdx.x; unit < units; unit += gridDim.x) {
+        const tile_coord t = grouped_tile(unit / splits, tiles_m, tiles_n);
+        const slab_range range = split_k_slabs(slabs, unit % splits, splits);
+        for (int s = range.first; s < range.end; s++) {
+            mbarrier_wait_parity(&empty[stage], phase ^ 1); // a fresh barrier passes
+            unsigned char *a = stages + stage * V9_STAGE_BYTES, *b = a + V9_A_BYTES;
+            mbarrier_arrive_expect_bytes(&full[stage], V9_STAGE_BYTES);
+            tensor_load_2d(a, &map_a, s * slab, t.row * V9_TILE_M, &full[stage]);
+            if constexpr (P == MATMUL_TF32) // B^T, n rows of k
+                tensor_load_2d(b, &map_b, s * slab, t.col * V9_TILE_N, &full[stage]);
+            else
+                for (int box = 0; box < V9_TILE_N / V9_B_BOX_N; box++)
+                    tensor_load_2d(b + box * (V9_B_BYTES / 4), &map_b,
+                                   t.col * V9_TILE_N + box * V9_B_BOX_N, s * slab, &full[stage]);
+            if (++stage == V9_STAGES) {
+                stage = 0;
+                phase ^= 1;
+            }
+        }
+    }
+}
+
+// A consumer warpgroup's slabs [range) of one unit into its 64 x 256 accumulators d: per
+// slab, wait for the stage (full), issue its 4 wgmma, and give the slab before back
+// (empty) once its wgmma have finished; the last slab's stage after the last wait. stage,
+// previous and phase carry over from unit to unit.
+template <matmul_precision P>
+__device__ __forceinline__ void
+v9_consume(float (&d)[128], unsigned char *stages, unsigned long long (&full)[V9_STAGES],
+           unsigned long long (&empty)[V9_STAGES], slab_range range, int consumer, int lane,
+           int &stage, int &previous, unsigned &phase)
+{
+    constexpr int elem = P == MATMUL_TF32 ? 4 : 2;
+    constexpr int mma_k = 32 / elem;         // k a wgmma: 32 bytes of a row
+    constexpr int mmas = V9_SLAB_BYTES / 32; // wgmma a stage, 4
+#pragma unroll
+    for (int i = 0; i < 128; i++)
+        d[i] = 0.0f;
+    for (int s = range.first; s < range.end; s++) {
+        mbarrier_wait_parity(&full[stage], phase);
+        const unsigned char *a = stages + stage * V9_STAGE_BYTES + consumer * 64 * 128;
+        const unsigned char *b = stages + stage * V9_STAGE_BYTES + V9_A_BYTES;
+        wgmma_fence();
+#pragma unroll
+        for (int i = 0; i < mmas; i++) {
+            const unsigned long long a_desc = smem_descriptor(a + i * 32, 16, 1024);
+            const unsigned long long b_desc =
+                P == MATMUL_TF32 ? smem_descriptor(b + i * 32, 16, 1024)
+                                 : smem_descriptor(b + i * mma_k * 128, V9_B_BYTES / 4, 1024);
+            wgmma_64x256<P>(d, a_desc, b_desc);
+        }
+        wgmma_commit();
+        // This slab's wgmma stay in flight while the last slab's, now finished, give
+        // their stage back: the tensor cores never wait for the warpgroup to issue.
+        wgmma_wait<1>();
+        if (s > range.first && lane == 0)
+            mbarrier_arrive(&empty[previous]);
+        previous = stage;
+        if (++stage == V9_STAGES) {
+            stage = 0;
+            phase ^= 1;
+        }
+    }
+    wgmma_wait<0>();
+    if (lane == 0)
+        mbarrier_arrive(&empty[previous]);
+}
+
+// The epilogue: each lane's pairs of the consumer's 64 x 256 piece of tile t straight to C
+// (the producer is already loading the next unit's slabs).
+__device__ __forceinline__ void v9_store_tile(const matmul_args &p, const float (&d)[128],
+                                              tile_coord t, int consumer, int warp, int lane)
+{
+    const int row0 = t.row * V9_TILE_M + consumer * 64 + warp * 16 + lane / 4;
+    const int col0 = t.col * V9_TILE_N + 2 * (lane % 4);
+#pragma unroll
+    for (int j = 0; j < 32; j++)
+#pragma unroll
+        for (int half = 0; half < 2; half++)
+            store_pair(p, row0 + 8 * half, col0 + 8 * j, d[4 * j + 2 * half],
+                       d[4 * j + 2 * half + 1]);
+}
+#endif
+
 template <matmul_precision P>
 __global__ void __launch_bounds__(V9_THREADS, 1)
     matmul_v9_kernel(const __grid_constant__ CUtensorMap map_a,
@@ -156,10 +253,7 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
                      split_k_space split_space)
 {
 #if WGMMA_CODE
-    constexpr int elem = P == MATMUL_TF32 ? 4 : 2;
-    constexpr int slab = V9_SLAB_BYTES / elem; // k a stage
-    constexpr int mma_k = 32 / elem;           // k a wgmma: 32 bytes of a row
-    constexpr int mmas = V9_SLAB_BYTES / 32;   // wgmma a stage, 4
+    constexpr int slab = V9_SLAB_BYTES / (P == MATMUL_TF32 ? 4 : 2); // k a stage
     extern __shared__ unsigned char shared_raw[];
     __shared__ unsigned long long full[V9_STAGES], empty[V9_STAGES];
     // 128-byte swizzling repeats every 1024 bytes; the atoms must start on that boundary.
@@ -181,29 +275,7 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
         registers_decrease<24>();
         if (threadIdx.x != 0)
             return;
-        int stage = 0;
-        unsigned phase = 0;
-        for (int unit = blockIdx.x; unit < units; unit += gridDim.x) {
-            const tile_coord t = grouped_tile(unit / splits, tiles_m, tiles_n);
-            const slab_range range = split_k_slabs(slabs, unit % splits, splits);
-            for (int s = range.first; s < range.end; s++) {
-                mbarrier_wait_parity(&empty[stage], phase ^ 1); // a fresh barrier passes
-                unsigned char *a = stages + stage * V9_STAGE_BYTES, *b = a + V9_A_BYTES;
-                mbarrier_arrive_expect_bytes(&full[stage], V9_STAGE_BYTES);
-                tensor_load_2d(a, &map_a, s * slab, t.row * V9_TILE_M, &full[stage]);
-                if constexpr (P == MATMUL_TF32) // B^T, n rows of k
-                    tensor_load_2d(b, &map_b, s * slab, t.col * V9_TILE_N, &full[stage]);
-                else
-                    for (int box = 0; box < V9_TILE_N / V9_B_BOX_N; box++)
-                        tensor_load_2d(b + box * (V9_B_BYTES / 4), &map_b,
-                                       t.col * V9_TILE_N + box * V9_B_BOX_N, s * slab,
-                                       &full[stage]);
-                if (++stage == V9_STAGES) {
-                    stage = 0;
-                    phase ^= 1;
-                }
-            }
-        }
+        v9_produce<P>(map_a, map_b, stages, full, empty, tiles_m, tiles_n, slabs, units, splits);
         return;
     }
 
@@ -216,37 +288,7 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
         const tile_coord t = grouped_tile(tile, tiles_m, tiles_n);
         const slab_range range = split_k_slabs(slabs, split, splits);
         float d[128];
-#pragma unroll
-        for (int i = 0; i < 128; i++)
-            d[i] = 0.0f;
-        for (int s = range.first; s < range.end; s++) {
-            mbarrier_wait_parity(&full[stage], phase);
-            const unsigned char *a = stages + stage * V9_STAGE_BYTES + consumer * 64 * 128;
-            const unsigned char *b = stages + stage * V9_STAGE_BYTES + V9_A_BYTES;
-            wgmma_fence();
-#pragma unroll
-            for (int i = 0; i < mmas; i++) {
-                const unsigned long long a_desc = smem_descriptor(a + i * 32, 16, 1024);
-                const unsigned long long b_desc =
-                    P == MATMUL_TF32 ? smem_descriptor(b + i * 32, 16, 1024)
-                                     : smem_descriptor(b + i * mma_k * 128, V9_B_BYTES / 4, 1024);
-                wgmma_64x256<P>(d, a_desc, b_desc);
-            }
-            wgmma_commit();
-            // This slab's wgmma stay in flight while the last slab's, now finished, give
-            // their stage back: the tensor cores never wait for the warpgroup to issue.
-            wgmma_wait<1>();
-            if (s > range.first && lane == 0)
-                mbarrier_arrive(&empty[previous]);
-            previous = stage;
-            if (++stage == V9_STAGES) {
-                stage = 0;
-                phase ^= 1;
-            }
-        }
-        wgmma_wait<0>();
-        if (lane == 0)
-            mbarrier_arrive(&empty[previous]);
+        v9_consume<P>(d, stages, full, empty, range, consumer, lane, stage, previous, phase);
         // A piece of k: all but the tile's last piece to finish leave their sums in the
         // workspace; the last adds them up and writes C. The consumers' own barrier (1):
         // the producer does not take part.
@@ -255,16 +297,7 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
                 asm volatile("bar.sync 1, 256;" ::: "memory");
             }))
             continue;
-        // Epilogue: each lane's pairs straight to C (the producer is already loading the
-        // next tile's slabs).
-        const int row0 = t.row * V9_TILE_M + consumer * 64 + warp * 16 + lane / 4;
-        const int col0 = t.col * V9_TILE_N + 2 * (lane % 4);
-#pragma unroll
-        for (int j = 0; j < 32; j++)
-#pragma unroll
-            for (int half = 0; half < 2; half++)
-                store_pair(p, row0 + 8 * half, col0 + 8 * j, d[4 * j + 2 * half],
-                           d[4 * j + 2 * half + 1]);
+        v9_store_tile(p, d, t, consumer, warp, lane);
     }
 #endif
 }
@@ -304,41 +337,11 @@ __global__ void __launch_bounds__(TRANSPOSE_TILE *TRANSPOSE_ROWS)
     }
 }
 
-// The rows x cols matrix `src` (packed) into rows `pitch` elements apart: for rows whose
-// length is not a multiple of 16 bytes, which TMA cannot address. Consecutive threads take
-// consecutive elements of a row, both sides coalesced; 2 rows cols elem bytes of traffic.
-// CUDA's limit on grid.y (and z): the copies below loop over what is past it.
-constexpr unsigned MAX_GRID_Y = 65535;
-
-template <class T>
-__global__ void pad_rows_kernel(const T *src, int rows, int cols, T *dst, size_t pitch)
-{
-    const int col = blockIdx.x * blockDim.x + threadIdx.x;
-    if (col >= cols)
-        return;
-    for (int row = blockIdx.y; row < rows; row += gridDim.y)
-        dst[(size_t)row * pitch + col] = src[(size_t)row * cols + col];
-}
-
-template <class T>
-static void pad_rows(const void *src, int rows, int cols, void *dst, size_t pitch_bytes,
-                     cudaStream_t s)
-{
-    enum { THREADS = 256 };
-    const dim3 grid(cl_grid_blocks(cols, THREADS, "v9's row padding"),
-                    rows < (int)MAX_GRID_Y ? (unsigned)rows : MAX_GRID_Y);
-    pad_rows_kernel<T>
-        <<<grid, THREADS, 0, s>>>((const T *)src, rows, cols, (T *)dst, pitch_bytes / sizeof(T));
-    CL_LAUNCH_CHECK();
-}
-
 // --- host: operands TMA can describe, tensor maps, the launch -------------------------
 
 // TMA needs each row to start on 16 bytes: a row of A holds k elements, of B n (tf32:
 // B^T's k). Where that fails the launcher first copies the matrix into rows padded to
 // 16 bytes in the workspace (the copy is part of v9's time); tf32's B^T always goes there.
-static size_t padded_row(int cols, size_t elem) { return ((size_t)cols * elem + 15) / 16 * 16; }
-static size_t round_up_256(size_t bytes) { return (bytes + 255) / 256 * 256; }
 
 struct v9_operands {
     size_t a_pitch, b_pitch; // bytes a row (A: k elements; B: n, or B^T: k)
@@ -355,15 +358,15 @@ static v9_operands v9_plan(const matmul_args *p)
     v9_operands o = {};
     o.a_pitch = padded_row(p->k, elem);
     o.a_copied = o.a_pitch != (size_t)p->k * elem;
-    o.a_bytes = o.a_copied ? round_up_256(o.a_pitch * p->m) : 0;
+    o.a_bytes = o.a_copied ? split_k_round(o.a_pitch * p->m) : 0;
     if (p->precision == MATMUL_TF32) {
         o.b_pitch = padded_row(p->k, elem);
         o.b_copied = true;
-        o.b_bytes = round_up_256(o.b_pitch * p->n);
+        o.b_bytes = split_k_round(o.b_pitch * p->n);
     } else {
         o.b_pitch = padded_row(p->n, elem);
         o.b_copied = o.b_pitch != (size_t)p->n * elem;
-        o.b_bytes = o.b_copied ? round_up_256(o.b_pitch * p->k) : 0;
+        o.b_bytes = o.b_copied ? split_k_round(o.b_pitch * p->k) : 0;
     }
     o.tiles = (long long)cl_ceil_div(p->m, V9_TILE_M) * cl_ceil_div(p->n, V9_TILE_N);
     // One block an SM: its shared memory takes the SM.
@@ -435,7 +438,7 @@ template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cud
     const void *a = p->a, *b = p->b;
     using element = typename std::conditional<P == MATMUL_TF32, float, unsigned short>::type;
     if (o.a_copied) {
-        pad_rows<element>(p->a, p->m, p->k, workspace, o.a_pitch, s);
+        pad_rows(p->a, p->m, p->k, elem, workspace, o.a_pitch, s);
         a = workspace;
     }
     if (o.b_copied) {
@@ -448,7 +451,7 @@ template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cud
                 (const float *)p->b, p->k, p->n, (float *)dst, (int)(o.b_pitch / elem));
             CL_LAUNCH_CHECK();
         } else {
-            pad_rows<element>(p->b, p->k, p->n, dst, o.b_pitch, s);
+            pad_rows(p->b, p->k, p->n, elem, dst, o.b_pitch, s);
         }
         b = dst;
     }

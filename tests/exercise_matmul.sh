@@ -38,9 +38,25 @@ for p in fp32 tf32 bf16 fp16; do
     done
     batch_gpu "matmul -k all -n 129 --alpha -0.5 --beta 2 --precision $p" 0 -k all -n 129 --alpha -0.5 --beta 2 -i 2 --precision "$p"
     batch_gpu "matmul -k all --m 1 -n 1000 --k 300 --precision $p" 0 -k all --m 1 -n 1000 --k 300 -i 2 --precision "$p"
+    # Rows that are not whole 16-byte chunks, copied into padded rows where that pays (v5-v8:
+    # A when n >= 1024, B when m >= 1024, m n k >= 2^30; v9 always): both, B alone, and a thin
+    # C after a padded one.
+    batch_gpu "matmul -k all --m 1030 -n 1025 --k 1021 --alpha -2 --beta 1 --precision $p (A and B padded)" 0 -k all --m 1030 -n 1025 --k 1021 --alpha -2 --beta 1 -i 2 --precision "$p"
+    batch_gpu "matmul -k all --m 1500 -n 701 --k 1100 --precision $p (B padded)" 0 -k all --m 1500 -n 701 --k 1100 -i 2 --precision "$p"
+    batch_gpu "matmul -k all --m 17 -n 4100 --k 16001 --precision $p (A padded, then thin)" 0 -k all --m 17 -n 4100 --k 16001 -i 2 --precision "$p"
     batch_gpu "matmul -k all --m 1000 -n 1 --k 300 --precision $p" 0 -k all --m 1000 -n 1 --k 300 -i 2 --precision "$p"
 done
 batch_end
+
+# Each of v6's tile shapes, whatever the planner would take (CUDALAB_V6_TILE), against the CPU
+# gold: odd sides, alpha and beta, and k cut into pieces (split-K's fixup in each shape).
+for tile in 256x128 128x128 64x128 256x64; do
+    expect_gpu "matmul -k v6 tiles $tile, 1001 x 333 x 777, alpha and beta" 0 env CUDALAB_V6_TILE=$tile "$matmul" -k v6 --m 1001 -n 333 --k 777 --alpha -2 --beta 1 -i 1
+    expect_gpu "matmul -k v6 tiles $tile, 130 x 201 x 20001 (k in pieces)" 0 env CUDALAB_V6_TILE=$tile "$matmul" -k v6 --m 130 -n 201 --k 20001 -i 1
+done
+expect_gpu "matmul -k v6 tiles 64x128 where the thin path would run (33 x 500 x 2000)" 0 env CUDALAB_V6_TILE=64x128 "$matmul" -k v6 --m 33 -n 500 --k 2000 -i 1
+expect_gpu "matmul CUDALAB_V6_TILE=100x100 (no such tile, exit 2)" 2 env CUDALAB_V6_TILE=100x100 "$matmul" -k v6 -n 64 -i 1
+if [ "$rc" -eq 2 ] && ! grep -q "v6's tiles are 256x128, 128x128, 64x128, 256x64" "$tmp/out"; then fail "matmul CUDALAB_V6_TILE message"; fi
 
 # A wrong result is caught: element by element against the GPU reference at every size (at
 # 4096 Freivalds' check, the second check past the CPU gold's sizes, names its row too).

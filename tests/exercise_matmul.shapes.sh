@@ -8,18 +8,18 @@ for p in fp32 tf32 bf16 fp16; do
     batch_gpu "matmul -k all -n 4095 --beta 1 --precision $p" 0 -k all -n 4095 --beta 1 -i 1 --precision "$p"
     batch_gpu "matmul -k all --m 16384 -n 64 --k 4096 --precision $p" 0 -k all --m 16384 -n 64 --k 4096 -i 1 --precision "$p"
 done
-# The thin path (thin.cu), v6's (fp32: m <= 64, k >= 1024: B streamed a group of 16 rows at a
-# time, k split into pieces), vectorized and not, with alpha and beta.
+# The thin path (thin.cu), v6's (fp32: m <= 32: B streamed a group of 16 rows at a time, k
+# split into pieces), vectorized and not, with alpha and beta.
 batch_gpu "matmul -k v6 --m 5 -n 3001 --k 20000 --beta 1" 0 -k v6 --m 5 -n 3001 --k 20000 --beta 1 -i 1
 batch_gpu "matmul -k v6 --m 32 -n 4096 --k 4096" 0 -k v6 --m 32 -n 4096 --k 4096 -i 1
 batch_gpu "matmul -k v6 --m 17 -n 1030 --k 1333 --alpha -2" 0 -k v6 --m 17 -n 1030 --k 1333 --alpha -2 -i 1
-batch_gpu "matmul -k v6 --m 50 -n 777 --k 1500 --beta 1 (four groups of rows)" 0 -k v6 --m 50 -n 777 --k 1500 --beta 1 -i 1
-# ... and for columns (n <= 32, m past 64 or past n): A streamed a group of 16 columns at a time.
+batch_gpu "matmul -k v6 --m 30 -n 777 --k 1500 --beta 1 (two groups of rows)" 0 -k v6 --m 30 -n 777 --k 1500 --beta 1 -i 1
+# ... and for columns (n <= 16 with k >= 1024, m past 32 or past n): A streamed once.
 batch_gpu "matmul -k v6 --m 3001 -n 5 --k 20000 --beta 1" 0 -k v6 --m 3001 -n 5 --k 20000 --beta 1 -i 1
 batch_gpu "matmul -k v6 --m 4096 -n 16 --k 4096" 0 -k v6 --m 4096 -n 16 --k 4096 -i 1
-batch_gpu "matmul -k v6 --m 1030 -n 17 --k 1333 --alpha -2" 0 -k v6 --m 1030 -n 17 --k 1333 --alpha -2 -i 1
-batch_gpu "matmul -k v6 --m 777 -n 30 --k 1501 --beta 1 (two groups of columns)" 0 -k v6 --m 777 -n 30 --k 1501 --beta 1 -i 1
-batch_gpu "matmul -k v6 --m 40 -n 20 --k 3000 (both thin: columns)" 0 -k v6 --m 40 -n 20 --k 3000 -i 1
+batch_gpu "matmul -k v6 --m 1030 -n 15 --k 1333 --alpha -2" 0 -k v6 --m 1030 -n 15 --k 1333 --alpha -2 -i 1
+batch_gpu "matmul -k v6 --m 777 -n 30 --k 1501 --beta 1 (past the thin rule: 256 x 64 tiles)" 0 -k v6 --m 777 -n 30 --k 1501 --beta 1 -i 1
+batch_gpu "matmul -k v6 --m 30 -n 12 --k 3000 (both thin: columns)" 0 -k v6 --m 30 -n 12 --k 3000 -i 1
 # v9's (m or n <= 16, any k): every element type read as floats, tf32 rounded.
 batch_gpu "matmul -k v9 --m 7 -n 1030 --k 333 --beta 1 --precision bf16" 0 -k v9 --m 7 -n 1030 --k 333 --beta 1 --precision bf16 -i 1
 batch_gpu "matmul -k v9 --m 1001 -n 9 --k 777 --alpha -2 --precision fp16" 0 -k v9 --m 1001 -n 9 --k 777 --alpha -2 --precision fp16 -i 1
@@ -27,6 +27,10 @@ batch_gpu "matmul -k v9 --m 16 -n 16 --k 5000 --precision tf32" 0 -k v9 --m 16 -
 batch_gpu "matmul -k v9 --m 3000 -n 3 --k 100 --beta 1 --precision tf32" 0 -k v9 --m 3000 -n 3 --k 100 --beta 1 --precision tf32 -i 1
 batch_gpu "matmul -k v9 --m 5566 -n 1 --k 1166 --precision bf16" 0 -k v9 --m 5566 -n 1 --k 1166 --precision bf16 -i 1
 batch_gpu "matmul -k v9 --m 12 -n 8192 --k 8192 --precision fp16" 0 -k v9 --m 12 -n 8192 --k 8192 --precision fp16 -i 1
+# v6's smaller tiles where the planner takes them: 128 x 128 for 128 rows, 256 x 64 for 64
+# columns.
+batch_gpu "matmul -k v6 --m 128 -n 8192 --k 8192 --beta 1 (128 x 128 tiles)" 0 -k v6 --m 128 -n 8192 --k 8192 --beta 1 -i 1
+batch_gpu "matmul -k v6 --m 8191 -n 64 --k 8193 (256 x 64 tiles)" 0 -k v6 --m 8191 -n 64 --k 8193 -i 1
 # Long k and one tile: 64 pieces, the fixup's two levels (8 groups of 8).
 batch_gpu "matmul -k v6 --m 100 -n 100 --k 60000 --beta 1" 0 -k v6 --m 100 -n 100 --k 60000 --beta 1 -i 1
 for p in tf32 bf16; do

@@ -290,6 +290,42 @@ static void test_split_k_plan(void)
         }
 }
 
+// v6's tile shapes: a large C keeps the largest tile (the score table's rows), a C of few
+// tiles takes a smaller one that fills the SMs, and every plan is a shape and a split the
+// kernels can run.
+static int v6_tile_m(long long m, long long n, long long k, int *tile_n, int *splits)
+{
+    const matmul_tile_plan plan =
+        matmul_plan_tiles(matmul_v6_shapes, MATMUL_V6_SHAPE_COUNT, m, n, (int)((k + 15) / 16), 132);
+    *tile_n = matmul_v6_shapes[plan.shape].tile_n;
+    *splits = plan.splits;
+    return matmul_v6_shapes[plan.shape].tile_m;
+}
+
+static void test_v6_tile_plan(void)
+{
+    int tile_n, splits;
+    EXPECT(v6_tile_m(4096, 4096, 4096, &tile_n, &splits) == 256 && tile_n == 128 && splits == 1);
+    EXPECT(v6_tile_m(8192, 8192, 8192, &tile_n, &splits) == 256 && tile_n == 128 && splits == 1);
+    // 128 rows: a 256-row tile would be half padding; 64 tiles of 128 x 128, k in 4 pieces
+    EXPECT(v6_tile_m(128, 8192, 8192, &tile_n, &splits) == 128 && tile_n == 128 && splits == 4);
+    // 64 columns: 256 x 64 tiles, not half-empty 256 x 128 ones
+    EXPECT(v6_tile_m(8192, 64, 8192, &tile_n, &splits) == 256 && tile_n == 64);
+    // one 128 x 128 C, long k: two 64 x 128 tiles in 64 pieces each, 128 blocks alone an SM
+    EXPECT(v6_tile_m(128, 128, 65536, &tile_n, &splits) == 64 && tile_n == 128 && splits == 64);
+    bool ok = true;
+    for (long long m = 1; m <= 20000; m = m * 3 + 1)
+        for (long long n = 1; n <= 20000; n = n * 5 + 3)
+            for (long long k = 1; k <= 70000; k = k * 7 + 2) {
+                const int slabs = (int)((k + 15) / 16);
+                const matmul_tile_plan p =
+                    matmul_plan_tiles(matmul_v6_shapes, MATMUL_V6_SHAPE_COUNT, m, n, slabs, 132);
+                ok = ok && p.shape >= 0 && p.shape < MATMUL_V6_SHAPE_COUNT && p.splits >= 1 &&
+                     p.splits <= SPLIT_K_MAX && split_k_pieces(slabs, p.splits) == p.splits;
+            }
+    EXPECT(ok);
+}
+
 // v9 (sm_90a) runs on compute capability 9.0 alone, and only in a build that compiled it;
 // each refusal says which of the two it is.
 static void test_hopper_refusal(void)
@@ -314,6 +350,7 @@ int main(void)
     RUN_TEST(test_freivalds_catches_one_element);
     RUN_TEST(test_freivalds_long_sums);
     RUN_TEST(test_split_k_plan);
+    RUN_TEST(test_v6_tile_plan);
     RUN_TEST(test_hopper_refusal);
     return UNIT_RESULT();
 }
