@@ -1,3 +1,4 @@
+// Asynchronous copies into shared memory: sm_80's per-thread cp.async (below), and
 // Hopper's bulk-copy engine (the TMA: cp.async.bulk, plain and tensor forms) and the
 // mbarriers that say when its copies have landed: one thread asks for a whole run of
 // bytes, or a whole 2D tile, between global and shared memory; the other threads spend
@@ -20,6 +21,61 @@
 __device__ __forceinline__ unsigned shared_address(const void *p)
 {
     return (unsigned)__cvta_generic_to_shared(p);
+}
+
+// --- sm_80's cp.async: a thread's own copies global -> shared -------------------------
+//
+// A copy that does not hold a register or stall the thread: the data lands in shared
+// memory while the thread goes on; a thread commits its copies in groups and waits until
+// at most N groups are still in flight. matmul's v5-v8 stage their tiles with it, the sort
+// (sort.cu) a tile's values. On older GPUs (a fat build's 7.5) each copies through a
+// register, synchronously, and the commits and waits are nothing.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define CL_CP_ASYNC 0
+#else
+#define CL_CP_ASYNC 1
+#endif
+
+// 16 bytes; `bytes` < 16 fills the rest of the chunk with zeros (global's part unread).
+__device__ __forceinline__ void copy_async_16(void *shared, const void *global, int bytes)
+{
+#if CL_CP_ASYNC
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(shared)),
+                 "l"(global), "r"(bytes));
+#else
+    for (int i = 0; i < 16; i++)
+        static_cast<char *>(shared)[i] = i < bytes ? static_cast<const char *>(global)[i] : 0;
+#endif
+}
+// The same for one 4-byte element (cp.async's smallest): `bytes` 0 writes a zero.
+__device__ __forceinline__ void copy_async_4(void *shared, const void *global, int bytes)
+{
+#if CL_CP_ASYNC
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address(shared)),
+                 "l"(global), "r"(bytes));
+#else
+    *static_cast<float *>(shared) = bytes ? *static_cast<const float *>(global) : 0.0f;
+#endif
+}
+__device__ __forceinline__ void copy_async_commit()
+{
+#if CL_CP_ASYNC
+    asm volatile("cp.async.commit_group;\n");
+#endif
+}
+// Waits until at most `pending` of this thread's committed groups are still in flight.
+template <int pending> __device__ __forceinline__ void copy_async_wait()
+{
+#if CL_CP_ASYNC
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
+#endif
+}
+// Waits for all of this thread's copies, committed or not.
+__device__ __forceinline__ void copy_async_wait_all()
+{
+#if CL_CP_ASYNC
+    asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
 }
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= CL_BULK_COPY_ARCH * 10

@@ -16,6 +16,7 @@
 // 256M keys 2.1 GB, 0.72 ms at an H100's ~2.97 TB/s copy rate; four 8-bit passes plus
 // the histogram's read, 3.2 ms, ~80 Gkeys/s. v4 sorts 256M keys at about 50% of the copy
 // rate, v5 at about 65% (H100; the v5 section below says what bounds it).
+#include "bulk_copy.cuh"
 #include "check.h"
 #include "device.h"
 #include "launch.h"
@@ -519,27 +520,6 @@ template <bool PAIRS, class Out> struct v5_shared {
     unsigned ticket;
 };
 
-// Asynchronous 4-byte copies global -> shared (sm_80 and up: cp.async; older GPUs copy
-// through a register), and the wait for this thread's copies.
-__device__ __forceinline__ void copy_async(uint32_t *to, const uint32_t *from)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile(
-        "cp.async.ca.shared.global [%0], [%1], 4;" ::"r"((unsigned)__cvta_generic_to_shared(to)),
-        "l"(from)
-        : "memory");
-#else
-    *to = *from;
-#endif
-}
-
-__device__ __forceinline__ void wait_copies()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_all;" ::: "memory");
-#endif
-}
-
 // One tile of a v5 pass. FULL: all V5_TILE keys exist (every tile but the last), so
 // no key needs a bounds check. Item i of lane l in warp w is key w W + 32 i + l of the
 // tile (W = 32 V5_ITEMS), as in v4.
@@ -568,7 +548,7 @@ __device__ __forceinline__ void onesweep_tile(v5_shared<PAIRS, Out> &sm, unsigne
 #pragma unroll
         for (int i = 0; i < V5_ITEMS; i++)
             if (FULL || (unsigned)i < mine)
-                copy_async(my_values_sm + 32 * i, values_in + first_key + 32 * i);
+                copy_async_4(my_values_sm + 32 * i, values_in + first_key + 32 * i, 4);
     }
 
     // 1-2: counts, published; each warp's first slot of each digit.
@@ -637,7 +617,7 @@ __device__ __forceinline__ void onesweep_tile(v5_shared<PAIRS, Out> &sm, unsigne
     // The values (copied in while the keys were ranked) to their slots, once the keys
     // have left the staging buffer.
     const auto stage_values = [&] {
-        wait_copies();
+        copy_async_wait_all();
         __syncthreads();
 #pragma unroll
         for (int i = 0; i < V5_ITEMS; i++)

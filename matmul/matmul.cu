@@ -254,41 +254,7 @@ __global__ void __launch_bounds__(V5_THREADS, 2)
 
 // --- the tile-copy layer: 16-byte chunks of a tile into shared memory ---------------
 
-// cp.async (sm_80+): a 16-byte copy global -> shared that does not hold a register or
-// stall the thread; `bytes` < 16 fills the rest of the chunk with zeros.
-__device__ __forceinline__ void copy_async_16(void *shared, const void *global, int bytes)
-{
-#if SM80_CODE
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(shared)),
-                 "l"(global), "r"(bytes));
-#else
-    for (int i = 0; i < 16; i++)
-        static_cast<char *>(shared)[i] = i < bytes ? static_cast<const char *>(global)[i] : 0;
-#endif
-}
-// The same for one 4-byte element (cp.async's smallest): `bytes` 0 writes a zero.
-__device__ __forceinline__ void copy_async_4(void *shared, const void *global, int bytes)
-{
-#if SM80_CODE
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address(shared)),
-                 "l"(global), "r"(bytes));
-#else
-    *static_cast<float *>(shared) = bytes ? *static_cast<const float *>(global) : 0.0f;
-#endif
-}
-__device__ __forceinline__ void copy_async_commit()
-{
-#if SM80_CODE
-    asm volatile("cp.async.commit_group;\n");
-#endif
-}
-// Waits until at most `pending` of this thread's committed groups are still in flight.
-template <int pending> __device__ __forceinline__ void copy_async_wait()
-{
-#if SM80_CODE
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
-#endif
-}
+// cp.async's wrappers (copy_async_16, copy_async_4, commit, wait): common/bulk_copy.cuh.
 
 // Copies the 16-byte chunk at (row, col..) of a row-major rows x cols matrix of
 // ELEM-byte elements to `shared`, zeros where the chunk leaves the matrix. vec: the
