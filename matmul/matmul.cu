@@ -257,11 +257,12 @@ __global__ void __launch_bounds__(V5_THREADS, 2)
 // cp.async's wrappers (copy_async_16, copy_async_4, commit, wait): common/bulk_copy.cuh.
 
 // Copies the 16-byte chunk at (row, col..) of a row-major rows x cols matrix of
-// ELEM-byte elements to `shared`, zeros where the chunk leaves the matrix. vec: the
-// matrix's rows are multiples of 16 bytes (and the base aligned), so the chunk is
-// aligned and one cp.async moves it; otherwise floats one cp.async each (still in the
-// background: 4097^3 no longer waits on its copies), 16-bit elements synchronously
-// (cp.async moves 4 bytes at least, and an odd row's pairs straddle 4-byte words).
+// ELEM-byte elements (rows mat.pitch elements apart) to `shared`, zeros where the chunk
+// leaves the matrix. mat.vec: the rows start on 16 bytes, so the chunk is aligned and one
+// cp.async moves it; otherwise floats one cp.async each (still in the background),
+// 16-bit elements synchronously (cp.async moves 4 bytes at least, and an odd row's pairs
+// straddle 4-byte words). Where that costs more than a copy, the launcher first copies
+// the matrix into padded rows (place_operands, tiles.cuh).
 template <int ELEM>
 __device__ __forceinline__ void copy_chunk(char *shared, operand mat, int rows, int cols, int row,
                                            int col)
