@@ -837,9 +837,10 @@ static void launch_v6(const matmul_args *p, cudaStream_t s)
         return;
     }
     const matmul_tile_plan plan = v6_plan(p);
-    if (padded_workspace(p) + v6_split_bytes(p, plan) > p->workspace_bytes)
-        cl_die(CL_EXIT_CUDA, "v6: needs %zu bytes of workspace, was given %zu",
-               padded_workspace(p) + v6_split_bytes(p, plan), p->workspace_bytes);
+    const size_t needed = padded_workspace(p) + v6_split_bytes(p, plan);
+    if (needed > p->workspace_bytes)
+        cl_die(CL_EXIT_CUDA, "v6: needs %zu bytes of workspace, was given %zu", needed,
+               p->workspace_bytes);
     int shape = 0; // the kernel compiled for the plan's shape, in MATMUL_V6_SHAPES's order
 #define V6_LAUNCH(rows, across, alone, full)                                                       \
     if (plan.shape == shape++)                                                                     \

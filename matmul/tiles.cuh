@@ -129,7 +129,9 @@ inline int sm_count(void)
     return sms;
 }
 
-inline size_t split_k_round(size_t bytes) { return (bytes + 255) / 256 * 256; }
+// Each piece of the workspace (split-K's tickets and sums, a padded operand) starts on 256
+// bytes.
+inline size_t workspace_round(size_t bytes) { return (bytes + 255) / 256 * 256; }
 
 inline size_t split_k_bytes(long long tiles, int splits, int threads, int accumulators)
 {
@@ -137,8 +139,8 @@ inline size_t split_k_bytes(long long tiles, int splits, int threads, int accumu
         return 0;
     const size_t piece = (size_t)threads * accumulators * sizeof(float);
     const int groups = splits > SPLIT_K_GROUP ? (splits + SPLIT_K_GROUP - 1) / SPLIT_K_GROUP : 0;
-    return split_k_round((size_t)tiles * SPLIT_K_TICKETS * sizeof(unsigned)) +
-           split_k_round((size_t)tiles * splits * piece) + (size_t)tiles * groups * piece;
+    return workspace_round((size_t)tiles * SPLIT_K_TICKETS * sizeof(unsigned)) +
+           workspace_round((size_t)tiles * splits * piece) + (size_t)tiles * groups * piece;
 }
 
 inline split_k_space split_k_carve(void *workspace, long long tiles, int splits, int threads,
@@ -146,9 +148,9 @@ inline split_k_space split_k_carve(void *workspace, long long tiles, int splits,
 {
     unsigned char *w = (unsigned char *)workspace;
     const size_t piece = (size_t)threads * accumulators * sizeof(float);
-    const size_t tickets = split_k_round((size_t)tiles * SPLIT_K_TICKETS * sizeof(unsigned));
+    const size_t tickets = workspace_round((size_t)tiles * SPLIT_K_TICKETS * sizeof(unsigned));
     return {(unsigned *)w, (float4 *)(w + tickets),
-            (float4 *)(w + tickets + split_k_round((size_t)tiles * splits * piece))};
+            (float4 *)(w + tickets + workspace_round((size_t)tiles * splits * piece))};
 }
 
 // acc = the sum of `count` pieces' sums from `from` on, in piece order, read back from L2
@@ -328,11 +330,11 @@ inline tiled_operands plan_operands(const matmul_args *p, size_t elem)
     const bool large = (double)p->m * p->n * p->k >= PAD_MIN_WORK;
     if (!o.a.vec && p->n >= PAD_PAYS_FROM && large) {
         o.a = {NULL, (int)(padded_row(p->k, elem) / elem), true}; // base: place_operands
-        o.a_bytes = split_k_round(padded_row(p->k, elem) * p->m);
+        o.a_bytes = workspace_round(padded_row(p->k, elem) * p->m);
     }
     if (!o.b.vec && p->m >= PAD_PAYS_FROM && large) {
         o.b = {NULL, (int)(padded_row(p->n, elem) / elem), true};
-        o.b_bytes = split_k_round(padded_row(p->n, elem) * p->k);
+        o.b_bytes = workspace_round(padded_row(p->n, elem) * p->k);
     }
     return o;
 }

@@ -358,15 +358,15 @@ static v9_operands v9_plan(const matmul_args *p)
     v9_operands o = {};
     o.a_pitch = padded_row(p->k, elem);
     o.a_copied = o.a_pitch != (size_t)p->k * elem;
-    o.a_bytes = o.a_copied ? split_k_round(o.a_pitch * p->m) : 0;
+    o.a_bytes = o.a_copied ? workspace_round(o.a_pitch * p->m) : 0;
     if (p->precision == MATMUL_TF32) {
         o.b_pitch = padded_row(p->k, elem);
         o.b_copied = true;
-        o.b_bytes = split_k_round(o.b_pitch * p->n);
+        o.b_bytes = workspace_round(o.b_pitch * p->n);
     } else {
         o.b_pitch = padded_row(p->n, elem);
         o.b_copied = o.b_pitch != (size_t)p->n * elem;
-        o.b_bytes = o.b_copied ? split_k_round(o.b_pitch * p->k) : 0;
+        o.b_bytes = o.b_copied ? workspace_round(o.b_pitch * p->k) : 0;
     }
     o.tiles = (long long)cl_ceil_div(p->m, V9_TILE_M) * cl_ceil_div(p->n, V9_TILE_N);
     // One block an SM: its shared memory takes the SM.
