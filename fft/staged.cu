@@ -1,10 +1,10 @@
-// fft v7's pass kernels: any length m whose prime factors are at most 31, built from the
+// fft v7's pass kernels: any length m whose prime factors are at most 47, built from the
 // codelets (codelets.cuh) a stage at a time, so a length no table names runs the same code
 // as its neighbours with the same factors. The planner (fft_staged_radices, factor.c)
 // factors m into the fewest stages of radix 2 .. 16 (6, 10, 12, 14 and 15 are codelets made
-// of two) and the large radices (the primes 17 .. 31 and the coprime products 18 .. 30),
-// the most even of those (60 = 10 x 6); a kernel runs them in turn, each stage's radix a
-// switch the block takes together.
+// of two) and the large radices (the primes 17 .. 31 and the coprime products 18 .. 30), or
+// the huge primes 37 .. 47 beside radices to 16, the most even of those (60 = 10 x 6); a
+// kernel runs them in turn, each stage's radix a switch the block takes together.
 //
 // A Stockham stage of radix R whose earlier radices multiply to ns: butterfly j < m / R
 // reads points j + q m/R, twiddles them by w_{ns R}^{q (j mod ns)} (from the table of m-th
@@ -44,10 +44,20 @@
 // whole transform alone in its block up to a thread a first-stage butterfly (1024 at most,
 // whole_shape).
 enum { STAGED_THREADS = FFT_STAGED_THREADS, STAGED_MAX_THREADS = 1024, STAGED_WHOLE_POINTS = 2048 };
-// A whole transform with a large stage (the LARGE kernels, up to 128 registers): blocks of
-// up to 512 threads, so 512 a SM either way (one block of 512, or two of 256: whole_shape
-// says which).
+// The kernels' instances by the largest radix they run (TIER): SMALL to 16 (64 registers a
+// thread), LARGE to 31 (up to 128), HUGE the primes 37 .. 47 beside radices to 16 (up to
+// 255: one block of 256 threads an SM; a 47-point stage holds 47 inputs, then 23 sums and
+// 23 differences, in registers). A whole transform with a large stage: blocks of up to 512
+// threads, so 512 a SM either way (one block of 512, or two of 256: whole_shape says which).
+enum { TIER_SMALL, TIER_LARGE, TIER_HUGE };
 enum { STAGED_LARGE_THREADS = 512 };
+// A whole or in-place kernel's largest block: STAGED_MAX_THREADS, 512, 256.
+__host__ __device__ constexpr int staged_tier_threads(int tier)
+{
+    return tier == TIER_SMALL   ? STAGED_MAX_THREADS
+           : tier == TIER_LARGE ? STAGED_LARGE_THREADS
+                                : 256;
+}
 // A block's copy in: loads a thread issues before it stores them to shared memory.
 enum { STAGED_COPY_LOADS = 8 };
 
@@ -57,29 +67,32 @@ enum { STAGED_COPY_LOADS = 8 };
 __device__ __forceinline__ float rcp(int d) { return __fdividef(1.0f, (float)d); }
 
 // Every radix a stage may have (the planner's set, fft_staged_radices): X(R) for each; the
-// large radices (17 .. 31) in the kernels' LARGE instances only.
+// large radices (17 .. 31) in the kernels' LARGE instances only, the huge (37 .. 47) in
+// the HUGE ones.
 #define STAGED_RADICES(X)                                                                          \
     X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
 #define STAGED_LARGE_RADICES(X)                                                                    \
     X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(26) X(28) X(29) X(30) X(31)
-// A prime stage 17 .. 31 (dft_odd_each: each output stored as it is made).
+#define STAGED_HUGE_RADICES(X) X(37) X(41) X(43) X(47)
+// A prime stage 17 .. 47 (dft_odd_each: each output stored as it is made).
 __host__ __device__ constexpr bool is_large_prime(int R)
 {
-    return R == 17 || R == 19 || R == 23 || R == 29 || R == 31;
+    return R == 17 || R == 19 || R == 23 || R == 29 || R == 31 || R == 37 || R == 41 || R == 43 ||
+           R == 47;
 }
-// The radices as radix - 1 in 5 bits a stage (pass_desc's radix_code, made by the plan: a
+// The radices as radix - 1 in 6 bits a stage (pass_desc's radix_code, made by the plan: a
 // run-time index into d.radix would copy d to local memory, and building the code in the
 // kernel took 2.5% of its instructions at 1000 under ncu).
 static unsigned long long staged_radix_code(const pass_desc &d)
 {
     unsigned long long code = 0;
     for (int s = 0; s < d.stages; s++)
-        code |= (unsigned long long)((d.radix[s] - 1) & 31) << (5 * s);
+        code |= (unsigned long long)((d.radix[s] - 1) & 63) << (6 * s);
     return code;
 }
 __device__ __forceinline__ int radix_at(unsigned long long code, int s)
 {
-    return (int)(code >> (5 * s) & 31) + 1;
+    return (int)(code >> (6 * s) & 63) + 1;
 }
 
 // The block's first column, and how many of its C columns exist (the last block's may not).
@@ -260,7 +273,7 @@ __device__ __forceinline__ void staged_stage(const Points &at, const float2 *src
 // last storing to global memory (to_global) or leaving the result in the buffer returned,
 // synced. One stage cannot both load and store (the planner gives a pass over columns
 // two stages at least).
-template <bool LARGE, class Points>
+template <int TIER, class Points>
 __device__ __forceinline__ float2 *staged_stages(const Points &at, const pass_desc &d, int units,
                                                  float2 *cur, float2 *other, bool from_global,
                                                  bool to_global)
@@ -285,9 +298,13 @@ __device__ __forceinline__ float2 *staged_stages(const Points &at, const pass_de
         break;
             STAGED_RADICES(STAGE)
         default:
-            if constexpr (LARGE) {
+            if constexpr (TIER == TIER_LARGE) {
                 switch (radix * 4 + kind) {
                     STAGED_LARGE_RADICES(STAGE)
+                }
+            } else if constexpr (TIER == TIER_HUGE) {
+                switch (radix * 4 + kind) {
+                    STAGED_HUGE_RADICES(STAGE)
                 }
             }
 #undef STAGE
@@ -371,9 +388,9 @@ __device__ __forceinline__ void inplace_stage(const Points &at, float2 *buf, int
 
 // The stages of one m-point transform in place, DIF's order (from_global: the first loads
 // from global memory) or DIT's (to_global: the last stores to it); synced after each stage
-// that leaves its points in the buffer. LARGE: the large radices 17 .. 31 too (the kernel
-// compiled apart for their registers, as the two-buffer kernels are).
-template <bool LARGE, bool DIT, bool FROM, bool TO, class Points>
+// that leaves its points in the buffer. TIER: the large radices 17 .. 31 or the huge 37 ..
+// 47 too (the kernel compiled apart for their registers, as the two-buffer kernels are).
+template <int TIER, bool DIT, bool FROM, bool TO, class Points>
 __device__ __forceinline__ void inplace_stages(const Points &at, const pass_desc &d, float2 *buf)
 {
     const unsigned long long code = d.radix_code;
@@ -399,9 +416,13 @@ __device__ __forceinline__ void inplace_stages(const Points &at, const pass_desc
         break;
             STAGED_RADICES(INPLACE)
         default:
-            if constexpr (LARGE) {
+            if constexpr (TIER == TIER_LARGE) {
                 switch (radix) {
                     STAGED_LARGE_RADICES(INPLACE)
+                }
+            } else if constexpr (TIER == TIER_HUGE) {
+                switch (radix) {
+                    STAGED_HUGE_RADICES(INPLACE)
                 }
             }
 #undef INPLACE
@@ -458,11 +479,12 @@ __device__ __forceinline__ void staged_single(const float2 *in, float2 *out, uns
 // __syncthreads each. Two stages: a point crosses shared memory once, as v6's compiled
 // kernels do.
 //
-// LARGE: a stage of m is a large radix (17 .. 31 points, and a prime's a_j, b_j in
+// TIER LARGE: a stage of m is a large radix (17 .. 31 points, and a prime's a_j, b_j in
 // dft_odd_each): compiled apart for up to 128 registers (blocks of up to 512 threads), so the
-// other lengths' kernel keeps its 64 and spills nothing.
-template <bool LARGE>
-__global__ void __launch_bounds__(LARGE ? STAGED_LARGE_THREADS : STAGED_MAX_THREADS, 1)
+// other lengths' kernel keeps its 64 and spills nothing; HUGE, a prime 37 .. 47: up to 255
+// (blocks of 256).
+template <int TIER>
+__global__ void __launch_bounds__(staged_tier_threads(TIER), 1)
     staged_whole_kernel(const float2 *in, float2 *out, const pass_desc d)
 {
     extern __shared__ float2 sm[];
@@ -507,7 +529,7 @@ __global__ void __launch_bounds__(LARGE ? STAGED_LARGE_THREADS : STAGED_MAX_THRE
         }
         __syncthreads();
     }
-    cur = staged_stages<LARGE>(at, d, columns, cur, sm + d.pitch, !d.copy_in, !d.copy_out);
+    cur = staged_stages<TIER>(at, d, columns, cur, sm + d.pitch, !d.copy_in, !d.copy_out);
     if (d.copy_out)
         for (int i = threadIdx.x; i < points; i += blockDim.x)
             at.dst[i] = flip_imag(cur[padded_slot(i)], sign_out);
@@ -517,16 +539,19 @@ __global__ void __launch_bounds__(LARGE ? STAGED_LARGE_THREADS : STAGED_MAX_THRE
 // block's C columns from global memory (with the twiddle between passes), the last stores
 // them. The first of several passes (ns = 1) writes column g's outputs to the m points at g
 // m instead, so the block's columns are one run of C m points: its last stage leaves them
-// in shared memory and the block copies the run out in order. LARGE: as for whole
-// transforms (a stage of 17 .. 31 points, up to 128 registers: 2 blocks an SM).
+// in shared memory and the block copies the run out in order. TIER: as for whole
+// transforms (LARGE, a stage of 17 .. 31 points, up to 128 registers: 2 blocks an SM;
+// HUGE, 37 .. 47: one).
 //
 // FUSE_TURN, Bluestein's middle pass: the first transform's last pass over these columns,
 // the filter product conj(y_k S_k / n) at k = j + p ns, and the second transform's first
 // pass over the same columns (that transform's passes run in the other order, so its first
 // is an m-point pass of stride ns too), left as a first pass leaves its run. One sweep of
 // the points where two passes took two.
-template <bool LARGE>
-__global__ void __launch_bounds__(STAGED_THREADS, LARGE ? 2 : 4)
+template <int TIER>
+__global__ void __launch_bounds__(STAGED_THREADS, TIER == TIER_SMALL   ? 4
+                                                  : TIER == TIER_LARGE ? 2
+                                                                       : 1)
     staged_columns_kernel(const float2 *in, float2 *out, const __grid_constant__ pass_desc d)
 {
     extern __shared__ float2 sm[];
@@ -563,7 +588,7 @@ __global__ void __launch_bounds__(STAGED_THREADS, LARGE ? 2 : 4)
             __syncthreads();
         }
         result =
-            staged_stages<LARGE>(at, d, C, result, result == sm ? other : sm, round == 0, !run_out);
+            staged_stages<TIER>(at, d, C, result, result == sm ? other : sm, round == 0, !run_out);
     }
     if (run_out) {
         float2 *run = out + (size_t)first * m;
@@ -598,7 +623,7 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
                                  sign_mask(d.conj_out),
                                  d.chirp};
     float2 *const buffer1 = sm + d.pitch;
-    float2 *cur = staged_stages<false>(at, d, columns, sm, buffer1, true, false);
+    float2 *cur = staged_stages<TIER_SMALL>(at, d, columns, sm, buffer1, true, false);
     const float inv_m = rcp(m), scale = 1.0f / (float)m;
     for (int i = threadIdx.x; i < columns * m; i += blockDim.x) {
         int p;
@@ -606,7 +631,7 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
         cur[padded_slot(i)] = filter_out(cur[padded_slot(i)], d.spectrum, p, scale);
     }
     __syncthreads();
-    staged_stages<false>(at, d, columns, cur, cur == sm ? buffer1 : sm, false, true);
+    staged_stages<TIER_SMALL>(at, d, columns, cur, cur == sm ? buffer1 : sm, false, true);
 }
 
 // A whole transform past two buffers' room (d.in_place), one a block: DIF's stages in one
@@ -616,10 +641,11 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
 // points 64 us at the copy rate. Measured (H200, 2^24 points): 14000 at 2.0x cuFFT's time
 // (two passes took 3.2x; cuFFT makes one pass at the copy rate). What holds it there: one
 // block an SM (its buffer ~230 KB), 1024 threads at 64 registers with 64 bytes spilled,
-// and the copy-out's digit reversal (a division a digit a point). LARGE: a stage of m is
-// a large radix (up to 128 registers, so blocks of at most 512 threads).
-template <bool LARGE>
-__global__ void __launch_bounds__(LARGE ? STAGED_LARGE_THREADS : STAGED_MAX_THREADS, 1)
+// and the copy-out's digit reversal (a division a digit a point). TIER: a stage of m is
+// a large radix (up to 128 registers, so blocks of at most 512 threads) or a huge one (255,
+// 256).
+template <int TIER>
+__global__ void __launch_bounds__(staged_tier_threads(TIER), 1)
     staged_inplace_kernel(const float2 *in, float2 *out, const pass_desc d)
 {
     extern __shared__ float2 sm[];
@@ -629,7 +655,7 @@ __global__ void __launch_bounds__(LARGE ? STAGED_LARGE_THREADS : STAGED_MAX_THRE
                              out + (size_t)blockIdx.x * m,
                              sign_mask(d.conj_in),
                              sign_mask(d.conj_out)};
-    inplace_stages<LARGE, false, true, false>(at, d, sm);
+    inplace_stages<TIER, false, true, false>(at, d, sm);
     for (int k = threadIdx.x; k < m; k += blockDim.x)
         at.store(0, k, sm[padded_slot(dif_slot(d.radix_code, d.stages, k))]);
 }
@@ -646,12 +672,12 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
     const bluestein_points at = {{m, true}, x + (size_t)blockIdx.x * n, y + (size_t)blockIdx.x * n,
                                  n,         sign_mask(d.conj_in),       sign_mask(d.conj_out),
                                  d.chirp};
-    inplace_stages<false, false, true, false>(at, d, sm);
+    inplace_stages<TIER_SMALL, false, true, false>(at, d, sm);
     const float scale = 1.0f / (float)m;
     for (int p = threadIdx.x; p < m; p += blockDim.x)
         sm[padded_slot(p)] = filter_out(sm[padded_slot(p)], d.spectrum, p, scale);
     __syncthreads();
-    inplace_stages<false, true, false, true>(at, d, sm);
+    inplace_stages<TIER_SMALL, true, false, true>(at, d, sm);
 }
 
 // --- the plan ------------------------------------------------------------------------------
@@ -662,24 +688,35 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
 // runs from registers (staged_single).
 enum { STAGED_DIRECT_RUN = 4, STAGED_SINGLE_MAX = 5 };
 
-// Whether a stage of d is a large radix, 17 .. 31 (run by the kernels' LARGE instances).
-static bool has_large_stage(const pass_desc &d)
+// The instance that runs d's stages: HUGE with a prime 37 .. 47, LARGE with a large radix
+// 17 .. 31, else SMALL.
+static int staged_tier(const pass_desc &d)
 {
+    int largest = 0;
     for (int s = 0; s < d.stages; s++)
-        if (d.radix[s] > 16)
-            return true;
-    return false;
+        largest = d.radix[s] > largest ? d.radix[s] : largest;
+    return largest > 31 ? TIER_HUGE : largest > 16 ? TIER_LARGE : TIER_SMALL;
 }
 // The kernel that runs pass d (the plan raises its shared memory, the launch runs it).
 typedef void (*staged_kernel)(const float2 *, float2 *, const pass_desc);
+template <int TIER> static staged_kernel staged_kernel_in(const pass_desc &d)
+{
+    if (d.in_place)
+        return staged_inplace_kernel<TIER>;
+    if (d.contiguous)
+        return staged_whole_kernel<TIER>;
+    return staged_columns_kernel<TIER>;
+}
 static staged_kernel staged_kernel_of(const pass_desc &d)
 {
-    const bool large = has_large_stage(d);
-    if (d.in_place)
-        return large ? staged_inplace_kernel<true> : staged_inplace_kernel<false>;
-    if (d.contiguous)
-        return large ? staged_whole_kernel<true> : staged_whole_kernel<false>;
-    return large ? staged_columns_kernel<true> : staged_columns_kernel<false>;
+    switch (staged_tier(d)) {
+    case TIER_HUGE:
+        return staged_kernel_in<TIER_HUGE>(d);
+    case TIER_LARGE:
+        return staged_kernel_in<TIER_LARGE>(d);
+    default:
+        return staged_kernel_in<TIER_SMALL>(d);
+    }
 }
 
 // The shape of the columns kernel (column_points): C columns interleaved, point p of column
@@ -725,9 +762,11 @@ static void whole_shape(pass_desc &d, bool bluestein)
     // blocks of 256, looping twice, keep more threads busy than one of 512 with 240 idle
     // (H200: 266 .. 375 butterflies ran 1.04x-1.27x slower in blocks of 512, 406 .. 748
     // 0.87x-0.97x).
-    if (has_large_stage(d))
+    if (staged_tier(d) == TIER_LARGE)
         threads = first_butterflies > STAGED_LARGE_THREADS * 3 / 4 ? (int)STAGED_LARGE_THREADS
                                                                    : (int)STAGED_THREADS;
+    else if (staged_tier(d) == TIER_HUGE)
+        threads = staged_tier_threads(TIER_HUGE);
     d.block_threads = threads;
     d.columns_per_block = C;
     d.pitch = C * d.m + (C * d.m - 1) / 16 + 1;
