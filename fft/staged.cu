@@ -101,16 +101,40 @@ static staged_kernel staged_kernel_of(const pass_desc &d)
     }
 }
 
+// A stage of a prime 17 .. 47 costs about r^2 / 4 FMAs a butterfly (dft_odd), and its kernels
+// run few blocks an SM (LARGE 2, HUGE 1: their registers). A block whose widest stage, of
+// the largest radix, has fewer butterflies than the block has threads leaves warps idle
+// while a few run it: 3774 = 74 x 51 in two passes over columns of 16 took 3.1 ms on 2^24
+// points (H200; cuFFT 0.19), its 37-point stage 32 butterflies in a block of 256 threads,
+// one block an SM. Such a block takes more transforms (columns), twice as many while that
+// stage is short of threads and its buffers fit the tier's share of shared memory.
+static bool prime_stage_short(const pass_desc &d, int transforms, int threads)
+{
+    int largest = 0;
+    for (int s = 0; s < d.stages; s++)
+        largest = d.radix[s] > largest ? d.radix[s] : largest;
+    return transforms * (d.m / largest) < threads;
+}
+static size_t tier_smem_share(const pass_desc &d)
+{
+    return cl_device_current()->shared_optin_bytes / (staged_tier(d) == TIER_LARGE ? 2 : 1);
+}
+
 // The shape of the columns kernel (column_points): C columns interleaved, point p of column
-// c at p pitch + c (pitch C + 1); C = 16 (128-byte runs), 8 from m = 512, 4 from 1024.
+// c at p pitch + c (pitch C + 1); C = 16 (128-byte runs), 8 from m = 512, 4 from 1024,
+// more in the LARGE and HUGE tiers where a prime stage is short of threads.
 static void columns_shape(pass_desc &d)
 {
-    const int C = d.m < 512 ? 16 : d.m < 1024 ? 8 : 4;
+    int C = d.m < 512 ? 16 : d.m < 1024 ? 8 : 4;
     // The stages between buffers: all but the first, and but the last unless it leaves a
     // first pass's run in shared memory (ns = 1); Bluestein's turn, all of the second
     // transform's.
     const int shared_stages = d.stages - 1 - (d.ns > 1 ? 1 : 0);
     const int buffers = shared_stages > 0 || d.fuse_out == FUSE_TURN ? 2 : 1;
+    if (staged_tier(d) != TIER_SMALL) // C a power of two (a thread keeps column tid mod C)
+        while (C < STAGED_THREADS && prime_stage_short(d, C, STAGED_THREADS) &&
+               buffers * (size_t)(2 * C + 1) * d.m * sizeof(float2) <= tier_smem_share(d))
+            C *= 2;
     d.columns_per_block = C;
     d.pitch = C + 1;
     d.smem_bytes = (int)(buffers * (size_t)d.pitch * d.m * sizeof(float2));
@@ -131,6 +155,11 @@ static void whole_shape(pass_desc &d, bool bluestein)
     d.copy_out = !bluestein && !single && (d.stages == 1 || last_run < STAGED_DIRECT_RUN);
     const int shared_stages = d.stages - !d.copy_in - !d.copy_out;
     const int buffers = single ? 0 : bluestein || shared_stages > 0 ? 2 : 1;
+    const auto whole_pitch = [&](int c) { return c * d.m + (c * d.m - 1) / 16 + 1; };
+    if (staged_tier(d) == TIER_HUGE)
+        while (prime_stage_short(d, C, staged_tier_threads(TIER_HUGE)) &&
+               buffers * (size_t)whole_pitch(2 * C) * sizeof(float2) <= tier_smem_share(d))
+            C *= 2;
     // 256 threads, 4 blocks an SM (64 registers a thread); a block of one long transform
     // (whose buffers leave room for few blocks an SM) up to a thread a butterfly of the
     // first stage, in steps of 256.
@@ -151,7 +180,7 @@ static void whole_shape(pass_desc &d, bool bluestein)
         threads = staged_tier_threads(TIER_HUGE);
     d.block_threads = threads;
     d.columns_per_block = C;
-    d.pitch = C * d.m + (C * d.m - 1) / 16 + 1;
+    d.pitch = whole_pitch(C);
     d.smem_bytes = (int)(buffers * (size_t)d.pitch * sizeof(float2));
     // Past two buffers' room (m above 13,673), one transform in one buffer, its stages in
     // place (inplace_stages): one pass to ~27,200 points where the length took two over
