@@ -5,19 +5,29 @@
 
 #include "fft.h"
 
+// The primes of the HUGE kernels' stages (staged.cu): 37 .. 47, each in a kernel compiled
+// apart for its registers, with the radices to 16 only beside it.
+static bool is_huge_prime(int r) { return r == 37 || r == 41 || r == 43 || r == 47; }
+static bool has_huge_prime(int m)
+{
+    return m % 37 == 0 || m % 41 == 0 || m % 43 == 0 || m % 47 == 0;
+}
+
 // Whether r is a radix of v7's stages: 2 .. 16 (6, 10, 12, 14 and 15 codelets of two coprime
-// factors), or a large stage (up to 31: the LARGE kernels): a prime 17 .. 31 or a product
-// of two coprime radices (18 20 21 22 24 26 28 30).
-static bool is_stage_radix(int r)
+// factors), and either a large stage (up to 31: the LARGE kernels), a prime 17 .. 31 or a
+// product of two coprime radices (18 20 21 22 24 26 28 30), or (huge) a prime 37 .. 47.
+static bool is_stage_radix(int r, bool huge)
 {
     if (r >= 2 && r <= 16)
         return true;
+    if (huge)
+        return is_huge_prime(r);
     return r >= 17 && r <= 31 && r != 25 && r != 27; // 25, 27: no coprime factors
 }
 
 // The radices (at most `largest`, non-increasing) of m in exactly `stages` stages whose sum
 // is least, into radix; -1 when there are none.
-static int least_radix_sum(int m, int stages, int largest, unsigned char *radix)
+static int least_radix_sum(int m, int stages, int largest, bool huge, unsigned char *radix)
 {
     if (stages == 0)
         return m == 1 ? 0 : -1;
@@ -29,9 +39,9 @@ static int least_radix_sum(int m, int stages, int largest, unsigned char *radix)
     int best = -1;
     unsigned char rest[FFT_STAGED_MAX_STAGES];
     for (int r = largest; r >= 2; r--) {
-        if (m % r != 0 || !is_stage_radix(r))
+        if (m % r != 0 || !is_stage_radix(r, huge))
             continue;
-        const int sum = least_radix_sum(m / r, stages - 1, r, rest);
+        const int sum = least_radix_sum(m / r, stages - 1, r, huge, rest);
         if (sum >= 0 && (best < 0 || r + sum < best)) {
             best = r + sum;
             radix[0] = (unsigned char)r;
@@ -42,10 +52,10 @@ static int least_radix_sum(int m, int stages, int largest, unsigned char *radix)
 }
 
 // The fewest stages of radices to `largest` (least sum among them) into radix; 0: none.
-static int fewest_stages(int m, int largest, unsigned char *radix)
+static int fewest_stages(int m, int largest, bool huge, unsigned char *radix)
 {
     for (int stages = 1; stages <= FFT_STAGED_MAX_STAGES; stages++)
-        if (least_radix_sum(m, stages, largest, radix) >= 0)
+        if (least_radix_sum(m, stages, largest, huge, radix) >= 0)
             return stages;
     return 0;
 }
@@ -75,11 +85,13 @@ int fft_staged_radices(int m, int max_prime, unsigned char *radix)
             rest /= p;
     if (rest != 1)
         return 0;
-    const int small = fewest_stages(m, 16, radix); // 0: m has a prime 17 .. 31
+    if (has_huge_prime(m)) // a prime 37 .. 47: the HUGE kernels, radices to 16 beside it
+        return fewest_stages(m, max_prime, true, radix);
+    const int small = fewest_stages(m, 16, false, radix); // 0: m has a prime 17 .. 31
     if (max_prime <= 16)
         return small;
     unsigned char large[FFT_STAGED_MAX_STAGES];
-    const int stages = fewest_stages(m, max_prime, large);
+    const int stages = fewest_stages(m, max_prime < 31 ? max_prime : 31, false, large);
     if (small > 0 && !(stages < small && large_stages_pay(m, small, large)))
         return small;
     memcpy(radix, large, stages);
@@ -88,9 +100,9 @@ int fft_staged_radices(int m, int max_prime, unsigned char *radix)
 
 bool fft_split_passes(int n, int count, int max_m, int max_prime, int *m)
 {
-    static const int prime[] = {31, 29, 23, 19, 17, 13, 11, 7, 5, 3, 2};
+    static const int prime[] = {47, 43, 41, 37, 31, 29, 23, 19, 17, 13, 11, 7, 5, 3, 2};
     int primes[32], np = 0, rest = n; // n <= 2^27: 27 prime factors at most
-    for (int i = 0; i < 11; i++)
+    for (int i = 0; i < (int)(sizeof prime / sizeof prime[0]); i++)
         while (prime[i] <= max_prime && rest % prime[i] == 0) {
             primes[np++] = prime[i];
             rest /= prime[i];

@@ -20,8 +20,9 @@
 //                 4096), where v5 takes 3; Bluestein up to n = 4096 in one kernel. Its
 //                 kernels are in fixed.cu.
 //   v7-any        the planner's passes built at run time from stages of radix 2 .. 31
-//                 (but 25 and 27; staged.cu): any length whose prime factors
-//                 are at most 31 in one code, whole transforms loaded and stored by
+//                 (but 25 and 27) and the primes 37 .. 47 (staged.cu): any length whose
+//                 prime factors are at most 47 in one code (a 37 .. 47 beside no
+//                 factor 17 .. 31 in a pass), whole transforms loaded and stored by
 //                 their first and last stages (past 13,673 points, in one buffer with
 //                 the stages in place, to ~27,200); v6's kernels for powers of two from
 //                 32; Bluestein in one staged kernel for the other lengths. The default.
@@ -1149,8 +1150,8 @@ static bool plan_bluestein(planner &pl, int n, size_t batch, plan_builder inner,
     return true;
 }
 
-// v5, v6 and v7: passes for smooth n (v7: prime factors up to 31), Bluestein's
-// algorithm (on the same version's transforms) for the others.
+// v5, v6 and v7: passes for smooth n (v7: prime factors up to 47, where its passes can be
+// planned), Bluestein's algorithm (on the same version's transforms) for the others.
 static bool plan_any_length(planner &pl, int n, size_t batch, bool in_place, pass_kernels kernels,
                             plan_builder self, char *why, size_t len)
 {
@@ -1185,12 +1186,12 @@ static bool plan_v6(planner &pl, int n, size_t batch, bool in_place, char *why, 
 // --- v7: any length from the codelets ---------------------------------------------------------
 
 // v7: the planner composes each pass from stages of radix 2 .. 16 and the large radices 17
-// .. 31 (the primes and the coprime products; staged.cu's kernels, the radix a switch a
-// stage), so every length whose prime factors are at most 31 runs one code, whatever the
-// length: one pass while the block fits in shared memory (two buffers to m = 13,673, then
-// one, the stages in place, to ~27,200), else passes of up to 2048 over columns. Powers of
-// two from 32 run v6's kernels compiled for them. Other lengths: Bluestein's algorithm,
-// v6's one kernel for m a power of two up to 8192 where a trial times it faster, else on
+// .. 31 (the primes and the coprime products) or the huge primes 37 .. 47 (staged.cu's
+// kernels, the radix a switch a stage), so every length whose prime factors are at most 47
+// runs one code, whatever the length: one pass while the block fits in shared memory (two buffers
+// to m = 13,673, then one, the stages in place, to ~27,200), else passes of up to 2048 over
+// columns. Powers of two from 32 run v6's kernels compiled for them. Other lengths: Bluestein's
+// algorithm, v6's one kernel for m a power of two up to 8192 where a trial times it faster, else on
 // the smooth m (factors 2, 3, 5, 7), all in one staged kernel while m fits a block, else
 // its products fused into the staged passes.
 static void run_bluestein_staged(const fft_plan *p, const fft_args *a, cudaStream_t stream)
@@ -1393,7 +1394,7 @@ extern "C" const fft_version fft_versions[] = {
     {{"v6-fixed", "v5 with each pass compiled for its length (powers of two): no index math"},
      v6_plan,
      v6_plan_bytes},
-    {{"v7-any", "passes built from stages of radix 2..16 (any length of factors up to 31), v6's "
+    {{"v7-any", "passes built from stages of radix 2..16 (any length of factors up to 47), v6's "
                 "kernels for powers of two, Bluestein in one kernel"},
      v7_plan,
      v7_plan_bytes},

@@ -101,18 +101,20 @@ long fft_largest_prime_factor(long n);
 // The planner's arithmetic (factor.c). v7's stages of m: the fewest, each a radix of 2 ..
 // 16 (a codelet each; 6, 10, 12, 14 and 15 made of two) or, when max_prime passes 16, a
 // large radix up to max_prime (a prime 17 .. 31, or 18 20 21 22 24 26 28 30: two coprime
-// codelets), and of those the radices with the least sum (the most even: 60 = 10 6 rather than 15
-// 4), largest first, into radix (FFT_STAGED_MAX_STAGES entries); returns how many, 0 when m has a
-// prime factor above max_prime or m < 2. 12 stages: a radix's code is 5 bits of a 64-bit word
-// (staged.cu). v7's largest prime radix: lengths whose prime factors are at most it run direct.
+// codelets) or, in a length with a prime 37 .. 47, that prime (the HUGE kernels; no large
+// radix beside it), and of those the radices with the least sum (the most even: 60 = 10 6
+// rather than 15 4), largest first, into radix (FFT_STAGED_MAX_STAGES entries); returns how
+// many, 0 when m has a prime factor above max_prime or m < 2. 10 stages: a radix's code is 6
+// bits of a 64-bit word (staged.cu). v7's largest prime radix: lengths whose prime factors
+// are at most it run direct.
 // A length whose factors are at most 13 takes a large radix (18 .. 30) only where it saves one
 // of four stages or more and its first stage busies half a block of FFT_STAGED_THREADS, the
 // staged kernels' block (factor.c says why).
-enum { FFT_STAGED_MAX_STAGES = 12, FFT_STAGED_MAX_PRIME = 31, FFT_STAGED_THREADS = 256 };
+enum { FFT_STAGED_MAX_STAGES = 10, FFT_STAGED_MAX_PRIME = 47, FFT_STAGED_THREADS = 256 };
 int fft_staged_radices(int m, int max_prime, unsigned char *radix);
 // n split into `count` factors for passes, as even as the prime factors allow (each prime
 // to the smallest product so far, largest primes first), into m; false when one passes
-// max_m or n has a prime factor above max_prime (13, or v7's 31).
+// max_m or n has a prime factor above max_prime (13, or v7's 47).
 bool fft_split_passes(int n, int count, int max_m, int max_prime, int *m);
 // Where v7's stages in place (decimation in frequency, radix[0] first) leave output k of
 // an m-point transform: its digits k = k0 + r0 (k1 + r1 (k2 + ...)) reversed, k0 r1 r2 ...

@@ -696,10 +696,10 @@ static void sweep_run(void *ctx, int rep)
 }
 
 // One run of the call, its first transform against `gold` (each output within
-// fft_allowed_error(n) ||x_0||, reported as `what` when not), then its median time over
-// `iters`.
+// fft_allowed_error(n) ||x_0||, reported as `what` when not; its largest error over ||x_0||
+// to err), then its median time over `iters`.
 static double sweep_measure(sweep_call *c, const double *gold, double norm, float *first, int iters,
-                            const char *what, bool *ok)
+                            const char *what, bool *ok, double *err)
 {
     const int n = c->args.n;
     cl_poison_device(c->args.out, (size_t)n * 2 * sizeof(float));
@@ -710,6 +710,7 @@ static double sweep_measure(sweep_call *c, const double *gold, double norm, floa
         cl_compare_f32(first, gold, 2 * (size_t)n, 0.0, fft_allowed_error(n) * norm);
     cl_compare_report(what, cmp);
     *ok = cmp.ok;
+    *err = cmp.max_abs_err / norm;
     return cl_time_gpu(sweep_run, c, iters).median_ms;
 }
 
@@ -723,6 +724,7 @@ static bool run_sweep(const options *opt, const long *lengths, size_t count)
         {"batch", "batch", 8, NULL},       {"largest_prime", "largest prime", 13, NULL},
         {"time_ms", "time ms", 9, "%.4f"}, {"peer_ms", "cuFFT ms", 9, "%.4f"},
         {"ratio", "/ cuFFT", 8, "%.3f"},   {"precision", "precision", 9, NULL},
+        {"err", "err/|x|", 9, "%.3g"},     {"peer_err", "cuFFT's", 9, "%.3g"},
         {"plan", "plan", 40, NULL},        {"verified", "verified", 8, NULL},
     };
     const cl_table table = {"sweep", columns, sizeof columns / sizeof columns[0]};
@@ -758,22 +760,26 @@ static bool run_sweep(const options *opt, const long *lengths, size_t count)
         sweep_call mine = {fft_versions[k].plan(n, batch, false, why, sizeof why), NULL, args};
         const bool planned = mine.plan != NULL; // else a row with why, and no time
         bool ok = false, peer_ok = false;
+        double err = NAN, peer_err = NAN;
         char what[96];
         snprintf(what, sizeof what, "%s, n = %d (its first transform)", name, n);
-        const double ms = planned ? sweep_measure(&mine, gold, norm, first, iters, what, &ok) : NAN;
+        const double ms =
+            planned ? sweep_measure(&mine, gold, norm, first, iters, what, &ok, &err) : NAN;
         static char plan_text[160];
         snprintf(plan_text, sizeof plan_text, "%s", planned ? fft_plan_describe(mine.plan) : why);
         if (planned)
             fft_plan_destroy(mine.plan);
         sweep_call peer = {NULL, fft_peer_create(n, batch), args};
         snprintf(what, sizeof what, "cuFFT, n = %d (its first transform)", n);
-        const double peer_ms = sweep_measure(&peer, gold, norm, first, iters, what, &peer_ok);
+        const double peer_ms =
+            sweep_measure(&peer, gold, norm, first, iters, what, &peer_ok, &peer_err);
         fft_peer_destroy(peer.peer);
         all_ok = all_ok && (ok || !planned) && peer_ok;
-        cl_table_row(&table, (cl_cell[]){CL_STR(name), CL_INT(n), CL_INT(batch),
-                                         CL_INT(fft_largest_prime_factor(n)), CL_NUM(ms),
-                                         CL_NUM(peer_ms), CL_NUM(ms / peer_ms), CL_STR("fp32"),
-                                         CL_STR(plan_text), CL_BOOL(ok && peer_ok)});
+        cl_table_row(&table,
+                     (cl_cell[]){CL_STR(name), CL_INT(n), CL_INT(batch),
+                                 CL_INT(fft_largest_prime_factor(n)), CL_NUM(ms), CL_NUM(peer_ms),
+                                 CL_NUM(ms / peer_ms), CL_STR("fp32"), CL_NUM(err),
+                                 CL_NUM(peer_err), CL_STR(plan_text), CL_BOOL(ok && peer_ok)});
         fflush(stdout);
         free(gold);
         free(first);

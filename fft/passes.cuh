@@ -25,7 +25,7 @@ struct pass_desc {
     bool staged_store; // v5's first of several passes: its output goes out through shared
                        // memory (v6's kernels know it when compiled: fixed_shape::STAGED)
     bool fixed;        // v6: run by the kernel compiled for m (fixed_pass_kernel)
-    bool staged;       // v7: run by the staged kernels (staged.cu), any m of radices to 31
+    bool staged;       // v7: run by the staged kernels (staged.cu), any m of radices to 47
     bool copy_in, copy_out; // v7's whole transforms: the block copies its points in (out)
                             // through shared memory, where the first (last) stage's runs
                             // in global memory would be short
@@ -88,13 +88,13 @@ __device__ inline float2 chirp_out(float2 y, const float2 *chirp, int i, unsigne
 
 // Which versions' pass kernels a plan may use: v5's (the radix a run-time switch), v6's
 // compiled for the pass's length where there is one (else v5's), v7's: v6's for powers
-// of two, the staged kernels for any other length of radices up to 31.
+// of two, the staged kernels for any other length of radices up to 47.
 enum pass_kernels { V5_KERNELS, V6_KERNELS, V7_KERNELS };
 
 inline bool is_power_of_two(long long m) { return m > 0 && (m & (m - 1)) == 0; }
 
 // staged.cu: v7's kernel. staged_pass_plan fills in d's stages and block shape (d's n, m,
-// ns, stride, columns and contiguous set), false when m has a prime factor above 31 or the
+// ns, stride, columns and contiguous set), false when m has no stages (a prime above 47) or the
 // block does not fit; dry makes no device calls. staged_bluestein_*: Bluestein's algorithm
 // in one kernel on m-point transforms (d.m = m, d.pad_n = n, d.columns = the batch,
 // d.roots, d.chirp, d.spectrum).

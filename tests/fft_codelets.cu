@@ -15,7 +15,8 @@ template <int R> static double codelet_error(unsigned seed)
         im[q] = (double)(seed >> 8) / (double)(1u << 23) - 1.0;
         v[q] = make_float2((float)re[q], (float)im[q]);
     }
-    if constexpr (R == 17 || R == 19 || R == 23 || R == 29 || R == 31)
+    if constexpr (R == 17 || R == 19 || R == 23 || R == 29 || R == 31 || R == 37 || R == 41 ||
+                  R == 43 || R == 47)
         dft_odd<R>(v); // the primes' stages use it (dft_odd_each)
     else
         dft<R>(v);
@@ -33,8 +34,8 @@ template <int R> static double codelet_error(unsigned seed)
     return worst;
 }
 
-// The codelets the kernels have: the radices 2 .. 16, and the large stages' (the primes
-// 17 .. 31 and the composites 18 .. 30).
+// The codelets the kernels have: the radices 2 .. 16, the large stages' (the primes 17 ..
+// 31 and the composites 18 .. 30) and the huge stages' (the primes 37 .. 47).
 static const struct {
     int radix;
     double (*error)(unsigned seed);
@@ -47,7 +48,8 @@ static const struct {
                 {29, codelet_error<29>}, {31, codelet_error<31>}, {18, codelet_error<18>},
                 {20, codelet_error<20>}, {21, codelet_error<21>}, {22, codelet_error<22>},
                 {24, codelet_error<24>}, {26, codelet_error<26>}, {28, codelet_error<28>},
-                {30, codelet_error<30>}};
+                {30, codelet_error<30>}, {37, codelet_error<37>}, {41, codelet_error<41>},
+                {43, codelet_error<43>}, {47, codelet_error<47>}};
 
 // The largest error of dft<R>'s outputs over a few inputs, or -1 for an R with no codelet.
 extern "C" double fft_codelet_error(int R)

@@ -106,30 +106,43 @@ static void test_smooth_lengths(void)
     EXPECT(fft_bluestein_length(97) >= 193 && fft_is_smooth(fft_bluestein_length(97)));
 }
 
-// Whether r is one of v7's stage radices with large ones to max_prime: 2 .. 16, and the
-// primes 17 .. 31 and the coprime products 18 .. 30 up to max_prime.
-static bool stage_radix(int r, int max_prime)
+// Whether r is one of v7's stage radices with large ones to max_prime: 2 .. 16, and either
+// the primes 17 .. 31 and the coprime products 18 .. 30 up to max_prime or (huge: a length
+// with a prime 37 .. 47, which takes no large radix beside it) the primes 37 .. 47.
+static bool stage_radix(int r, int max_prime, bool huge)
 {
     if (r >= 2 && r <= 16)
         return true;
     static const int large[] = {17, 18, 19, 20, 21, 22, 23, 24, 26, 28, 29, 30, 31};
+    static const int huge_primes[] = {37, 41, 43, 47};
+    if (huge) {
+        for (int i = 0; i < 4; i++)
+            if (r == huge_primes[i])
+                return r <= max_prime;
+        return false;
+    }
     for (int i = 0; i < (int)(sizeof large / sizeof large[0]); i++)
         if (r == large[i])
             return r <= max_prime;
     return false;
 }
+static bool has_huge_prime(int m)
+{
+    return m % 37 == 0 || m % 41 == 0 || m % 43 == 0 || m % 47 == 0;
+}
 
 // The fewest stages of radices allowed to max_prime at every m to TOP, of those the least
 // sum, and of those the largest first (greatest) radix, as the planner breaks ties: by
 // dynamic programming over the divisors, into stages, sum and first (stages -1: none).
+// huge: the radices of lengths with a prime 37 .. 47 (each table holds one set's best).
 enum { TOP = 16384 };
-static void least_stages(int max_prime, int *stages, int *sum, int *first)
+static void least_stages(int max_prime, bool huge, int *stages, int *sum, int *first)
 {
     stages[1] = sum[1] = first[1] = 0;
     for (int m = 2; m <= TOP; m++) {
         stages[m] = sum[m] = first[m] = -1;
-        for (int r = 2; r <= 31 && r <= m; r++) {
-            if (m % r != 0 || !stage_radix(r, max_prime) || stages[m / r] < 0)
+        for (int r = 2; r <= 47 && r <= m; r++) {
+            if (m % r != 0 || !stage_radix(r, max_prime, huge) || stages[m / r] < 0)
                 continue;
             const int st = stages[m / r] + 1, su = sum[m / r] + r;
             const int fi = r > first[m / r] ? r : first[m / r];
@@ -152,8 +165,16 @@ static void check_staged_radices(int max_prime)
 {
     static int stages[TOP + 1], sum[TOP + 1], first[TOP + 1];
     static int small_stages[TOP + 1], small_sum[TOP + 1], small_first[TOP + 1];
-    least_stages(max_prime, stages, sum, first);
-    least_stages(16, small_stages, small_sum, small_first);
+    static int huge_stages[TOP + 1], huge_sum[TOP + 1], huge_first[TOP + 1];
+    least_stages(max_prime, false, stages, sum, first);
+    least_stages(16, false, small_stages, small_sum, small_first);
+    least_stages(max_prime, true, huge_stages, huge_sum, huge_first);
+    for (int m = 2; m <= TOP; m++)
+        if (has_huge_prime(m)) {
+            stages[m] = huge_stages[m];
+            sum[m] = huge_sum[m];
+            first[m] = huge_first[m];
+        }
     for (int m = 2; m <= TOP; m++)
         if (small_stages[m] > 0 && (small_stages[m] < 4 || stages[m] == small_stages[m] ||
                                     m / first[m] < FFT_STAGED_THREADS / 2)) {
@@ -168,7 +189,8 @@ static void check_staged_radices(int max_prime)
         long product = 1;
         int total = 0;
         for (int s = 0; s < got && ok; s++) {
-            ok = stage_radix(radix[s], max_prime) && (s == 0 || radix[s] <= radix[s - 1]);
+            ok = stage_radix(radix[s], max_prime, has_huge_prime(m)) &&
+                 (s == 0 || radix[s] <= radix[s - 1]);
             product *= radix[s];
             total += radix[s];
         }
@@ -195,6 +217,10 @@ static void test_staged_radices(void)
     EXPECT(fft_staged_radices(8000, 31, radix) == 3 && radix[0] == 20); // 20 20 20
     EXPECT(fft_staged_radices(8000, 13, radix) == 4); // 10 10 10 8 with radices to 16
     EXPECT(fft_staged_radices(37, 31, radix) == 0 && fft_staged_radices(17, 13, radix) == 0);
+    EXPECT(fft_staged_radices(53, FFT_STAGED_MAX_PRIME, radix) == 0);   // Bluestein's
+    EXPECT(fft_staged_radices(2064, 47, radix) == 3 && radix[0] == 43); // 43 8 6 (2^4 3 43)
+    EXPECT(fft_staged_radices(629, 47, radix) == 0); // 17 37: a large radix beside a huge one
+    EXPECT(fft_staged_radices(1517, 47, radix) == 2 && radix[0] == 41 && radix[1] == 37);
 }
 
 // The passes' split: the factors multiply to n, each at most max_m, as even as the greedy
@@ -309,8 +335,8 @@ static void test_dif_slot(void)
 double fft_codelet_error(int R);
 static void test_codelets(void)
 {
-    static const int radices[] = {2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
-                                  16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 28, 29, 30, 31};
+    static const int radices[] = {2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17,
+                                  18, 19, 20, 21, 22, 23, 24, 26, 28, 29, 30, 31, 37, 41, 43, 47};
     for (size_t i = 0; i < sizeof radices / sizeof radices[0]; i++) {
         const double e = fft_codelet_error(radices[i]);
         if (!(e >= 0 && e < 2e-6 * radices[i]))
