@@ -332,39 +332,42 @@ __device__ __forceinline__ void copy_tile(char *shared, operand mat, int rows, i
 // a thread holds ROWS x 8 results, a warp's lanes 4 x 8 of them (4 ROWS x 64), the block's 8
 // warps (8 / ACROSS) x ACROSS. The planner (matmul_plan_tiles) picks the shape and the
 // pieces of k a problem finishes soonest with.
-enum { V6_SLAB = 16, V6_THREADS = MATMUL_V6_THREADS };
+enum { V6_SLAB = 16, V6_THREADS = MATMUL_V6_THREADS, V6_STAGES = 2 };
 template <int ROWS, int ACROSS> struct v6_shape {
-    static constexpr int rows = ROWS, warp_m = 4 * ROWS, warp_n = 64;
+    static constexpr int rows = ROWS, groups = ROWS / 4, warp_m = 4 * ROWS, warp_n = 64;
     static constexpr int tile_m = MATMUL_V6_TILE_M(ROWS, ACROSS), tile_n = MATMUL_V6_TILE_N(ACROSS);
     static constexpr int blocks_per_sm = MATMUL_V6_BLOCKS_PER_SM(ROWS);
-    using a_layout = padded_layout<V6_SLAB * 4, 16>; // [m][k], rows 80 bytes apart
-    using b_layout = padded_layout<tile_n * 4, 0>;   // [k][n]
-    static constexpr int a_bytes = a_layout::bytes(tile_m);
-    static constexpr int stage_bytes = a_bytes + b_layout::bytes(V6_SLAB);
+    // A k-major, [k][m]: rows of tile_m + 4 floats (16-byte aligned, and the transposing
+    // 4-byte copies of 16 k of a row land 4 banks apart); B [k][n].
+    static constexpr int a_pitch = tile_m + 4;
+    static constexpr int a_bytes = V6_SLAB * a_pitch * 4;
+    static constexpr int stage_bytes = a_bytes + V6_SLAB * tile_n * 4;
+    // A's slab, copied a float at a time: element (r, j) of the tile_m x 16 slab by thread
+    // r * 16 + j mod 256, so a warp reads two rows' 64-byte runs.
+    static constexpr int a_copies = tile_m * V6_SLAB / V6_THREADS;
 };
 
 // v6: warp tiling with double-buffered cp.async (CUTLASS's SIMT GEMM in miniature). In the
 // 256 x 128 tile the 8 warps split it 4 x 2; a warp's lanes, 4 x 8, each hold 16 x 8
-// results: rows {w + lane/8 + 4r}, columns {lane%8 * 4 + e, 32 + lane%8 * 4 + e}. A stays
-// [m][k] as cp.async copies it (rows padded to 80 bytes: a warp's 4 rows fall on 4 bank
-// groups), and a thread reads 4 k-steps of a row as one float4; B is [k][n].
-// While the block multiplies slab s, cp.async fills slab s + 1's buffer: loads no longer
-// wait in line behind the math. 16 x 8 results a thread take 239 registers, so one
-// block (8 warps) an SM, as cuBLAS's own fp32 kernel runs (256 x 128 tiles, 254
-// registers); the 128 accumulators give 128 FMA per 12 shared loads (8 rows: 64 per 8;
-// 4 rows: 32 per 6, the smaller tiles' price for filling the SMs of a small C).
+// results: rows {w + 16 g + 4 (lane / 8) + e} and columns {lane%8 * 4 + e, 32 + lane%8 * 4
+// + e} (g, e = 0..3). A is stored k-major in shared memory, so a k-step's fragments are
+// 4 + 2 float4 loads (the thread's 16 rows, its 8 columns) for 128 FMA, and the next
+// k-step's are loaded while this one's are multiplied (two sets in registers): each
+// shared load has 128 FMA of time to arrive. cp.async transposes A a float at a time (16
+// copies a thread a slab, the row's validity known once); B's rows are copied 16 bytes at
+// a time. While the block multiplies slab s, cp.async fills slab s + 1's buffer.
+// 16 x 8 results a thread, ~200 registers, one block (8 warps) an SM, as cuBLAS's own
+// fp32 kernel runs (256 x 128 tiles, 254 registers).
 // Why faster than v5: no register round trip for the loads (v5's warps stall on them:
 // ncu's long-scoreboard stalls 1.34 an issue, v6 0.02), loads overlapped with math, twice
-// the FMA a shared load, and grouped tile order for L2 reuse. 4096^3 on an H100:
-// v5 3.77 ms, v6 3.71 (an 8 x 8 block a thread: slower than v5); cuBLAS 2.66.
+// the FMA a shared load, and grouped tile order for L2 reuse.
 // Split-K (tiles.cuh): grid.y is the piece of k; a tile's last piece writes C.
 template <class S>
 __global__ void __launch_bounds__(V6_THREADS, S::blocks_per_sm)
     matmul_v6_kernel(matmul_args p, operand a, operand b, bool vec_c, split_k_space space)
 {
-    using a_layout = typename S::a_layout;
-    using b_layout = typename S::b_layout;
-    extern __shared__ __align__(16) char buffers[]; // two stages of S::stage_bytes
+    using b_layout = padded_layout<S::tile_n * 4, 0>;
+    extern __shared__ __align__(16) char buffers[]; // V6_STAGES stages of S::stage_bytes
     const int tiles_m = ceil_div(p.m, S::tile_m), tiles_n = ceil_div(p.n, S::tile_n);
     const tile_coord t = grouped_tile((int)blockIdx.x, tiles_m, tiles_n);
     const int row0 = t.row * S::tile_m, col0 = t.col * S::tile_n;
@@ -374,50 +377,75 @@ __global__ void __launch_bounds__(V6_THREADS, S::blocks_per_sm)
     const int tm = lane / 8, tn = lane % 8;
     const slab_range range = split_k_slabs(ceil_div(p.k, V6_SLAB), blockIdx.y, gridDim.y);
 
+    // This thread's A copies: column j of the slab, rows r_first + i (V6_THREADS / 16).
+    constexpr int row_step = V6_THREADS / V6_SLAB;
+    const int j = threadIdx.x % V6_SLAB, r_first = threadIdx.x / V6_SLAB;
+    const float *a_rows = static_cast<const float *>(a.base) + (size_t)(row0 + r_first) * a.pitch;
+    unsigned rows_inside = 0; // bit i: row r_first + i row_step of the tile is inside A
+#pragma unroll
+    for (int i = 0; i < S::a_copies; i++)
+        rows_inside |= (unsigned)(row0 + r_first + i * row_step < p.m) << i;
+
     auto load_slab = [&](int buffer, int slab) {
-        const int l0 = slab * V6_SLAB;
-        copy_tile<4, S::tile_m, V6_SLAB / 4, V6_THREADS, a_layout>(
-            buffers + buffer * S::stage_bytes, a, p.m, p.k, row0, l0);
-        copy_tile<4, V6_SLAB, S::tile_n / 4, V6_THREADS, b_layout>(
-            buffers + buffer * S::stage_bytes + S::a_bytes, b, p.k, p.n, l0, col0);
+        char *stage = buffers + buffer * S::stage_bytes;
+        const int l = slab * V6_SLAB + j;
+        const bool col_inside = l < p.k;
+        float *a_dst = reinterpret_cast<float *>(stage) + j * S::a_pitch + r_first;
+#pragma unroll
+        for (int i = 0; i < S::a_copies; i++) {
+            const bool inside = col_inside && (rows_inside >> i & 1);
+            copy_async_4(a_dst + i * row_step,
+                         inside ? a_rows + (size_t)i * row_step * a.pitch + l
+                                : static_cast<const float *>(a.base),
+                         inside ? 4 : 0);
+        }
+        copy_tile<4, V6_SLAB, S::tile_n / 4, V6_THREADS, b_layout>(stage + S::a_bytes, b, p.k, p.n,
+                                                                   slab * V6_SLAB, col0);
         copy_async_commit();
     };
 
+    // A k-step's fragments: the thread's rows (groups of 4) and columns (two runs of 4).
+    float a_frag[2][S::rows], b_frag[2][8];
+    auto load_fragments = [&](const char *stage, int k, float(&af)[S::rows], float(&bf)[8]) {
+        const float *a_row = reinterpret_cast<const float *>(stage) + k * S::a_pitch;
+#pragma unroll
+        for (int g = 0; g < S::groups; g++)
+            *reinterpret_cast<float4 *>(&af[4 * g]) =
+                *reinterpret_cast<const float4 *>(a_row + warp_m + 16 * g + 4 * tm);
+        const float *b_row = reinterpret_cast<const float *>(stage + S::a_bytes) + k * S::tile_n;
+        *reinterpret_cast<float4 *>(&bf[0]) =
+            *reinterpret_cast<const float4 *>(b_row + warp_n + tn * 4);
+        *reinterpret_cast<float4 *>(&bf[4]) =
+            *reinterpret_cast<const float4 *>(b_row + warp_n + 32 + tn * 4);
+    };
+
     float sum[S::rows][8] = {};
-    load_slab(range.first & 1, range.first);
-    for (int s = range.first; s < range.end; s++) {
-        if (s + 1 < range.end)
-            load_slab((s + 1) & 1, s + 1);
+#pragma unroll
+    for (int i = 0; i < V6_STAGES - 1; i++) {
+        if (range.first + i < range.end)
+            load_slab((range.first + i) % V6_STAGES, range.first + i);
         else
-            copy_async_commit(); // an empty group, so the wait below means the same
-        copy_async_wait<1>();    // slab s is in; slab s + 1 may still be on its way
-        __syncthreads();
-        const char *a_tile = buffers + (s & 1) * S::stage_bytes, *b_tile = a_tile + S::a_bytes;
+            copy_async_commit();
+    }
+    for (int s = range.first; s < range.end; s++) {
+        copy_async_wait<V6_STAGES - 2>(); // slab s is in
+        __syncthreads(); // ... for every thread, and slab s - 1's buffer is read by all
+        if (s + V6_STAGES - 1 < range.end)
+            load_slab((s + V6_STAGES - 1) % V6_STAGES, s + V6_STAGES - 1);
+        else
+            copy_async_commit(); // an empty group, so the wait above means the same
+        const char *stage = buffers + (s % V6_STAGES) * S::stage_bytes;
+        load_fragments(stage, 0, a_frag[0], b_frag[0]);
 #pragma unroll
-        for (int l = 0; l < V6_SLAB; l += 4) {
-            float b_reg[4][8];
+        for (int k = 0; k < V6_SLAB; k++) {
+            if (k + 1 < V6_SLAB) // the next k-step's fragments, in flight under this one's FMA
+                load_fragments(stage, k + 1, a_frag[(k + 1) % 2], b_frag[(k + 1) % 2]);
 #pragma unroll
-            for (int kk = 0; kk < 4; kk++) {
-                const float *b_row =
-                    reinterpret_cast<const float *>(b_tile + b_layout::offset(l + kk, 0));
-                *reinterpret_cast<float4 *>(&b_reg[kk][0]) =
-                    *reinterpret_cast<const float4 *>(b_row + warp_n + tn * 4);
-                *reinterpret_cast<float4 *>(&b_reg[kk][4]) =
-                    *reinterpret_cast<const float4 *>(b_row + warp_n + 32 + tn * 4);
-            }
+            for (int r = 0; r < S::rows; r++)
 #pragma unroll
-            for (int r = 0; r < S::rows; r++) {
-                const float4 a4 = *reinterpret_cast<const float4 *>(
-                    a_tile + a_layout::offset(warp_m + tm + 4 * r, l / 4));
-                const float a_reg[4] = {a4.x, a4.y, a4.z, a4.w};
-#pragma unroll
-                for (int kk = 0; kk < 4; kk++)
-#pragma unroll
-                    for (int c = 0; c < 8; c++)
-                        sum[r][c] += a_reg[kk] * b_reg[kk][c];
-            }
+                for (int c = 0; c < 8; c++)
+                    sum[r][c] += a_frag[k % 2][r] * b_frag[k % 2][c];
         }
-        __syncthreads(); // every warp is done with this buffer before it is refilled
     }
     if (gridDim.y > 1 &&
         !split_k_fixup(reinterpret_cast<float(&)[S::rows * 8]>(sum), space, blockIdx.x, blockIdx.y,
@@ -425,12 +453,12 @@ __global__ void __launch_bounds__(V6_THREADS, S::blocks_per_sm)
         return;
 #pragma unroll
     for (int r = 0; r < S::rows; r++) {
-        const int row = row0 + warp_m + tm + 4 * r;
+        const int row = row0 + warp_m + 16 * (r / 4) + 4 * tm + r % 4;
 #pragma unroll
         for (int half = 0; half < 2; half++) {
-            const float *s = &sum[r][half * 4];
+            const float *v = &sum[r][half * 4];
             store_four(p, row, col0 + warp_n + half * 32 + tn * 4,
-                       make_float4(s[0], s[1], s[2], s[3]), vec_c);
+                       make_float4(v[0], v[1], v[2], v[3]), vec_c);
         }
     }
 }
@@ -755,16 +783,16 @@ static void launch_v4(const matmul_args *p, cudaStream_t s)
 }
 
 // v5 to v8's workspace: the copies of A and B into padded rows, where they pay
-// (plan_operands); v6 adds split-K's after them.
+// (plan_operands).
 static size_t padded_workspace(const matmul_args *p)
 {
-    const tiled_operands o = plan_operands(p, matmul_element_bytes(p->precision));
+    const tiled_operands o = plan_operands(p, matmul_element_bytes(p->precision), true);
     return o.a_bytes + o.b_bytes;
 }
 
 static void launch_v5(const matmul_args *p, cudaStream_t s)
 {
-    const tiled_operands o = place_operands(p, 4, s);
+    const tiled_operands o = place_operands(p, 4, true, s);
     matmul_v5_kernel<<<tiles(p, V5_TILE, V5_TILE), V5_THREADS, 0, s>>>(
         *p, o.a, o.b, rows_vectorize(p->c, p->n, 4));
     CL_LAUNCH_CHECK();
@@ -810,20 +838,27 @@ static size_t v6_split_bytes(const matmul_args *p, matmul_tile_plan plan)
                          shape.tile_m * shape.tile_n / V6_THREADS);
 }
 
+// v6's padded copy (B's alone: A is copied a float at a time) and split-K's sums after it.
+static size_t v6_padded_bytes(const matmul_args *p)
+{
+    const tiled_operands o = plan_operands(p, 4, false);
+    return o.a_bytes + o.b_bytes;
+}
+
 static size_t v6_workspace(const matmul_args *p)
 {
     if (v6_thin(p))
         return matmul_thin_workspace(p);
-    return padded_workspace(p) + v6_split_bytes(p, v6_plan(p));
+    return v6_padded_bytes(p) + v6_split_bytes(p, v6_plan(p));
 }
 
 template <class S> static void launch_v6_as(const matmul_args *p, int splits, cudaStream_t s)
 {
-    const tiled_operands o = place_operands(p, 4, s);
+    const tiled_operands o = place_operands(p, 4, false, s); // A is copied a float at a time
     const unsigned tile_count = tiles(p, S::tile_m, S::tile_n);
     const void *kernel = (const void *)matmul_v6_kernel<S>;
-    cl_kernel_fit_for(kernel, V6_THREADS, 2 * S::stage_bytes);
-    matmul_v6_kernel<S><<<dim3(tile_count, splits), V6_THREADS, 2 * S::stage_bytes, s>>>(
+    cl_kernel_fit_for(kernel, V6_THREADS, V6_STAGES * S::stage_bytes);
+    matmul_v6_kernel<S><<<dim3(tile_count, splits), V6_THREADS, V6_STAGES * S::stage_bytes, s>>>(
         *p, o.a, o.b, rows_vectorize(p->c, p->n, 4),
         split_k_carve((unsigned char *)p->workspace + o.a_bytes + o.b_bytes, tile_count, splits,
                       V6_THREADS, S::rows * 8));
@@ -837,7 +872,7 @@ static void launch_v6(const matmul_args *p, cudaStream_t s)
         return;
     }
     const matmul_tile_plan plan = v6_plan(p);
-    const size_t needed = padded_workspace(p) + v6_split_bytes(p, plan);
+    const size_t needed = v6_padded_bytes(p) + v6_split_bytes(p, plan);
     if (needed > p->workspace_bytes)
         cl_die(CL_EXIT_CUDA, "v6: needs %zu bytes of workspace, was given %zu", needed,
                p->workspace_bytes);
@@ -851,14 +886,14 @@ static void launch_v6(const matmul_args *p, cudaStream_t s)
 
 template <matmul_precision P> static void launch_v7_as(const matmul_args *p, cudaStream_t s)
 {
-    const tiled_operands o = place_operands(p, matmul_element_bytes(P), s);
+    const tiled_operands o = place_operands(p, matmul_element_bytes(P), true, s);
     matmul_v7_kernel<P><<<tiles(p, TC_TILE, TC_TILE), TC_THREADS, 0, s>>>(*p, o.a, o.b);
     CL_LAUNCH_CHECK();
 }
 
 template <matmul_precision P> static void launch_v8_as(const matmul_args *p, cudaStream_t s)
 {
-    const tiled_operands o = place_operands(p, matmul_element_bytes(P), s);
+    const tiled_operands o = place_operands(p, matmul_element_bytes(P), true, s);
     const void *kernel = (const void *)matmul_v8_kernel<P>;
     cl_kernel_fit_for(kernel, TC_THREADS, v8_shape<P>::shared_bytes); // raises the 48 KB limit
     matmul_v8_kernel<P>

@@ -320,15 +320,16 @@ struct tiled_operands {
     size_t a_bytes, b_bytes; // workspace each copy takes (0: read in place)
 };
 
-// The plan for A and B: where each copy pays, into the workspace's start (A, then B).
-inline tiled_operands plan_operands(const matmul_args *p, size_t elem)
+// The plan for A and B: where each copy pays, into the workspace's start (A, then B). A
+// kernel that reads A a float at a time (v6: it transposes A) leaves a_in_chunks false.
+inline tiled_operands plan_operands(const matmul_args *p, size_t elem, bool a_in_chunks)
 {
     tiled_operands o = {{p->a, p->k, rows_vectorize(p->a, p->k, elem)},
                         {p->b, p->n, rows_vectorize(p->b, p->n, elem)},
                         0,
                         0};
     const bool large = (double)p->m * p->n * p->k >= PAD_MIN_WORK;
-    if (!o.a.vec && p->n >= PAD_PAYS_FROM && large) {
+    if (a_in_chunks && !o.a.vec && p->n >= PAD_PAYS_FROM && large) {
         o.a = {NULL, (int)(padded_row(p->k, elem) / elem), true}; // base: place_operands
         o.a_bytes = workspace_round(padded_row(p->k, elem) * p->m);
     }
@@ -340,9 +341,10 @@ inline tiled_operands plan_operands(const matmul_args *p, size_t elem)
 }
 
 // The plan's copies, launched on s (part of the version's time): the operands to read.
-inline tiled_operands place_operands(const matmul_args *p, size_t elem, cudaStream_t s)
+inline tiled_operands place_operands(const matmul_args *p, size_t elem, bool a_in_chunks,
+                                     cudaStream_t s)
 {
-    tiled_operands o = plan_operands(p, elem);
+    tiled_operands o = plan_operands(p, elem, a_in_chunks);
     if (o.a_bytes + o.b_bytes > p->workspace_bytes)
         cl_die(CL_EXIT_CUDA,
                "the copy into padded rows needs %zu bytes of workspace, was given %zu",
