@@ -356,8 +356,10 @@ template <int ROWS, int ACROSS> struct v6_shape {
 // shared load has 128 FMA of time to arrive. cp.async transposes A a float at a time (16
 // copies a thread a slab, the row's validity known once); B's rows are copied 16 bytes at
 // a time. While the block multiplies slab s, cp.async fills slab s + 1's buffer.
-// 16 x 8 results a thread, ~200 registers, one block (8 warps) an SM, as cuBLAS's own
-// fp32 kernel runs (256 x 128 tiles, 254 registers).
+// 16 x 8 results a thread, 255 registers (no spill), one block (8 warps) an SM, as
+// cuBLAS's own fp32 kernel runs (256 x 128 tiles, 254 registers). H200, 4096^3: 3.50 ms,
+// 39 TFLOPS (cuBLAS 2.68); ncu: issue on 73% of cycles (A row-major, fragments loaded
+// as used: 65%, 3.87 ms), FMA pipe 62%; cuBLAS 88% and 80%.
 // Why faster than v5: no register round trip for the loads (v5's warps stall on them:
 // ncu's long-scoreboard stalls 1.34 an issue, v6 0.02), loads overlapped with math, twice
 // the FMA a shared load, and grouped tile order for L2 reuse.
