@@ -73,13 +73,15 @@ matmul_roundoff matmul_roundoff_of(matmul_precision p, bool tf32_truncates)
     // Every precision adds in fp32: one addition errs by at most 2^-24 of its result
     // when it rounds to nearest (the CUDA cores), 2^-23 when it truncates (the tensor
     // cores, which sum a block of products exactly and add it to the fp32 sum rounded
-    // toward zero); the model takes the larger as the spread. Truncation is biased, but
-    // one a block of 16 k moves a k = 4096 sum by about one sigma, well inside
-    // MATMUL_SIGMAS (tests/test_matmul.c simulates both units).
+    // toward zero); the model takes the larger as the spread. Truncation is biased: one a
+    // block of 16 k moves a k = 4096 sum by about one sigma, a k = 65536 one by about 12,
+    // so the tensor cores' precisions also allow the truncations' bound (matmul.h;
+    // tests/test_matmul.c simulates both units).
     const bool tf32 = p == MATMUL_TF32;
     return (matmul_roundoff){.input = tf32 ? 0x1p-11 / sqrt(3.0) : 0.0,
                              .input_bias = tf32 && tf32_truncates ? 0x1p-11 : 0.0,
-                             .accumulate = 0x1p-23};
+                             .accumulate = 0x1p-23,
+                             .accumulate_bias = p == MATMUL_FP32 ? 0.0 : 0x1p-23};
 }
 
 enum { GOLD_COLUMNS = 256 }; // a row's columns done at once: 2 x 2 KB of sums stay in L1
@@ -94,6 +96,7 @@ void matmul_gold(int m, int n, int k, double alpha, const float *a, const float 
 #pragma omp parallel for schedule(dynamic, 4)
         for (int i = 0; i < m; i++) {
             double sum[GOLD_COLUMNS] = {0}, squares[GOLD_COLUMNS] = {0};
+            double drift[GOLD_COLUMNS] = {0};
             const float *a_row = a + (size_t)i * k;
             for (int l = 0; l < k; l++) {
                 const double a_il = a_row[l];
@@ -103,12 +106,16 @@ void matmul_gold(int m, int n, int k, double alpha, const float *a, const float 
                     sum[j] += product;
                     squares[j] += product * product;
                 }
+                if (r.accumulate_bias != 0.0 && matmul_block_ends(l, k))
+                    for (int j = 0; j < width; j++)
+                        drift[j] += fabs(sum[j]);
             }
             for (int j = 0; j < width; j++) {
                 const size_t at = (size_t)i * n + j0 + j;
                 const double old = beta != 0.0 ? beta * c0[at] : 0.0;
                 c_out[at] = alpha * sum[j] + old;
                 tol_out[at] = matmul_allowed_spread(r, k, alpha, squares[j], old) +
+                              matmul_allowed_drift(r, alpha, drift[j]) +
                               2.0 * r.input_bias * fabs(alpha * sum[j]);
             }
         }
@@ -161,7 +168,12 @@ double matmul_freivalds(int m, int n, int k, double alpha, const float *a, const
                 results += (double)c[(size_t)i * n + j] * c[(size_t)i * n + j];
         const double spread = matmul_allowed_spread(r, k, alpha, products, beta * sqrt(olds));
         const double bias = MATMUL_SIGMAS * 2.0 * r.input_bias * sqrt(results);
-        tol[i] = sqrt(spread * spread + bias * bias);
+        // The tensor cores' truncations, added with x's random signs: sqrt(sum_j drift_ij^2)
+        // where partial sums walking at random make drift_ij ~0.53 (k / block) sqrt(sum_l
+        // (a_il b_lj)^2); allowed twice that, (k / block) sqrt(products).
+        const double drift =
+            matmul_allowed_drift(r, alpha, (double)k / MATMUL_TENSOR_BLOCK * sqrt(products));
+        tol[i] = sqrt(spread * spread + bias * bias + drift * drift);
     }
 
     double *x = cl_host_alloc((size_t)n * sizeof(double), "freivalds");

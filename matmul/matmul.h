@@ -262,10 +262,12 @@ const char *matmul_hopper_refusal(int cc_major, int cc_minor, bool built);
 
 // The rounding a precision's result carries, as relative errors (see the model below).
 typedef struct {
-    double input;      // spread (standard deviation) of an input's error as the multiplier
-                       // sees it: tf32 2^-11 / sqrt 3, the uniform error of dropping 13 bits
-    double input_bias; // its mean: 2^-11 when tf32 truncates, 0 when it rounds
-    double accumulate; // of one fp32 addition, 2^-23: a rounding or a truncation
+    double input;           // spread (standard deviation) of an input's error as the multiplier
+                            // sees it: tf32 2^-11 / sqrt 3, the uniform error of dropping 13 bits
+    double input_bias;      // its mean: 2^-11 when tf32 truncates, 0 when it rounds
+    double accumulate;      // of one fp32 addition, 2^-23: a rounding or a truncation
+    double accumulate_bias; // the tensor cores' truncation of a block's sum into the fp32
+                            // sum, at most 2^-23 of the sum; 0 on the CUDA cores (rounded)
 } matmul_roundoff;
 matmul_roundoff matmul_roundoff_of(matmul_precision p, bool tf32_truncates);
 
@@ -274,10 +276,20 @@ matmul_roundoff matmul_roundoff_of(matmul_precision p, bool tf32_truncates);
 //   sigma_ij^2 = (2 input^2 + (k + 2) accumulate^2) alpha^2 sum_l (a_il b_lj)^2
 //                + accumulate^2 (beta c0_ij)^2
 // and an element passes within MATMUL_SIGMAS sigma, plus, where tf32 truncates, the bias
-// that truncation moves every product by: 2 input_bias |alpha sum_l a_il b_lj|.
+// that truncation moves every product by: 2 input_bias |alpha sum_l a_il b_lj|, plus, on
+// the tensor cores, the bound of their truncations: each block of MATMUL_TENSOR_BLOCK
+// products is added to the fp32 sum rounded toward zero, which moves it by less than one
+// unit in the last place, 2^-23 of it, always toward zero, so these errors add up rather
+// than cancel: accumulate_bias |alpha| drift_ij, drift_ij = sum over the blocks of
+// |sum_l a_il b_lj| after each (the partial sums, in k's order). A random walk's partial
+// sums grow as sqrt(l), so the bound grows as k^1.5 where sigma grows as k: at k = 65536
+// the truncations alone moved elements by 1.0-1.06 sigma x MATMUL_SIGMAS (v8, bf16,
+// H200), past what the spread allowed.
 // Freivalds' row i passes within MATMUL_SIGMAS times the spread of sum_j e_ij x_j, i.e.
 // sqrt(sum_j sigma_ij^2 + (2 input_bias alpha c_ij)^2).
-enum { MATMUL_SIGMAS = 12 };
+// MATMUL_TENSOR_BLOCK: the shortest k a tensor-core instruction sums (tf32's m16n8k8;
+// bf16 and fp16 take 16), so the most truncations any of them makes.
+enum { MATMUL_SIGMAS = 12, MATMUL_TENSOR_BLOCK = 8 };
 
 // MATMUL_SIGMAS sigma_ij of an element: squares = sum_l (a_il b_lj)^2, old = beta c0_ij.
 // One formula for the CPU gold (gold.c) and the GPU reference (reference.cu).
@@ -287,6 +299,18 @@ matmul_allowed_spread(matmul_roundoff r, int k, double alpha, double squares, do
     const double weight = 2.0 * r.input * r.input + (k + 2.0) * r.accumulate * r.accumulate;
     return MATMUL_SIGMAS *
            sqrt(weight * alpha * alpha * squares + r.accumulate * r.accumulate * old * old);
+}
+
+// Whether product l (of k) ends a block of the tensor cores' sums, after which the drift
+// takes |the partial sum|; and the allowance that drift (sum of those) adds.
+static inline MATMUL_HOST_DEVICE bool matmul_block_ends(int l, int k)
+{
+    return l % MATMUL_TENSOR_BLOCK == MATMUL_TENSOR_BLOCK - 1 || l == k - 1;
+}
+static inline MATMUL_HOST_DEVICE double matmul_allowed_drift(matmul_roundoff r, double alpha,
+                                                             double drift)
+{
+    return r.accumulate_bias * fabs(alpha) * drift;
 }
 
 // Gold (double, every core, blocked): c_out = alpha*a*b + beta*c0 (c0 may be NULL when
@@ -311,7 +335,7 @@ double matmul_freivalds(int m, int n, int k, double alpha, const float *a, const
 // double. Where the CPU gold is computed too, main.c checks one against the other.
 typedef struct {
     double *want;     // alpha sum_l a_il b_lj + beta c0_ij
-    float *spread;    // matmul_allowed_spread of the element
+    float *spread;    // matmul_allowed_spread of the element, plus matmul_allowed_drift
     float *magnitude; // |alpha sum_l a_il b_lj|, for truncated tf32's bias
     size_t count;     // m n
 } matmul_reference;

@@ -43,7 +43,7 @@ __global__ void reference_kernel(matmul_args p, matmul_roundoff r, matmul_refere
     const size_t row_tiles = ((size_t)p.m + REFERENCE_TILE - 1) / REFERENCE_TILE;
     for (size_t tile = blockIdx.y; tile < row_tiles; tile += gridDim.y) {
         const size_t i = tile * REFERENCE_TILE + ty;
-        double sum = 0.0, squares = 0.0;
+        double sum = 0.0, squares = 0.0, drift = 0.0;
         for (int l0 = 0; l0 < p.k; l0 += REFERENCE_TILE) {
             a_tile[ty][tx] =
                 i < (size_t)p.m && l0 + tx < p.k ? to_double(a[i * p.k + l0 + tx]) : 0.0;
@@ -54,6 +54,8 @@ __global__ void reference_kernel(matmul_args p, matmul_roundoff r, matmul_refere
                 const double product = a_tile[ty][t] * b_tile[t][tx];
                 sum += product;
                 squares = fma(product, product, squares);
+                if (r.accumulate_bias != 0.0 && l0 + t < p.k && matmul_block_ends(l0 + t, p.k))
+                    drift += fabs(sum);
             }
             __syncthreads();
         }
@@ -61,7 +63,8 @@ __global__ void reference_kernel(matmul_args p, matmul_roundoff r, matmul_refere
             const size_t at = i * p.n + j;
             const double old = p.beta != 0.0f ? (double)p.beta * p.c[at] : 0.0;
             ref.want[at] = p.alpha * sum + old;
-            ref.spread[at] = (float)matmul_allowed_spread(r, p.k, p.alpha, squares, old);
+            ref.spread[at] = (float)(matmul_allowed_spread(r, p.k, p.alpha, squares, old) +
+                                     matmul_allowed_drift(r, p.alpha, drift));
             ref.magnitude[at] = (float)fabs(p.alpha * sum);
         }
     }
