@@ -30,16 +30,18 @@ __device__ __forceinline__ unsigned shared_address(const void *p)
 // at most N groups are still in flight. matmul's v5-v8 stage their tiles with it, the sort
 // (sort.cu) a tile's values. On older GPUs (a fat build's 7.5) each copies through a
 // register, synchronously, and the commits and waits are nothing.
+// CL_SM80: this pass compiles for compute capability 8.0 or later (cp.async here;
+// matmul's mma.sync and ldmatrix), or for the host; 0 in a fat build's 7.5 pass.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-#define CL_CP_ASYNC 0
+#define CL_SM80 0
 #else
-#define CL_CP_ASYNC 1
+#define CL_SM80 1
 #endif
 
 // 16 bytes; `bytes` < 16 fills the rest of the chunk with zeros (global's part unread).
 __device__ __forceinline__ void copy_async_16(void *shared, const void *global, int bytes)
 {
-#if CL_CP_ASYNC
+#if CL_SM80
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(shared)),
                  "l"(global), "r"(bytes));
 #else
@@ -50,7 +52,7 @@ __device__ __forceinline__ void copy_async_16(void *shared, const void *global, 
 // The same for one 4-byte element (cp.async's smallest): `bytes` 0 writes a zero.
 __device__ __forceinline__ void copy_async_4(void *shared, const void *global, int bytes)
 {
-#if CL_CP_ASYNC
+#if CL_SM80
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address(shared)),
                  "l"(global), "r"(bytes));
 #else
@@ -59,21 +61,21 @@ __device__ __forceinline__ void copy_async_4(void *shared, const void *global, i
 }
 __device__ __forceinline__ void copy_async_commit()
 {
-#if CL_CP_ASYNC
+#if CL_SM80
     asm volatile("cp.async.commit_group;\n");
 #endif
 }
 // Waits until at most `pending` of this thread's committed groups are still in flight.
 template <int pending> __device__ __forceinline__ void copy_async_wait()
 {
-#if CL_CP_ASYNC
+#if CL_SM80
     asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
 #endif
 }
 // Waits for all of this thread's copies, committed or not.
 __device__ __forceinline__ void copy_async_wait_all()
 {
-#if CL_CP_ASYNC
+#if CL_SM80
     asm volatile("cp.async.wait_all;" ::: "memory");
 #endif
 }

@@ -54,14 +54,10 @@
 
 // --- pieces every version uses ------------------------------------------------------
 
-// The tensor-core kernels and cp.async need compute capability 8.0; a fat build also
-// compiles this file for 7.5, where those kernels are stubs the host never launches
-// (main.c refuses tf32/bf16/fp16 below 8.0) and v6 copies without cp.async.
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-#define SM80_CODE 1
-#else
-#define SM80_CODE 0
-#endif
+// The tensor-core kernels and cp.async need compute capability 8.0 (CL_SM80,
+// bulk_copy.cuh); a fat build also compiles this file for 7.5, where those kernels are
+// stubs the host never launches (main.c refuses tf32/bf16/fp16 below 8.0) and v6 copies
+// without cp.async.
 
 // --- v1: a thread an element, the course's loop ------------------------------------
 
@@ -472,7 +468,7 @@ __global__ void __launch_bounds__(V6_THREADS, S::blocks_per_sm)
 template <matmul_precision P> struct precision_traits;
 template <> struct precision_traits<MATMUL_TF32> {
     static constexpr int elem = 4, wmma_k = 8;
-#if SM80_CODE
+#if CL_SM80
     using wmma_type = nvcuda::wmma::precision::tf32;
 #else
     using wmma_type = float; // 7.5 has no tf32 fragments (v7 is a stub there)
@@ -507,7 +503,7 @@ enum { V7_WARP_M = 64, V7_WARP_N = 32 };                      // 2 x 4 warps
 template <matmul_precision P>
 __global__ void __launch_bounds__(TC_THREADS) matmul_v7_kernel(matmul_args p, operand a, operand b)
 {
-#if !SM80_CODE
+#if !CL_SM80
     __trap();
 #else
     using traits = precision_traits<P>;
@@ -622,7 +618,7 @@ template <matmul_precision P>
 __device__ __forceinline__ void mma_16x8(float (&d)[4], const unsigned (&a)[4],
                                          const unsigned (&b)[2])
 {
-#if !SM80_CODE
+#if !CL_SM80
     __trap();
 #else
     if constexpr (P == MATMUL_BF16)
