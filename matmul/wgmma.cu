@@ -134,6 +134,12 @@ template <int REGISTERS> __device__ __forceinline__ void registers_increase()
 // --- v9 ---------------------------------------------------------------------------------
 
 // v9: TMA + wgmma, a producer warpgroup and two consumer warpgroups, persistent.
+// k a slab: 128 bytes of it, 64 elements of bf16 or fp16, 32 of tf32.
+__host__ __device__ constexpr int v9_slab_k(matmul_precision p)
+{
+    return V9_SLAB_BYTES / (p == MATMUL_TF32 ? 4 : 2);
+}
+
 // Tile 128 x 256, k-slab 128 bytes: per slab the producer's one thread waits for the
 // stage to be empty, announces its 48 KB on the stage's full barrier and issues the TMA
 // copies (A: one 128 x 128-byte box; B: four 64-column boxes, or for tf32 one box of
@@ -159,7 +165,7 @@ v9_produce(const CUtensorMap &map_a, const CUtensorMap &map_b, unsigned char *st
            unsigned long long (&full)[V9_STAGES], unsigned long long (&empty)[V9_STAGES],
            int tiles_m, int tiles_n, int slabs, int units, int splits)
 {
-    constexpr int slab = V9_SLAB_BYTES / (P == MATMUL_TF32 ? 4 : 2); // k a stage
+    constexpr int slab = v9_slab_k(P); // k a stage
     int stage = 0;
     unsigned phase = 0;
     for (int unit = blockIdx.x; unit < units; unit += gridDim.x) {
@@ -253,7 +259,7 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
                      split_k_space split_space)
 {
 #if WGMMA_CODE
-    constexpr int slab = V9_SLAB_BYTES / (P == MATMUL_TF32 ? 4 : 2); // k a stage
+    constexpr int slab = v9_slab_k(P); // k a stage
     extern __shared__ unsigned char shared_raw[];
     __shared__ unsigned long long full[V9_STAGES], empty[V9_STAGES];
     // 128-byte swizzling repeats every 1024 bytes; the atoms must start on that boundary.
@@ -370,7 +376,7 @@ static v9_operands v9_plan(const matmul_args *p)
     }
     o.tiles = (long long)cl_ceil_div(p->m, V9_TILE_M) * cl_ceil_div(p->n, V9_TILE_N);
     // One block an SM: its shared memory takes the SM.
-    o.splits = split_k_count(o.tiles, cl_ceil_div(p->k, V9_SLAB_BYTES / elem), sm_count());
+    o.splits = split_k_count(o.tiles, cl_ceil_div(p->k, v9_slab_k(p->precision)), sm_count());
     o.split_bytes = split_k_bytes(o.tiles, o.splits, 256, 128);
     return o;
 }
@@ -455,7 +461,7 @@ template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cud
         }
         b = dst;
     }
-    const int slab = V9_SLAB_BYTES / (int)elem;
+    const int slab = v9_slab_k(P);
     const CUtensorMap map_a = tensor_map(a, p->m, p->k, o.a_pitch, slab, V9_TILE_M, P);
     const CUtensorMap map_b = P == MATMUL_TF32
                                   ? tensor_map(b, p->n, p->k, o.b_pitch, slab, V9_TILE_N, P)
