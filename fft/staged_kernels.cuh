@@ -12,7 +12,8 @@
 // roots), transforms them (dft<R>) and writes them to (j - j mod ns) R + j mod ns + q ns:
 // no bit reversal, one __syncthreads a stage.
 //
-// staged_whole_kernel, whole transforms (m = n), C = 2048 / m of them a block: the first
+// staged_whole_kernel, whole transforms (m = n), C = 2048 / m of them a block (HUGE: more
+// while the prime stage has fewer butterflies than threads, staged.cu): the first
 // stage loads its butterflies' points from global memory straight into registers (a warp's
 // lanes take neighbouring butterflies: runs of m / R points), the stages between trade
 // points through shared memory (transform c's point p at slot c m + p, one slot in 16
@@ -23,7 +24,8 @@
 // products on the first load and the last store. Past two buffers' room (m above 13,673)
 // staged_inplace_kernel and staged_bluestein_inplace_kernel take one buffer, their stages
 // in place, to ~27,200 points (see "stages in place" below). staged_columns_kernel, a pass over
-// columns of a longer transform: C = 16 columns (8 from m = 512, 4 from 1024) interleaved
+// columns of a longer transform: C = 16 columns (8 from m = 512, 4 from 1024; LARGE and
+// HUGE: more while a prime stage is short of threads, staged.cu) interleaved
 // in shared memory (point p of column c at p (C + 1) + c), loaded and stored by the first
 // and last stages likewise (a first pass's run copied out in order).
 // Napkin math (H200, 4.2 TB/s copy rate; 2^24 points a pass): 268 MB, 64 us, a budget of
