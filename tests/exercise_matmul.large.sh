@@ -9,9 +9,10 @@ matmul=bin/matmul
 expect_gpu "matmul -k v6 --m 2^31 - 1 -n 1 --k 1" 0 "$matmul" -k v6 --m 2147483647 -n 1 --k 1 -i 1 --no-peer
 # tf32 with k past 65535 x 32: v9's transpose of B loops over grid.y's 65535 rows of tiles
 # (the launch was refused before). The tensor cores' own adds, 2.2M of them an element,
-# drift past Freivalds' allowance (v9 1.13x it, v7 2.1x; cuBLAS, which splits k, 0.05x), so
-# the run exits 1; what this asserts is that every k is covered: a row of tiles past the
-# 65535th left out would put v9 ~13x past the allowance.
+# drifted past Freivalds' allowance before it took their truncations' bound (2026-11-28:
+# v9 1.13x it, v7 2.1x; cuBLAS, which splits k, 0.05x), so the run may exit 1; what this
+# asserts is that every k is covered: a row of tiles past the 65535th left out put v9 ~13x
+# past that allowance.
 run "$matmul" -k v9 --precision tf32 --m 64 -n 64 --k 2200001 -i 1 --no-peer
 ratio=$(awk '$1 == "v9-wgmma" { print $9 }' "$tmp/out")
 if [ "$rc" -eq 77 ]; then skip "matmul v9 tf32 --k 2200001 (past grid.y's 65535 tiles)"
