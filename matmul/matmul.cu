@@ -780,13 +780,14 @@ static void launch_v4(const matmul_args *p, cudaStream_t s)
     CL_LAUNCH_CHECK();
 }
 
-// v5 to v8's workspace: the copies of A and B into padded rows, where they pay
-// (plan_operands).
-static size_t padded_workspace(const matmul_args *p)
+// The copies of A and B into padded rows, where they pay (plan_operands): v5 to v8's
+// workspace, and the first part of v6's, which copies A a float at a time itself
+// (a_in_chunks false).
+static size_t padded_bytes(const matmul_args *p, bool a_in_chunks)
 {
-    const tiled_operands o = plan_operands(p, matmul_element_bytes(p->precision), true);
-    return o.a_bytes + o.b_bytes;
+    return plan_operands(p, matmul_element_bytes(p->precision), a_in_chunks).bytes();
 }
+static size_t padded_workspace(const matmul_args *p) { return padded_bytes(p, true); }
 
 static void launch_v5(const matmul_args *p, cudaStream_t s)
 {
@@ -836,18 +837,12 @@ static size_t v6_split_bytes(const matmul_args *p, matmul_tile_plan plan)
                          shape.tile_m * shape.tile_n / V6_THREADS);
 }
 
-// v6's padded copy (B's alone: A is copied a float at a time) and split-K's sums after it.
-static size_t v6_padded_bytes(const matmul_args *p)
-{
-    const tiled_operands o = plan_operands(p, 4, false);
-    return o.a_bytes + o.b_bytes;
-}
-
+// v6's workspace: its padded copy (B's alone) and split-K's sums after it.
 static size_t v6_workspace(const matmul_args *p)
 {
     if (v6_thin(p))
         return matmul_thin_workspace(p);
-    return v6_padded_bytes(p) + v6_split_bytes(p, v6_plan(p));
+    return padded_bytes(p, false) + v6_split_bytes(p, v6_plan(p));
 }
 
 template <class S> static void launch_v6_as(const matmul_args *p, int splits, cudaStream_t s)
@@ -858,8 +853,8 @@ template <class S> static void launch_v6_as(const matmul_args *p, int splits, cu
     cl_kernel_fit_for(kernel, V6_THREADS, V6_STAGES * S::stage_bytes);
     matmul_v6_kernel<S><<<dim3(tile_count, splits), V6_THREADS, V6_STAGES * S::stage_bytes, s>>>(
         *p, o.a, o.b, rows_vectorize(p->c, p->n, 4),
-        split_k_carve((unsigned char *)p->workspace + o.a_bytes + o.b_bytes, tile_count, splits,
-                      V6_THREADS, S::rows * 8));
+        split_k_carve((unsigned char *)p->workspace + o.bytes(), tile_count, splits, V6_THREADS,
+                      S::rows * 8));
     CL_LAUNCH_CHECK();
 }
 
@@ -870,7 +865,7 @@ static void launch_v6(const matmul_args *p, cudaStream_t s)
         return;
     }
     const matmul_tile_plan plan = v6_plan(p);
-    const size_t needed = v6_padded_bytes(p) + v6_split_bytes(p, plan);
+    const size_t needed = padded_bytes(p, false) + v6_split_bytes(p, plan);
     if (needed > p->workspace_bytes)
         cl_die(CL_EXIT_CUDA, "v6: needs %zu bytes of workspace, was given %zu", needed,
                p->workspace_bytes);

@@ -318,6 +318,7 @@ constexpr double PAD_MIN_WORK = 1 << 30;
 struct tiled_operands {
     operand a, b;
     size_t a_bytes, b_bytes; // workspace each copy takes (0: read in place)
+    size_t bytes() const { return a_bytes + b_bytes; } // the copies', from the workspace's start
 };
 
 // The plan for A and B: where each copy pays, into the workspace's start (A, then B). A
@@ -345,10 +346,10 @@ inline tiled_operands place_operands(const matmul_args *p, size_t elem, bool a_i
                                      cudaStream_t s)
 {
     tiled_operands o = plan_operands(p, elem, a_in_chunks);
-    if (o.a_bytes + o.b_bytes > p->workspace_bytes)
+    if (o.bytes() > p->workspace_bytes)
         cl_die(CL_EXIT_CUDA,
-               "the copy into padded rows needs %zu bytes of workspace, was given %zu",
-               o.a_bytes + o.b_bytes, p->workspace_bytes);
+               "the copy into padded rows needs %zu bytes of workspace, was given %zu", o.bytes(),
+               p->workspace_bytes);
     unsigned char *w = (unsigned char *)p->workspace;
     if (o.a_bytes) {
         o.a.base = w;

@@ -18,7 +18,6 @@
 //    start while it writes the last one.
 #include <cuda.h>
 #include <cudaTypedefs.h>
-#include <type_traits>
 
 #include "bulk_copy.cuh"
 #include "check.h"
@@ -356,6 +355,7 @@ struct v9_operands {
     long long tiles;
     int splits;         // pieces of k a tile (split_k_count)
     size_t split_bytes; // workspace split-K takes, after the copies
+    size_t workspace() const { return a_bytes + b_bytes + split_bytes; }
 };
 
 static v9_operands v9_plan(const matmul_args *p)
@@ -385,8 +385,7 @@ extern "C" size_t matmul_v9_workspace(const matmul_args *p)
 {
     if (matmul_thin_taken(p))
         return matmul_thin_workspace(p);
-    const v9_operands o = v9_plan(p);
-    return o.a_bytes + o.b_bytes + o.split_bytes;
+    return v9_plan(p).workspace();
 }
 
 #if WGMMA_BUILT
@@ -436,13 +435,12 @@ template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cud
 {
     const size_t elem = matmul_element_bytes(P);
     const v9_operands o = v9_plan(p);
-    const size_t needed = o.a_bytes + o.b_bytes + o.split_bytes;
+    const size_t needed = o.workspace();
     if (needed > p->workspace_bytes)
         cl_die(CL_EXIT_CUDA, "v9: needs %zu bytes of workspace, was given %zu", needed,
                p->workspace_bytes);
     unsigned char *workspace = (unsigned char *)p->workspace;
     const void *a = p->a, *b = p->b;
-    using element = typename std::conditional<P == MATMUL_TF32, float, unsigned short>::type;
     if (o.a_copied) {
         pad_rows(p->a, p->m, p->k, elem, workspace, o.a_pitch, s);
         a = workspace;
