@@ -80,13 +80,18 @@ static unsigned long long staged_radix_code(const pass_desc &d)
     return code;
 }
 
-// The instance that runs d's stages: HUGE with a prime 37 .. 47, LARGE with a large radix
-// 17 .. 31, else SMALL.
-static int staged_tier(const pass_desc &d)
+// d's largest radix, and the instance that runs its stages: HUGE with a prime 37 .. 47,
+// LARGE with a large radix 17 .. 31, else SMALL.
+static int largest_radix(const pass_desc &d)
 {
     int largest = 0;
     for (int s = 0; s < d.stages; s++)
         largest = d.radix[s] > largest ? d.radix[s] : largest;
+    return largest;
+}
+static int staged_tier(const pass_desc &d)
+{
+    const int largest = largest_radix(d);
     return largest > 31 ? TIER_HUGE : largest > 16 ? TIER_LARGE : TIER_SMALL;
 }
 static staged_kernel staged_kernel_of(const pass_desc &d)
@@ -110,14 +115,14 @@ static staged_kernel staged_kernel_of(const pass_desc &d)
 // stage is short of threads and its buffers fit the tier's share of shared memory.
 static bool prime_stage_short(const pass_desc &d, int transforms, int threads)
 {
-    int largest = 0;
-    for (int s = 0; s < d.stages; s++)
-        largest = d.radix[s] > largest ? d.radix[s] : largest;
-    return transforms * (d.m / largest) < threads;
+    return transforms * (d.m / largest_radix(d)) < threads;
 }
+// The shared memory a block of d's tier takes beside the others an SM holds (a HUGE whole
+// transform's block, like its columns', is alone).
 static size_t tier_smem_share(const pass_desc &d)
 {
-    return cl_device_current()->shared_optin_bytes / (staged_tier(d) == TIER_LARGE ? 2 : 1);
+    return cl_device_current()->shared_optin_bytes /
+           (size_t)staged_tier_columns_blocks(staged_tier(d));
 }
 
 // The shape of the columns kernel (column_points): C columns interleaved, point p of column

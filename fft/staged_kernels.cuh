@@ -61,6 +61,12 @@ __host__ __device__ constexpr int staged_tier_threads(int tier)
            : tier == TIER_LARGE ? STAGED_LARGE_THREADS
                                 : 256;
 }
+// A columns kernel's blocks an SM (its launch bounds, so its registers): SMALL 4, LARGE 2,
+// HUGE 1.
+__host__ __device__ constexpr int staged_tier_columns_blocks(int tier)
+{
+    return tier == TIER_SMALL ? 4 : tier == TIER_LARGE ? 2 : 1;
+}
 // A block's copy in: loads a thread issues before it stores them to shared memory.
 enum { STAGED_COPY_LOADS = 8 };
 
@@ -542,9 +548,7 @@ __global__ void __launch_bounds__(staged_tier_threads(TIER), 1)
 // is an m-point pass of stride ns too), left as a first pass leaves its run. One sweep of
 // the points where two passes took two.
 template <int TIER>
-__global__ void __launch_bounds__(STAGED_THREADS, TIER == TIER_SMALL   ? 4
-                                                  : TIER == TIER_LARGE ? 2
-                                                                       : 1)
+__global__ void __launch_bounds__(STAGED_THREADS, staged_tier_columns_blocks(TIER))
     staged_columns_kernel(const float2 *in, float2 *out, const __grid_constant__ pass_desc d)
 {
     extern __shared__ float2 sm[];
