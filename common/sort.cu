@@ -31,10 +31,8 @@ struct cl_sort_workspace {
     unsigned *digit_counts;      // [4][256], zero between sorts (the scan of them clears them)
     unsigned *digit_starts;      // [4][256]: exclusive sums of the counts
     cl_scan_workspace *lookback; // a status word per (tile, digit)
-    // a spread sort's: where a pass stores each digit's keys, the segments of its tail,
-    // their digit counts ([3][256][256], zero between sorts) and starts; made at the
-    // first spread call (spread_state)
-    unsigned long long *spread_starts;
+    // a spread sort's: the segments of its tail, their digit counts ([3][256][256], zero
+    // between sorts) and starts; made at the first spread call (spread_state)
     cl_sort_segments *segments;
     unsigned *segment_counts, *segment_starts;
     size_t shared_optin; // the most shared memory the GPU gives a block
@@ -405,10 +403,12 @@ struct to_buffer {
 // is contiguous in the sequence, so thread d finds the part of the run's first place
 // once (run_part) and a key moves on from there only where the run crosses into the
 // next part. Napkin (2 H200s, 2^29 keys a GPU): the pass alone takes ~2.8 ms; half its
-// stores, 1 GB, cross NVLink, 2.8 ms at the ~380 GB/s a direction of peer copies. It
-// measured 4.9 ms: ~220 GB/s of keys, as a tile's 256 runs are ~32 keys, 128-byte
-// pieces at unaligned places. ncu counts 1.9x the keys on the wire (1.3x as user data:
-// partly filled sectors; the rest packet headers of the small writes) at ~400 GB/s.
+// stores, 1 GB, cross NVLink, 2.8 ms at the ~380 GB/s a direction of peer copies. Stored
+// to the peers it measured 4.9 ms: ~220 GB/s of keys, as a tile's 256 runs are ~32 keys,
+// 128-byte pieces at unaligned places. ncu counts 1.9x the keys on the wire (1.3x as
+// user data: partly filled sectors; the rest packet headers of the small writes) at
+// ~400 GB/s. So radix_sort's m4 points the other parts at local mirrors for its large
+// scatters and has copy engines carry each digit's run over (3.3 ms).
 struct to_parts {
     cl_sort_spread to;
     const unsigned long long
@@ -683,11 +683,15 @@ __global__ void __launch_bounds__(SORT_THREADS, V5_MIN_BLOCKS)
 #ifdef CL_HAVE_BULK_COPY
     // Keys alone: the keys of a tile ahead into L2 (the v5 section's header says why).
     if (!PAIRS && t == 0 && tile + V5_PREFETCH_AHEAD < num_tiles) {
+        // The tile's addresses rounded down to 16 bytes, as the prefetch needs: the
+        // addresses, not their offsets from keys_in, which a spread sort's refining
+        // scatter starts anywhere in its buffer (m4 at 2.5Gi keys on 2 GPUs faulted with a
+        // misaligned address when it rounded the offsets).
         const tile_span ahead = tiles.span(tile + V5_PREFETCH_AHEAD);
-        const size_t from = ahead.first * sizeof *keys_in & ~(size_t)15,
-                     to = ahead.end * sizeof *keys_in & ~(size_t)15;
+        const uintptr_t from = (uintptr_t)(keys_in + ahead.first) & ~(uintptr_t)15,
+                        to = (uintptr_t)(keys_in + ahead.end) & ~(uintptr_t)15;
         if (to > from)
-            bulk_prefetch_l2((const char *)keys_in + from, (unsigned)(to - from));
+            bulk_prefetch_l2((const void *)from, (unsigned)(to - from));
     }
 #endif
     if (span.end - span.first == V5_TILE)
@@ -701,7 +705,7 @@ __global__ void __launch_bounds__(SORT_THREADS, V5_MIN_BLOCKS)
 // and up): it may start while the kernel before it in the stream finishes. Raises the
 // kernel's shared-memory allowance first where shared_bytes needs it.
 template <typename... Params, typename... Args>
-static void launch(bool dependent, void (*kernel)(Params...), unsigned blocks, unsigned threads,
+static void launch(bool dependent, void (*kernel)(Params...), dim3 blocks, unsigned threads,
                    size_t shared_bytes, cudaStream_t stream, Args... args)
 {
     const cl_kernel_fit fit = cl_kernel_fit_for((const void *)kernel, (int)threads, shared_bytes);
@@ -709,7 +713,7 @@ static void launch(bool dependent, void (*kernel)(Params...), unsigned blocks, u
     attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attribute.val.programmaticStreamSerializationAllowed = 1;
     cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(blocks);
+    config.gridDim = blocks;
     config.blockDim = dim3(threads);
     config.dynamicSmemBytes = shared_bytes;
     config.stream = stream;
@@ -808,23 +812,27 @@ extern "C" void cl_radix_sort_u32_v4(const uint32_t *keys_in, const uint32_t *va
 // sort.h's spread sort. Beyond the one-GPU sort's kernels: a count of one digit, v5's pass
 // into to_parts (a scatter), and for the finish a count by segment, its scan and v5's
 // passes over the segments' tiles. The plans (where each digit starts, the segments)
-// come from the host. Napkin (2 H200s, 2^30 keys): the four passes of a share (~12 ms)
-// with the scatter's ~2 ms more for the link; measured 15.5 ms (radix_sort's README).
+// come from the host. Napkin (2 H200s, 2^30 keys): the four passes of a share (~10 ms)
+// with the scatter's ~1 ms more for the link; measured 12.2 ms (radix_sort's README).
 
-// The 256 counts of one pass's digit over keys[0..n) (block_digit_counts over a
-// grid-stride loop) into `counts` (zeroed before the launch). Napkin: reads 4 bytes a
-// key, 2^29 keys in ~0.5 ms at an H200's 4.1 TB/s; radix_sort's m4 measured 0.6 ms with
-// the gathering of the counts.
+// The 256 counts of one pass's digit over each chunk of keys[0..n) (block_digit_counts
+// over a grid-stride loop; the blocks of row y of the grid count chunk y) into
+// counts[y * 256 ..] (zeroed before the launch). Napkin: reads 4 bytes a key, 2^29 keys
+// in ~0.5 ms at an H200's 4.1 TB/s; radix_sort's m4 measured 0.7 ms with the gathering
+// of the counts (8 chunks as 8 launches, before this one launch for all).
 __global__ void __launch_bounds__(SORT_THREADS)
-    count_pass_digits(const uint32_t *keys, size_t n, int pass, int bits, unsigned *counts)
+    count_pass_digits(const uint32_t *keys, size_t n, size_t chunk, int pass, int bits,
+                      unsigned *counts)
 {
     __shared__ block_digit_counts<1> block;
     block.clear();
     __syncthreads();
-    const size_t stride = (size_t)gridDim.x * SORT_THREADS;
-    block.add(keys, (size_t)blockIdx.x * SORT_THREADS + threadIdx.x, n, stride, pass, 1, bits);
+    const size_t stride = (size_t)gridDim.x * SORT_THREADS, first = blockIdx.y * chunk,
+                 end = n - first < chunk ? n : first + chunk;
+    block.add(keys, first + (size_t)blockIdx.x * SORT_THREADS + threadIdx.x, end, stride, pass, 1,
+              bits);
     __syncthreads();
-    block.flush(counts, RADIX, 1);
+    block.flush(counts + (size_t)blockIdx.y * RADIX, RADIX, 1);
 }
 
 // The digits of every pass below the segments' digit, counted per segment: a block a
@@ -860,15 +868,21 @@ __global__ void __launch_bounds__(RADIX)
         segments->first[blockIdx.x % RADIX] + block_exclusive_scan<unsigned, RADIX>(count, total);
 }
 
-extern "C" void cl_sort_count_pass(const uint32_t *keys, size_t n, int bits, int pass,
-                                   unsigned *counts, cudaStream_t stream)
+extern "C" void cl_sort_count_pass(const uint32_t *keys, size_t n, size_t chunk, int chunks,
+                                   int bits, int pass, unsigned *counts, cudaStream_t stream)
 {
-    CL_CUDA_CHECK(cudaMemsetAsync(counts, 0, RADIX * sizeof(unsigned), stream));
+    CL_CUDA_CHECK(cudaMemsetAsync(counts, 0, (size_t)chunks * RADIX * sizeof(unsigned), stream));
     if (n == 0)
         return;
-    const size_t tiles = (n + V5_TILE - 1) / V5_TILE;
-    launch(false, count_pass_digits, (unsigned)(tiles < 1024 ? tiles : 1024), SORT_THREADS, 0,
-           stream, keys, n, pass, bits, counts);
+    // A chunk's blocks: one a tile, up to 1024 over all chunks.
+    const size_t rows = (n + chunk - 1) / chunk, tiles = (chunk + V5_TILE - 1) / V5_TILE,
+                 per_row = 1024 / rows > 0 ? 1024 / rows : 1;
+    if (rows > (size_t)chunks)
+        cl_die(CL_EXIT_CUDA, "a count of %zu keys in chunks of %zu: more than %d", n, chunk,
+               chunks);
+    launch(false, count_pass_digits,
+           dim3((unsigned)(tiles < per_row ? tiles : per_row), (unsigned)rows), SORT_THREADS, 0,
+           stream, keys, n, chunk, pass, bits, counts);
 }
 
 extern "C" uint32_t *cl_sort_spread_inbox(cl_sort_workspace *ws, uint32_t *out, int values,
@@ -887,7 +901,6 @@ static void spread_state(cl_sort_workspace *ws, cudaStream_t stream)
 {
     if (ws->segment_counts)
         return;
-    CL_CUDA_CHECK(cudaMalloc((void **)&ws->spread_starts, RADIX * sizeof(unsigned long long)));
     CL_CUDA_CHECK(cudaMalloc((void **)&ws->segments, sizeof(cl_sort_segments)));
     CL_CUDA_CHECK(cudaMalloc((void **)&ws->segment_starts, SEGMENT_DIGITS * sizeof(unsigned)));
     CL_CUDA_CHECK(cudaMalloc((void **)&ws->segment_counts, SEGMENT_DIGITS * sizeof(unsigned)));
@@ -896,7 +909,7 @@ static void spread_state(cl_sort_workspace *ws, cudaStream_t stream)
 }
 
 extern "C" void cl_sort_spread_pass(const uint32_t *keys, const uint32_t *values, size_t n,
-                                    int bits, int pass, const unsigned long long starts[256],
+                                    int bits, int pass, const unsigned long long *starts,
                                     const cl_sort_spread *to, cl_sort_workspace *ws,
                                     cudaStream_t stream)
 {
@@ -912,10 +925,7 @@ extern "C" void cl_sort_spread_pass(const uint32_t *keys, const uint32_t *values
     if (n == 0)
         return;
     spread_state(ws, stream);
-    CL_CUDA_CHECK(cudaMemcpyAsync(ws->spread_starts, starts, RADIX * sizeof *starts,
-                                  cudaMemcpyHostToDevice, stream));
-    v5_pass(keys, values, to_parts{*to, ws->spread_starts}, one_run{n}, tiles, pass, bits, ws,
-            stream);
+    v5_pass(keys, values, to_parts{*to, starts}, one_run{n}, tiles, pass, bits, ws, stream);
 }
 
 extern "C" void cl_sort_spread_finish(uint32_t *keys_out, uint32_t *values_out, size_t count,
@@ -1005,7 +1015,6 @@ extern "C" void cl_sort_workspace_destroy(cl_sort_workspace *ws)
     CL_CUDA_CHECK(cudaFree(ws->values));
     CL_CUDA_CHECK(cudaFree(ws->digit_counts));
     CL_CUDA_CHECK(cudaFree(ws->digit_starts));
-    CL_CUDA_CHECK(cudaFree(ws->spread_starts));
     CL_CUDA_CHECK(cudaFree(ws->segments));
     CL_CUDA_CHECK(cudaFree(ws->segment_counts));
     CL_CUDA_CHECK(cudaFree(ws->segment_starts));

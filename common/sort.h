@@ -62,7 +62,8 @@ void cl_radix_sort_u32_v4(const uint32_t *keys_in, const uint32_t *values_in, ui
 // The parts: part p (a GPU) holds places first[p] .. first[p+1]-1 of the whole sequence,
 // stored by a scatter to keys[p] (values[p]) from place first[p] on, through pointers
 // the GPU running the pass can store to: its own, the others' through peer access (one
-// process) or CUDA IPC (one process a GPU).
+// process) or CUDA IPC (one process a GPU), or a local mirror of another part's places
+// that the caller copies on (radix_sort's m4 does, for long runs).
 #define CL_SORT_MAX_PARTS 64
 typedef struct {
     int parts;
@@ -70,14 +71,17 @@ typedef struct {
     uint32_t *keys[CL_SORT_MAX_PARTS], *values[CL_SORT_MAX_PARTS];
 } cl_sort_spread;
 
-// The 256 counts (device) of pass `pass`'s digit over keys[0..n) (pass p: bits 8p ..).
-void cl_sort_count_pass(const uint32_t *keys, size_t n, int bits, int pass, unsigned *counts,
-                        cudaStream_t stream);
+// The 256 counts (device) of pass `pass`'s digit (pass p: bits 8p ..) over each chunk of
+// `chunk` keys of keys[0..n) (the last maybe partial; chunk >= n: one), into counts[c *
+// 256 + d]; `chunks` rows, those past the last chunk zeroed.
+void cl_sort_count_pass(const uint32_t *keys, size_t n, size_t chunk, int chunks, int bits,
+                        int pass, unsigned *counts, cudaStream_t stream);
 // A scatter: pass `pass` over keys[0..n) (values alike), each key of digit d stored at
 // place starts[d] + its rank among these keys of digit d (stable), on the part of `to`
-// holding that place. starts: host memory (copied before the call returns).
+// holding that place. starts: device memory, read by the pass (so several passes may be
+// enqueued at once, each with its own row of starts).
 void cl_sort_spread_pass(const uint32_t *keys, const uint32_t *values, size_t n, int bits, int pass,
-                         const unsigned long long starts[256], const cl_sort_spread *to,
+                         const unsigned long long *starts, const cl_sort_spread *to,
                          cl_sort_workspace *ws, cudaStream_t stream);
 
 // A part's segments after the scatters: segment s holds its keys first[s] .. first[s+1]-1

@@ -22,20 +22,22 @@
 //              significant digit's pass first: the team gathers each GPU's 256 counts
 //              of that digit, which place every key in the whole sequence (the keys of
 //              smaller digits on every GPU, then the same digit's on lower ranks); the
-//              pass stores each key straight to its place, on whichever GPU holds it
-//              (peer stores over NVLink: the pass is the exchange); a digit's run that
-//              a boundary between GPUs cuts is scattered again by the next digits; each
-//              GPU then sorts its keys by the lower digits within each run sharing the
-//              top one (v5's passes by segment). No cut search, no merge, four passes
+//              pass stores each key at its place, a place on another GPU in a local
+//              mirror of that GPU's places, whose runs copy engines carry over while
+//              the next chunk of the share is scattered (small shares: peer stores,
+//              the pass itself the exchange); a digit's run that a boundary between
+//              GPUs cuts is scattered again by the next digits; each GPU then sorts its
+//              keys by the lower digits within each run sharing the top one (v5's
+//              passes by segment). No cut search, no merge, four passes
 // Napkin (2^30 keys, 2 H200s, NVLink ~385 GB/s a direction): a GPU sorts its 2^29 keys
-// in ~12 ms (v5 at ~45 Gkeys/s); m2 and m3 send half of each GPU's keys, 1 GB, ~2.8 ms
+// in ~10 ms (v5 at ~55 Gkeys/s); m2 and m3 send half of each GPU's keys, 1 GB, ~2.8 ms
 // (both directions at once); the cut search is ~32 rounds of a launch, two small copies
-// and a sum, a few us each; m2's second sort ~12 ms again, m3's merge ~1 ms (4.3 GB of
-// reads and writes); m4 ~12 ms of passes with 1 GB each way under one of them. One GPU
-// sorts all 2^30 keys in ~24 ms. Measured (2 x H200): m3 24.8 ms, 0.98x, as its exchange
-// takes 5.2 ms (~210 GB/s a direction), the cut search 2.7 ms (~80 us a round) and the
-// merge 5.1 ms (~830 GB/s); m4 15.5 ms, 1.57x: its scatter takes 4.9 ms (~220 GB/s),
-// its sort by segments 9.7. README.md says what bounds each and what comes next.
+// and a sum, a few us each; m2's second sort ~10 ms again, m3's merge ~1 ms (4.3 GB of
+// reads and writes); m4 ~10 ms of passes with 1 GB each way under one of them. One GPU
+// sorts all 2^30 keys in ~19 ms. Measured (2 x H200, 2026-11-29): m3 22.5 ms, 0.85x, as
+// its exchange takes 5.2 ms (~210 GB/s a direction), the cut search 2.5 ms and the merge
+// 5.2 ms; m4 12.2 ms, 1.57x: its scatter 3.3 ms (with peer stores 4.8), its sort by
+// segments 7.8. README.md says what bounds each and what comes next.
 // Verification without the whole input on one host: each GPU's result in order (and
 // stable: values are the global indices), the boundaries between GPUs in order, each
 // GPU's count its share's, a 64-bit hash of the multiset of (key, value) equal to the
@@ -53,6 +55,23 @@
 const char *const radix_spread_names[] = {"m1-gather",  "m2-sample", "m3-merge",
                                           "m4-scatter", "all",       NULL};
 
+// m4's first scatter goes in chunks of a GPU's share, each chunk's pass storing the keys
+// for other GPUs in a local mirror of their places, which copy engines then carry to
+// them while the next chunk's pass runs (send_chunk below says why): up to 8 chunks,
+// as many as keep a chunk's run of one digit 2^18 keys (1 MB) long on average. (2 H200s,
+// 2^30 keys: 8 chunks of 2^26 keys, 3.2 ms for the scatter; 12 and 16 chunks, runs of
+// 0.7 and 0.5 MB, 3.2-3.3 ms in one run and 5.2 in another; 4 chunks 3.6.) A share of
+// fewer than 2^25 keys (runs under 512 KB) is scattered by peer stores, no mirror: a
+// copy's fixed cost outweighs its gain there (2^26 keys on 2 GPUs: 1.30 ms either way;
+// 2^24: copies 0.69 ms, peer stores 0.56).
+enum { SCATTER_CHUNKS = 8, SCATTER_RUN_KEYS = 1 << 18, SCATTER_COPIES_FROM = 1 << 25 };
+
+static int scatter_chunks(size_t share)
+{
+    const size_t chunks = share / (256 * (size_t)SCATTER_RUN_KEYS);
+    return chunks < 1 ? 1 : chunks > SCATTER_CHUNKS ? SCATTER_CHUNKS : (int)chunks;
+}
+
 // A GPU's share and its buffers (the team's GPU, streams and communicator:
 // common/team.h). All work of a run goes on the GPU's compute stream, NCCL's too, so
 // each step waits for the one before it on that GPU.
@@ -64,7 +83,17 @@ typedef struct {
     cl_sort_workspace *ws;
     size_t *merge_splits;       // device: m3's merge path, a block's start in the runs
     unsigned long long *counts; // device: the bounds' lt and le, the digest
-    unsigned *digit_counts;     // device: m4, its 256 counts of a digit over some of its places
+    // m4: its 256 counts of a digit over some of its places (a row a chunk of the first
+    // scatter; device, and the chunks' rows here), where a scatter's keys of each digit
+    // start (device, a row a chunk)
+    unsigned *digit_counts, chunk_counts[SCATTER_CHUNKS][256];
+    unsigned long long *starts, chunk_starts[SCATTER_CHUNKS][256];
+    // m4's first scatter through copies: this GPU's mirror of the other parts' places
+    // (keys, values; NULL where it did not fit: then the pass stores to the peers), the
+    // spread whose parts are its own inbox and the mirror, an event a chunk
+    uint32_t *mirror_keys, *mirror_values;
+    cl_sort_spread mirrored;
+    cudaEvent_t chunk_passed[SCATTER_CHUNKS];
 } share_gpu;
 
 typedef struct {
@@ -119,7 +148,11 @@ static void share_open(share_gpu *s, cl_team_gpu *gpu, radix_share share, bool p
     CL_CUDA_CHECK(cudaMalloc((void **)&s->merge_splits,
                              radix_merge_splits(share.count) * sizeof *s->merge_splits));
     CL_CUDA_CHECK(cudaMalloc((void **)&s->counts, 2 * CL_TEAM_MAX_GPUS * sizeof *s->counts));
-    CL_CUDA_CHECK(cudaMalloc((void **)&s->digit_counts, 256 * sizeof(unsigned)));
+    CL_CUDA_CHECK(cudaMalloc((void **)&s->digit_counts, SCATTER_CHUNKS * 256 * sizeof(unsigned)));
+    CL_CUDA_CHECK(
+        cudaMalloc((void **)&s->starts, SCATTER_CHUNKS * 256 * sizeof(unsigned long long)));
+    for (int c = 0; c < SCATTER_CHUNKS; c++)
+        CL_CUDA_CHECK(cudaEventCreateWithFlags(&s->chunk_passed[c], cudaEventDisableTiming));
 }
 
 static void share_close(share_gpu *s)
@@ -132,6 +165,11 @@ static void share_close(share_gpu *s)
     CL_CUDA_CHECK(cudaFree(s->counts));
     CL_CUDA_CHECK(cudaFree(s->merge_splits));
     CL_CUDA_CHECK(cudaFree(s->digit_counts));
+    CL_CUDA_CHECK(cudaFree(s->starts));
+    CL_CUDA_CHECK(cudaFree(s->mirror_keys));
+    CL_CUDA_CHECK(cudaFree(s->mirror_values));
+    for (int c = 0; c < SCATTER_CHUNKS; c++)
+        CL_CUDA_CHECK(cudaEventDestroy(s->chunk_passed[c]));
     cl_sort_workspace_destroy(s->ws);
 }
 
@@ -217,6 +255,32 @@ static uint32_t *other(const sort_team *t, share_gpu *s, bool values)
                : out;
 }
 
+// A GPU's mirror of the other parts' places (m4's first scatter), where its share is
+// long enough and its free memory holds one: the places of the parts below its own,
+// then above, so that part p's place x lies at mirrored.keys[p] + (x - first[p]) as it
+// would on part p.
+static void mirror_open(sort_team *t, share_gpu *s)
+{
+    const int r = s->gpu->rank;
+    const size_t places = t->opt->n - s->share.count,
+                 bytes = places * sizeof(uint32_t) * (t->opt->pairs ? 2 : 1);
+    s->mirrored = t->inboxes;
+    CL_CUDA_CHECK(cudaSetDevice(s->gpu->device));
+    if (places == 0 || s->share.count < SCATTER_COPIES_FROM ||
+        !cl_team_device_fits(s->gpu->device, bytes))
+        return;
+    CL_CUDA_CHECK(cudaMalloc((void **)&s->mirror_keys, places * sizeof(uint32_t)));
+    if (t->opt->pairs)
+        CL_CUDA_CHECK(cudaMalloc((void **)&s->mirror_values, places * sizeof(uint32_t)));
+    for (int p = 0; p < t->gpus; p++) {
+        if (p == r)
+            continue;
+        const size_t at = t->first[p] - (p > r ? s->share.count : 0);
+        s->mirrored.keys[p] = s->mirror_keys + at;
+        s->mirrored.values[p] = s->mirror_values ? s->mirror_values + at : NULL;
+    }
+}
+
 // m4's targets: every rank's inbox and other buffer as pointers this process's GPUs
 // store to. One process: the buffers themselves, with peer access between every pair
 // of GPUs (NVLink or PCIe, where the hardware allows it). One process a GPU: each rank's
@@ -286,6 +350,8 @@ static void scatter_open(sort_team *t)
     }
     cl_team_sum(&t->team, &unreachable, &all, 1);
     t->scatter_fits = all == 0;
+    for (int l = 0; l < t->team.plan.nlocal; l++)
+        mirror_open(t, &t->local[l]);
 }
 
 // Every GPU's share of the input made anew (not timed: each run starts from it).
@@ -541,26 +607,35 @@ static const uint32_t *scatter_source(const sort_team *t, share_gpu *s, bool fir
 }
 
 // Every rank's 256 counts of pass p's digit over its places [lo, hi), gathered into
-// counts[g * 256 + d] on every rank (cl_team_gather).
-static void team_counts(sort_team *t, bool first, uint64_t lo, uint64_t hi, int p, uint64_t *counts)
+// counts[g * 256 + d] on every rank (cl_team_gather); each local GPU's counts of each
+// of `chunks` chunks of its places in its chunk_counts.
+static void team_counts(sort_team *t, bool first, uint64_t lo, uint64_t hi, int p, int chunks,
+                        uint64_t *counts)
 {
     for (int l = 0; l < t->team.plan.nlocal; l++) {
         share_gpu *s = &t->local[l];
         size_t at, len;
         portion(t, s->gpu->rank, lo, hi, &at, &len);
+        size_t from, per;
+        radix_chunk(len, chunks, 0, CL_SORT_TILE, &from, &per);
         CL_CUDA_CHECK(cudaSetDevice(s->gpu->device));
-        cl_sort_count_pass(scatter_source(t, s, first, false) + at, len, t->opt->bits, p,
-                           s->digit_counts, s->gpu->compute);
+        cl_sort_count_pass(scatter_source(t, s, first, false) + at, len, per > 0 ? per : 1, chunks,
+                           t->opt->bits, p, s->digit_counts, s->gpu->compute);
     }
     cl_team_wait(&t->team);
     unsigned long long *all = cl_host_alloc((size_t)t->gpus * 256 * sizeof *all, "counts");
     for (int l = 0; l < t->team.plan.nlocal; l++) {
         share_gpu *s = &t->local[l];
-        unsigned c[256];
         CL_CUDA_CHECK(cudaSetDevice(s->gpu->device));
-        CL_CUDA_CHECK(cudaMemcpy(c, s->digit_counts, sizeof c, cudaMemcpyDeviceToHost));
-        for (int d = 0; d < 256; d++)
-            all[(size_t)s->gpu->rank * 256 + d] = c[d];
+        CL_CUDA_CHECK(cudaMemcpy(s->chunk_counts, s->digit_counts,
+                                 (size_t)chunks * sizeof s->chunk_counts[0],
+                                 cudaMemcpyDeviceToHost));
+        for (int d = 0; d < 256; d++) {
+            unsigned long long sum = 0;
+            for (int c = 0; c < chunks; c++)
+                sum += s->chunk_counts[c][d];
+            all[(size_t)s->gpu->rank * 256 + d] = sum;
+        }
     }
     cl_team_gather(&t->team, all, 256);
     for (size_t i = 0; i < (size_t)t->gpus * 256; i++)
@@ -568,23 +643,89 @@ static void team_counts(sort_team *t, bool first, uint64_t lo, uint64_t hi, int 
     free(all);
 }
 
+// The keys (values) a chunk's pass left in this GPU's mirror, sent to the parts that
+// hold their places by the copy engines, on the GPU's second stream once the pass is
+// done: each digit's run of the chunk (its places starts[d] .. + counts[d], cut at the
+// parts' boundaries) one copy, at most 256 + gpus a kind, one batch. Why (2 H200s,
+// 2^30 keys): stored by the pass itself, a tile's ~32 keys of a digit go over NVLink as
+// small, unaligned writes (ncu: 1.9x the keys' bytes on the wire, the pass 4.8 ms where
+// the link's rate allows ~2.8); a copy engine moves each run, megabytes long, at the
+// link's rate, without the SMs, while the next chunk's pass runs.
+static void send_chunk(sort_team *t, share_gpu *s, const unsigned long long starts[256],
+                       const unsigned counts[256])
+{
+    enum { MOST = 2 * (256 + CL_TEAM_MAX_GPUS) };
+    void *to[MOST];
+    const void *from[MOST];
+    size_t bytes[MOST], n = 0;
+    const int r = s->gpu->rank;
+    for (int d = 0; d < 256; d++) {
+        const uint64_t lo = starts[d], hi = lo + counts[d];
+        for (int p = 0; p < t->gpus && lo < hi; p++) {
+            const uint64_t a = lo > t->first[p] ? lo : t->first[p],
+                           b = hi < t->first[p + 1] ? hi : t->first[p + 1];
+            if (p == r || a >= b)
+                continue;
+            const size_t at = (size_t)(a - t->first[p]);
+            for (int v = 0; v < (t->opt->pairs ? 2 : 1); v++) {
+                to[n] = (v ? t->inboxes.values[p] : t->inboxes.keys[p]) + at;
+                from[n] = (v ? s->mirrored.values[p] : s->mirrored.keys[p]) + at;
+                bytes[n++] = (size_t)(b - a) * sizeof(uint32_t);
+            }
+        }
+    }
+    if (n == 0)
+        return;
+    struct cudaMemcpyAttributes attr = {.srcAccessOrder = cudaMemcpySrcAccessOrderStream,
+                                        .flags = cudaMemcpyFlagPreferOverlapWithCompute};
+    size_t attr_from = 0;
+    CL_CUDA_CHECK(cudaMemcpyBatchAsync(to, from, bytes, n, &attr, &attr_from, 1, s->gpu->comm));
+}
+
 // A scatter of pass p over places [lo, hi) into `to` (every GPU), then a barrier: each
-// GPU's keys are in place before any reads them.
-static void team_scatter(sort_team *t, bool first, uint64_t lo, uint64_t hi, int p,
+// GPU's keys are in place before any reads them. The first scatter (the input shares
+// into the inboxes) runs each GPU's places in `chunks` passes (team_counts counted
+// them), and where the GPU has a mirror its passes store there and send_chunk carries
+// each chunk on; the barrier waits for both streams.
+static void team_scatter(sort_team *t, bool first, uint64_t lo, uint64_t hi, int p, int chunks,
                          const uint64_t *counts, const cl_sort_spread *to)
 {
     const bool pairs = t->opt->pairs;
     for (int l = 0; l < t->team.plan.nlocal; l++) {
         share_gpu *s = &t->local[l];
-        unsigned long long starts[256];
-        size_t at, len;
-        radix_scatter_starts(counts, t->gpus, s->gpu->rank, lo, starts);
-        portion(t, s->gpu->rank, lo, hi, &at, &len);
+        radix_scatter_starts(counts, t->gpus, s->gpu->rank, lo, s->chunk_starts[0]);
+        radix_chunk_starts(s->chunk_counts, chunks, s->chunk_starts);
         CL_CUDA_CHECK(cudaSetDevice(s->gpu->device));
-        cl_sort_spread_pass(scatter_source(t, s, first, false) + at,
-                            pairs ? scatter_source(t, s, first, true) + at : NULL, len,
-                            t->opt->bits, p, starts, to, s->ws, s->gpu->compute);
+        CL_CUDA_CHECK(cudaMemcpyAsync(s->starts, s->chunk_starts,
+                                      (size_t)chunks * sizeof s->chunk_starts[0],
+                                      cudaMemcpyHostToDevice, s->gpu->compute));
     }
+    // Every GPU's passes first, chunk by chunk, then the copies, each after its chunk's
+    // pass: one host thread driving several GPUs starts them all at once, and no wait of
+    // the host for a copy's place in its stream can hold back another GPU's pass.
+    for (int c = 0; c < chunks; c++)
+        for (int l = 0; l < t->team.plan.nlocal; l++) {
+            share_gpu *s = &t->local[l];
+            size_t at, len, from, count;
+            portion(t, s->gpu->rank, lo, hi, &at, &len);
+            radix_chunk(len, chunks, c, CL_SORT_TILE, &from, &count);
+            CL_CUDA_CHECK(cudaSetDevice(s->gpu->device));
+            cl_sort_spread_pass(scatter_source(t, s, first, false) + at + from,
+                                pairs ? scatter_source(t, s, first, true) + at + from : NULL, count,
+                                t->opt->bits, p, s->starts + (size_t)c * 256,
+                                first ? &s->mirrored : to, s->ws, s->gpu->compute);
+            if (first && s->mirror_keys)
+                CL_CUDA_CHECK(cudaEventRecord(s->chunk_passed[c], s->gpu->compute));
+        }
+    for (int c = 0; c < chunks && first; c++)
+        for (int l = 0; l < t->team.plan.nlocal; l++) {
+            share_gpu *s = &t->local[l];
+            if (!s->mirror_keys)
+                continue;
+            CL_CUDA_CHECK(cudaSetDevice(s->gpu->device));
+            CL_CUDA_CHECK(cudaStreamWaitEvent(s->gpu->comm, s->chunk_passed[c], 0));
+            send_chunk(t, s, s->chunk_starts[c], s->chunk_counts[c]);
+        }
     cl_team_barrier(&t->team);
 }
 
@@ -605,17 +746,18 @@ static void scatter_stages(sort_team *t, double *stage_ms)
     uint64_t runs[2 * CL_TEAM_MAX_GPUS], next[2 * CL_TEAM_MAX_GPUS];
     uint64_t *counts = cl_host_alloc((size_t)t->gpus * 256 * sizeof *counts, "counts");
     double t0 = cl_wall_ms();
-    team_counts(t, true, 0, t->opt->n, top, t->top_counts);
+    const int chunks = scatter_chunks(radix_share_of(t->opt->n, t->gpus, 0).count);
+    team_counts(t, true, 0, t->opt->n, top, chunks, t->top_counts);
     stage_done(t, stage_ms, STAGE_CUTS, &t0);
-    team_scatter(t, true, 0, t->opt->n, top, t->top_counts, &t->inboxes);
+    team_scatter(t, true, 0, t->opt->n, top, chunks, t->top_counts, &t->inboxes);
     stage_done(t, stage_ms, STAGE_EXCHANGE, &t0);
     int nruns = radix_runs_cut(t->top_counts, t->gpus, 0, t->first, runs);
     for (int p = top - 1; p >= 0 && nruns > 0; p--) {
         int nnext = 0;
         for (int k = 0; k < nruns; k++) {
             const uint64_t lo = runs[2 * k], hi = runs[2 * k + 1];
-            team_counts(t, false, lo, hi, p, counts);
-            team_scatter(t, false, lo, hi, p, counts, &t->others);
+            team_counts(t, false, lo, hi, p, 1, counts);
+            team_scatter(t, false, lo, hi, p, 1, counts, &t->others);
             for (int l = 0; l < t->team.plan.nlocal; l++) { // back into the inbox
                 share_gpu *s = &t->local[l];
                 size_t at, len;

@@ -77,6 +77,16 @@ int radix_runs_cut(const uint64_t *counts, int gpus, uint64_t lo, const uint64_t
 void radix_segments(const uint64_t *counts, int gpus, const uint64_t *first, int rank,
                     cl_sort_segments *segments);
 
+// m4's first scatter runs a rank's places in chunks (multi_gpu.c: each chunk's keys for
+// other ranks go on by copy engines while the next chunk's pass runs). Chunk c of
+// `chunks` of len places: whole tiles of `tile` places (the sort's), [*from, *from +
+// *count), the last maybe partial and late ones maybe empty.
+void radix_chunk(size_t len, int chunks, int c, size_t tile, size_t *from, size_t *count);
+// Where each chunk's keys of each digit go: starts[0] the rank's (radix_scatter_starts)
+// on entry; chunk c's after chunk c - 1's counts[c - 1] keys of the digit.
+void radix_chunk_starts(const unsigned (*counts)[256], int chunks,
+                        unsigned long long (*starts)[256]);
+
 // --- the kernels (multi_gpu_kernels.cu), each enqueued on `stream` ----------------------
 
 enum {

@@ -175,3 +175,19 @@ void radix_segments(const uint64_t *counts, int gpus, const uint64_t *first, int
     segments->first[256] = (unsigned)(hi - lo);
     segments->first_tile[256] = tiles;
 }
+
+void radix_chunk(size_t len, int chunks, int c, size_t tile, size_t *from, size_t *count)
+{
+    const size_t tiles = (len + tile - 1) / tile, per = (tiles + chunks - 1) / chunks * tile,
+                 lo = (size_t)c * per;
+    *from = lo < len ? lo : len;
+    *count = lo + per < len ? lo + per - *from : len - *from;
+}
+
+void radix_chunk_starts(const unsigned (*counts)[256], int chunks,
+                        unsigned long long (*starts)[256])
+{
+    for (int c = 1; c < chunks; c++)
+        for (int d = 0; d < 256; d++)
+            starts[c][d] = starts[c - 1][d] + counts[c - 1][d];
+}

@@ -28,6 +28,9 @@ done
 expect_gpu "radix_sort --gpus 2 -n 300001 --bits 4 --pairs --input few" 0 "$rs" --gpus 2 -n 300001 --bits 4 --pairs --input few -i 1
 expect_gpu "radix_sort --gpus 2 -n 4M --bits 17" 0 "$rs" --gpus 2 -n 4M --bits 17 -i 1
 expect_gpu "radix_sort --gpus 2 -n 64M" 0 "$rs" --gpus 2 -n 64M -i 2
+# m4's scatter through mirrors and copy engines (a share of 2^25 keys or more; the
+# smaller runs above store to the peers): pairs, an odd split, runs of equal keys.
+expect_gpu "radix_sort --gpus 2 -n 67108867 --pairs --input few (m4's copies)" 0 "$rs" --gpus 2 -n 67108867 --pairs --input few -i 1
 expect_gpu "radix_sort --gpus 2 --method m1-gather" 0 "$rs" --gpus 2 --method m1-gather -n 77777 --pairs -i 1
 # m4-scatter ran (its verdict line, not a "no row" note: the two GPUs reach each other)
 # at every pass count: its last pass alone (8 bits), after one local pass (the keys in
@@ -40,6 +43,10 @@ for bits in 8 9 16 24 32; do
         ! grep -q "WRONG" "$tmp/out"; then pass "$name"
     else fail "$name"; fi
 done
+# A refining scatter of keys alone whose run starts at a place not on a 16-byte boundary
+# and is long enough (245 tiles on GPU 0) for the L2 prefetch of tiles ahead: it faulted
+# (misaligned address) while the prefetch rounded offsets rather than addresses.
+expect_gpu "radix_sort --gpus 2 m4, a long refined run from an unaligned place" 0 "$rs" --gpus 2 --method m4-scatter -n 16000057 --input few -i 1
 expect_gpu "radix_sort --gpus 2 reports a wrong result (exit 1)" 1 env CUDALAB_INJECT_FAULT=1 "$rs" --gpus 2 -n 5000 -i 1
 expect_json_lines "radix_sort --gpus 2 --json" "$rs" --gpus 2 --json -n 4000 -i 1
 

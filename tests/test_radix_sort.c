@@ -251,24 +251,44 @@ static unsigned pass_digit(uint32_t key, int p, int bits)
     return (key >> (8 * p)) & ((1u << width) - 1);
 }
 
-// One scatter as cl_sort_spread_pass runs it on every GPU, over places [lo, hi) of the
-// whole sequence (each rank's places in order: parts end to end), by pass p's digit:
-// each rank's counts, their starts, the keys stored in place order into to_k/to_v.
+// One scatter as multi_gpu.c runs it on every GPU, over places [lo, hi) of the whole
+// sequence (each rank's places in order: parts end to end), by pass p's digit, each
+// rank's places in `chunks` chunks of whole tiles of `tile` places: each chunk's counts,
+// the rank's counts their sums, the chunks' starts, each chunk's keys stored in place
+// order (a pass of cl_sort_spread_pass) into to_k/to_v.
+enum { SIM_CHUNKS = 5 };
 static void cpu_scatter(const uint32_t *from_k, const uint32_t *from_v, uint32_t *to_k,
                         uint32_t *to_v, uint64_t lo, uint64_t hi, const uint64_t *first, int gpus,
-                        int p, int bits, uint64_t *counts)
+                        int p, int bits, int chunks, size_t tile, uint64_t *counts)
 {
+    static unsigned chunk_counts[16][SIM_CHUNKS][256];
     memset(counts, 0, (size_t)gpus * 256 * sizeof *counts);
-    for (int g = 0; g < gpus; g++)
-        for (uint64_t i = first[g] > lo ? first[g] : lo; i < first[g + 1] && i < hi; i++)
-            counts[g * 256 + pass_digit(from_k[i], p, bits)]++;
+    memset(chunk_counts, 0, sizeof chunk_counts);
     for (int g = 0; g < gpus; g++) {
-        unsigned long long starts[256];
-        radix_scatter_starts(counts, gpus, g, lo, starts);
-        for (uint64_t i = first[g] > lo ? first[g] : lo; i < first[g + 1] && i < hi; i++) {
-            const uint64_t at = starts[pass_digit(from_k[i], p, bits)]++;
-            to_k[at] = from_k[i];
-            to_v[at] = from_v[i];
+        const uint64_t a = first[g] > lo ? first[g] : lo, b = first[g + 1] < hi ? first[g + 1] : hi;
+        for (int c = 0; c < chunks && a < b; c++) {
+            size_t from, count;
+            radix_chunk(b - a, chunks, c, tile, &from, &count);
+            for (uint64_t i = a + from; i < a + from + count; i++)
+                chunk_counts[g][c][pass_digit(from_k[i], p, bits)]++;
+        }
+        for (int c = 0; c < chunks; c++)
+            for (int d = 0; d < 256; d++)
+                counts[g * 256 + d] += chunk_counts[g][c][d];
+    }
+    for (int g = 0; g < gpus; g++) {
+        const uint64_t a = first[g] > lo ? first[g] : lo, b = first[g + 1] < hi ? first[g + 1] : hi;
+        unsigned long long starts[SIM_CHUNKS][256];
+        radix_scatter_starts(counts, gpus, g, lo, starts[0]);
+        radix_chunk_starts(chunk_counts[g], chunks, starts);
+        for (int c = 0; c < chunks && a < b; c++) {
+            size_t from, count;
+            radix_chunk(b - a, chunks, c, tile, &from, &count);
+            for (uint64_t i = a + from; i < a + from + count; i++) {
+                const uint64_t at = starts[c][pass_digit(from_k[i], p, bits)]++;
+                to_k[at] = from_k[i];
+                to_v[at] = from_v[i];
+            }
         }
     }
 }
@@ -290,13 +310,16 @@ static int cpu_scatter_sort(const uint32_t *input, size_t n, int gpus, int bits)
         in_k[i] = input[i];
         in_v[i] = (uint32_t)i;
     }
-    cpu_scatter(in_k, in_v, box_k, box_v, 0, n, first, gpus, top, bits, top_counts);
+    // The first scatter in chunks of 64-key tiles (the GPUs' are 8192 keys: these inputs
+    // are small), the refining ones in one.
+    cpu_scatter(in_k, in_v, box_k, box_v, 0, n, first, gpus, top, bits, SIM_CHUNKS, 64, top_counts);
     int nruns = radix_runs_cut(top_counts, gpus, 0, first, runs), ok = nruns < gpus;
     for (int p = top - 1; p >= 0 && ok; p--) {
         int nnext = 0;
         for (int k = 0; k < nruns; k++) {
             const uint64_t lo = runs[2 * k], hi = runs[2 * k + 1];
-            cpu_scatter(box_k, box_v, other_k, other_v, lo, hi, first, gpus, p, bits, counts);
+            cpu_scatter(box_k, box_v, other_k, other_v, lo, hi, first, gpus, p, bits, 1, 64,
+                        counts);
             memcpy(box_k + lo, other_k + lo, (hi - lo) * 4);
             memcpy(box_v + lo, other_v + lo, (hi - lo) * 4);
             nnext += radix_runs_cut(counts, gpus, lo, first, next + 2 * nnext);
@@ -365,6 +388,22 @@ static void test_cuts_give_the_stable_sort(void)
     for (int gpus = 1; gpus <= 7; gpus++)
         EXPECT(cpu_scatter_sort(input, N, gpus, 32));
     free(input);
+}
+
+// m4's chunks: whole tiles, end to end, covering a rank's places, none past the share.
+static void test_chunks(void)
+{
+    const size_t lens[] = {0, 1, 63, 64, 65, 640, 641, 8192 * 8 + 1, 536870912};
+    for (size_t k = 0; k < sizeof lens / sizeof *lens; k++)
+        for (int chunks = 1; chunks <= 9; chunks++) {
+            size_t at = 0, from, count;
+            for (int c = 0; c < chunks; c++) {
+                radix_chunk(lens[k], chunks, c, 64, &from, &count);
+                EXPECT(from == at && (from % 64 == 0 || count == 0));
+                at += count;
+            }
+            EXPECT(at == lens[k]);
+        }
 }
 
 // The merge as the GPU runs it (multi_gpu_kernels.cu), on the CPU: block starts by
@@ -461,6 +500,7 @@ int main(void)
     RUN_TEST(test_random_against_qsort);
     RUN_TEST(test_shares);
     RUN_TEST(test_cuts_give_the_stable_sort);
+    RUN_TEST(test_chunks);
     RUN_TEST(test_merge_path);
     RUN_TEST(test_input_keys);
     return UNIT_RESULT();
