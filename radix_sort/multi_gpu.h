@@ -1,6 +1,6 @@
 // radix_sort --gpus N: a sort whose keys start spread over N GPUs and end there, GPU r
-// holding the r-th range of the sorted sequence (multi_gpu.c, on common/team.h's team
-// of GPUs); the arithmetic of the shares and the cuts (splitters.c, pure C,
+// holding the r-th range of the sorted sequence (multi_gpu.c, m4 in scatter.c, on
+// common/team.h's team of GPUs); the arithmetic of the shares and the cuts (splitters.c, pure C,
 // unit-tested on the CPU); the kernels they use (multi_gpu_kernels.cu).
 #ifndef RADIX_SORT_MULTI_GPU_H
 #define RADIX_SORT_MULTI_GPU_H
