@@ -86,6 +86,21 @@ void radix_chunk(size_t len, int chunks, int c, size_t tile, size_t *from, size_
 // on entry; chunk c's after chunk c - 1's counts[c - 1] keys of the digit.
 void radix_chunk_starts(const unsigned (*counts)[256], int chunks,
                         unsigned long long (*starts)[256]);
+// Rank `rank`'s mirror of the other parts' places: those of the parts below its own,
+// then above, end to end; part p's place at (from its first) lies at radix_mirror_at(...,
+// p) + at.
+uint64_t radix_mirror_at(const uint64_t *first, int rank, int part);
+// The copies that carry one chunk's keys from rank `rank`'s mirror to the parts holding
+// their places: its keys of digit d hold places starts[d] .. + counts[d] (of the whole
+// sequence); each such run's places on another part are one copy, of `count` keys from
+// place `at` of part `part` (from its first), in order of digit, then part. Returns how
+// many: at most 256 + parts - 1.
+typedef struct {
+    int part;
+    uint64_t at, count;
+} radix_copy;
+int radix_chunk_copies(const unsigned long long starts[256], const unsigned counts[256],
+                       const uint64_t *first, int parts, int rank, radix_copy *copies);
 
 // --- the kernels (multi_gpu_kernels.cu), each enqueued on `stream` ----------------------
 

@@ -70,7 +70,7 @@ static void mirror_open(sort_team *t, share_gpu *s)
     for (int p = 0; p < t->gpus; p++) {
         if (p == r)
             continue;
-        const size_t at = t->first[p] - (p > r ? s->share.count : 0);
+        const size_t at = (size_t)radix_mirror_at(t->first, r, p);
         s->mirrored.keys[p] = s->mirror_keys + at;
         s->mirrored.values[p] = s->mirror_values ? s->mirror_values + at : NULL;
     }
@@ -203,8 +203,8 @@ static void team_counts(sort_team *t, bool first, uint64_t lo, uint64_t hi, int 
 
 // The keys (values) a chunk's pass left in this GPU's mirror, sent to the parts that
 // hold their places by the copy engines, on the GPU's second stream once the pass is
-// done: each digit's run of the chunk (its places starts[d] .. + counts[d], cut at the
-// parts' boundaries) one copy, at most 256 + gpus a kind, one batch. Why (2 H200s,
+// done: each digit's run of the chunk, cut at the parts' boundaries, one copy
+// (radix_chunk_copies), keys and values, one batch. Why (2 H200s,
 // 2^30 keys): stored by the pass itself, a tile's ~32 keys of a digit go over NVLink as
 // small, unaligned writes (ncu: 1.9x the keys' bytes on the wire, the pass 4.8 ms where
 // the link's rate allows ~2.8); a copy engine moves each run, megabytes long, at the
@@ -212,24 +212,17 @@ static void team_counts(sort_team *t, bool first, uint64_t lo, uint64_t hi, int 
 static void send_chunk(sort_team *t, share_gpu *s, const unsigned long long starts[256],
                        const unsigned counts[256])
 {
-    enum { MOST = 2 * (256 + CL_TEAM_MAX_GPUS) };
-    void *to[MOST];
-    const void *from[MOST];
-    size_t bytes[MOST], n = 0;
-    const int r = s->gpu->rank;
-    for (int d = 0; d < 256; d++) {
-        const uint64_t lo = starts[d], hi = lo + counts[d];
-        for (int p = 0; p < t->gpus && lo < hi; p++) {
-            const uint64_t a = lo > t->first[p] ? lo : t->first[p],
-                           b = hi < t->first[p + 1] ? hi : t->first[p + 1];
-            if (p == r || a >= b)
-                continue;
-            const size_t at = (size_t)(a - t->first[p]);
-            for (int v = 0; v < (t->opt->pairs ? 2 : 1); v++) {
-                to[n] = (v ? t->inboxes.values[p] : t->inboxes.keys[p]) + at;
-                from[n] = (v ? s->mirrored.values[p] : s->mirrored.keys[p]) + at;
-                bytes[n++] = (size_t)(b - a) * sizeof(uint32_t);
-            }
+    radix_copy runs[256 + CL_TEAM_MAX_GPUS];
+    const int nruns = radix_chunk_copies(starts, counts, t->first, t->gpus, s->gpu->rank, runs);
+    void *to[2 * (256 + CL_TEAM_MAX_GPUS)];
+    const void *from[2 * (256 + CL_TEAM_MAX_GPUS)];
+    size_t bytes[2 * (256 + CL_TEAM_MAX_GPUS)], n = 0;
+    for (int k = 0; k < nruns; k++) {
+        const int p = runs[k].part;
+        for (int v = 0; v < (t->opt->pairs ? 2 : 1); v++) {
+            to[n] = (v ? t->inboxes.values[p] : t->inboxes.keys[p]) + runs[k].at;
+            from[n] = (v ? s->mirrored.values[p] : s->mirrored.keys[p]) + runs[k].at;
+            bytes[n++] = runs[k].count * sizeof(uint32_t);
         }
     }
     if (n == 0)

@@ -191,3 +191,24 @@ void radix_chunk_starts(const unsigned (*counts)[256], int chunks,
         for (int d = 0; d < 256; d++)
             starts[c][d] = starts[c - 1][d] + counts[c - 1][d];
 }
+
+uint64_t radix_mirror_at(const uint64_t *first, int rank, int part)
+{
+    return first[part] - (part > rank ? first[rank + 1] - first[rank] : 0);
+}
+
+int radix_chunk_copies(const unsigned long long starts[256], const unsigned counts[256],
+                       const uint64_t *first, int parts, int rank, radix_copy *copies)
+{
+    int n = 0;
+    for (int d = 0; d < 256; d++) {
+        const uint64_t lo = starts[d], hi = lo + counts[d];
+        for (int p = 0; p < parts && lo < hi; p++) {
+            const uint64_t a = lo > first[p] ? lo : first[p],
+                           b = hi < first[p + 1] ? hi : first[p + 1];
+            if (p != rank && a < b)
+                copies[n++] = (radix_copy){p, a - first[p], b - a};
+        }
+    }
+    return n;
+}

@@ -251,17 +251,23 @@ static unsigned pass_digit(uint32_t key, int p, int bits)
     return (key >> (8 * p)) & ((1u << width) - 1);
 }
 
-// One scatter as multi_gpu.c runs it on every GPU, over places [lo, hi) of the whole
+// One scatter as scatter.c runs it on every GPU, over places [lo, hi) of the whole
 // sequence (each rank's places in order: parts end to end), by pass p's digit, each
 // rank's places in `chunks` chunks of whole tiles of `tile` places: each chunk's counts,
 // the rank's counts their sums, the chunks' starts, each chunk's keys stored in place
-// order (a pass of cl_sort_spread_pass) into to_k/to_v.
+// order (a pass of cl_sort_spread_pass) into to_k/to_v. With `mirrored`, a rank stores
+// the places of other parts in its mirror (radix_mirror_at), and the chunk's copies
+// (radix_chunk_copies) carry them on: every place must arrive, and once.
 enum { SIM_CHUNKS = 5 };
-static void cpu_scatter(const uint32_t *from_k, const uint32_t *from_v, uint32_t *to_k,
-                        uint32_t *to_v, uint64_t lo, uint64_t hi, const uint64_t *first, int gpus,
-                        int p, int bits, int chunks, size_t tile, uint64_t *counts)
+static int cpu_scatter(const uint32_t *from_k, const uint32_t *from_v, uint32_t *to_k,
+                       uint32_t *to_v, uint64_t lo, uint64_t hi, const uint64_t *first, int gpus,
+                       int p, int bits, int chunks, size_t tile, bool mirrored, uint64_t *counts)
 {
     static unsigned chunk_counts[16][SIM_CHUNKS][256];
+    const uint64_t n = first[gpus];
+    uint32_t *mirror_k = malloc(n * 4 + 4), *mirror_v = malloc(n * 4 + 4);
+    uint8_t *arrived = calloc(n + 1, 1);
+    int ok = 1;
     memset(counts, 0, (size_t)gpus * 256 * sizeof *counts);
     memset(chunk_counts, 0, sizeof chunk_counts);
     for (int g = 0; g < gpus; g++) {
@@ -282,15 +288,48 @@ static void cpu_scatter(const uint32_t *from_k, const uint32_t *from_v, uint32_t
         radix_scatter_starts(counts, gpus, g, lo, starts[0]);
         radix_chunk_starts(chunk_counts[g], chunks, starts);
         for (int c = 0; c < chunks && a < b; c++) {
+            unsigned long long chunk_starts[256];
             size_t from, count;
+            memcpy(chunk_starts, starts[c], sizeof chunk_starts);
             radix_chunk(b - a, chunks, c, tile, &from, &count);
             for (uint64_t i = a + from; i < a + from + count; i++) {
                 const uint64_t at = starts[c][pass_digit(from_k[i], p, bits)]++;
-                to_k[at] = from_k[i];
-                to_v[at] = from_v[i];
+                int part = 0;
+                while (at >= first[part + 1])
+                    part++;
+                if (mirrored && part != g) {
+                    // within the mirror's n - count places
+                    const uint64_t m = radix_mirror_at(first, g, part) + (at - first[part]);
+                    ok = ok && m < n - (first[g + 1] - first[g]);
+                    mirror_k[m] = from_k[i];
+                    mirror_v[m] = from_v[i];
+                } else {
+                    to_k[at] = from_k[i];
+                    to_v[at] = from_v[i];
+                    arrived[at]++;
+                }
+            }
+            radix_copy copies[256 + 16];
+            const int ncopies = mirrored ? radix_chunk_copies(chunk_starts, chunk_counts[g][c],
+                                                              first, gpus, g, copies)
+                                         : 0;
+            for (int k = 0; k < ncopies; k++) {
+                const uint64_t m = radix_mirror_at(first, g, copies[k].part) + copies[k].at,
+                               at = first[copies[k].part] + copies[k].at;
+                for (uint64_t j = 0; j < copies[k].count; j++) {
+                    to_k[at + j] = mirror_k[m + j];
+                    to_v[at + j] = mirror_v[m + j];
+                    arrived[at + j]++;
+                }
             }
         }
     }
+    for (uint64_t i = lo; i < hi; i++)
+        ok = ok && arrived[i] == 1;
+    free(mirror_k);
+    free(mirror_v);
+    free(arrived);
+    return ok;
 }
 
 // m4 done on the CPU with the plans the GPUs get (radix_scatter_starts, radix_runs_cut,
@@ -311,15 +350,18 @@ static int cpu_scatter_sort(const uint32_t *input, size_t n, int gpus, int bits)
         in_v[i] = (uint32_t)i;
     }
     // The first scatter in chunks of 64-key tiles (the GPUs' are 8192 keys: these inputs
-    // are small), the refining ones in one.
-    cpu_scatter(in_k, in_v, box_k, box_v, 0, n, first, gpus, top, bits, SIM_CHUNKS, 64, top_counts);
-    int nruns = radix_runs_cut(top_counts, gpus, 0, first, runs), ok = nruns < gpus;
+    // are small) through mirrors and copies, the refining ones in one, stored in place.
+    int ok = cpu_scatter(in_k, in_v, box_k, box_v, 0, n, first, gpus, top, bits, SIM_CHUNKS, 64,
+                         true, top_counts);
+    int nruns = radix_runs_cut(top_counts, gpus, 0, first, runs);
+    ok = ok && nruns < gpus;
     for (int p = top - 1; p >= 0 && ok; p--) {
         int nnext = 0;
         for (int k = 0; k < nruns; k++) {
             const uint64_t lo = runs[2 * k], hi = runs[2 * k + 1];
-            cpu_scatter(box_k, box_v, other_k, other_v, lo, hi, first, gpus, p, bits, 1, 64,
-                        counts);
+            ok = cpu_scatter(box_k, box_v, other_k, other_v, lo, hi, first, gpus, p, bits, 1, 64,
+                             false, counts) &&
+                 ok;
             memcpy(box_k + lo, other_k + lo, (hi - lo) * 4);
             memcpy(box_v + lo, other_v + lo, (hi - lo) * 4);
             nnext += radix_runs_cut(counts, gpus, lo, first, next + 2 * nnext);
