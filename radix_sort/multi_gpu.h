@@ -1,7 +1,7 @@
 // radix_sort --gpus N: a sort whose keys start spread over N GPUs and end there, GPU r
 // holding the r-th range of the sorted sequence (multi_gpu.c, m4 in scatter.c, on
-// common/team.h's team of GPUs); the arithmetic of the shares and the cuts (splitters.c, pure C,
-// unit-tested on the CPU); the kernels they use (multi_gpu_kernels.cu).
+// common/team.h's team of GPUs); the arithmetic of the shares and the cuts (splitters.c,
+// pure C, unit-tested on the CPU); the kernels they use (multi_gpu_kernels.cu).
 #ifndef RADIX_SORT_MULTI_GPU_H
 #define RADIX_SORT_MULTI_GPU_H
 
@@ -77,7 +77,10 @@ int radix_runs_cut(const uint64_t *counts, int gpus, uint64_t lo, const uint64_t
 void radix_segments(const uint64_t *counts, int gpus, const uint64_t *first, int rank,
                     cl_sort_segments *segments);
 
-// m4's first scatter runs a rank's places in chunks (multi_gpu.c: each chunk's keys for
+// Rank r's places among [lo, hi) of the whole sequence (first[] the parts' first places),
+// as places in its part: [*at, *at + *len).
+void radix_portion(const uint64_t *first, int r, uint64_t lo, uint64_t hi, size_t *at, size_t *len);
+// m4's first scatter runs a rank's places in chunks (scatter.c: each chunk's keys for
 // other ranks go on by copy engines while the next chunk's pass runs). Chunk c of
 // `chunks` of len places: whole tiles of `tile` places (the sort's), [*from, *from +
 // *count), the last maybe partial and late ones maybe empty.

@@ -18,13 +18,12 @@
 // m4's first scatter goes in chunks of a GPU's share, each chunk's pass storing the keys
 // for other GPUs in a local mirror of their places, which copy engines then carry to
 // them while the next chunk's pass runs (send_chunk below says why): up to 8 chunks
-// (SCATTER_CHUNKS),
-// as many as keep a chunk's run of one digit 2^18 keys (1 MB) long on average. (2 H200s,
-// 2^30 keys: 8 chunks of 2^26 keys, 3.2 ms for the scatter; 12 and 16 chunks, runs of
-// 0.7 and 0.5 MB, 3.2-3.3 ms in one run and 5.2 in another; 4 chunks 3.6.) A share of
-// fewer than 2^25 keys (runs under 512 KB) is scattered by peer stores, no mirror: a
-// copy's fixed cost outweighs its gain there (2^26 keys on 2 GPUs: 1.30 ms either way;
-// 2^24: copies 0.69 ms, peer stores 0.56).
+// (SCATTER_CHUNKS), as many as keep a chunk's run of one digit 2^18 keys (1 MB) long on
+// average. (2 H200s, 2^30 keys: 8 chunks of 2^26 keys, 3.2 ms for the scatter; 12 and 16
+// chunks, runs of 0.7 and 0.5 MB, 3.2-3.3 ms in one run and 5.2 in another; 4 chunks
+// 3.6.) A share of fewer than 2^25 keys (runs under 512 KB) is scattered by peer stores,
+// no mirror: a copy's fixed cost outweighs its gain there (2^26 keys on 2 GPUs: 1.30 ms
+// either way; 2^24: copies 0.69 ms, peer stores 0.56).
 enum { SCATTER_RUN_KEYS = 1 << 18, SCATTER_COPIES_FROM = 1 << 25 };
 
 static int scatter_chunks(size_t share)
@@ -149,15 +148,6 @@ void scatter_open(sort_team *t)
         mirror_open(t, &t->local[l]);
 }
 
-// A GPU's places among [lo, hi) of the whole sequence, as places in its part.
-static void portion(const sort_team *t, int r, uint64_t lo, uint64_t hi, size_t *at, size_t *len)
-{
-    const uint64_t from = lo > t->first[r] ? lo : t->first[r],
-                   to = hi < t->first[r + 1] ? hi : t->first[r + 1];
-    *at = (size_t)(from - t->first[r]);
-    *len = to > from ? (size_t)(to - from) : 0;
-}
-
 // The keys m4 scatters: the input share for the first scatter, else the inbox.
 static const uint32_t *scatter_source(const sort_team *t, share_gpu *s, bool first, bool values)
 {
@@ -173,7 +163,7 @@ static void team_counts(sort_team *t, bool first, uint64_t lo, uint64_t hi, int 
     for (int l = 0; l < t->team.plan.nlocal; l++) {
         share_gpu *s = &t->local[l];
         size_t at, len;
-        portion(t, s->gpu->rank, lo, hi, &at, &len);
+        radix_portion(t->first, s->gpu->rank, lo, hi, &at, &len);
         size_t from, per;
         radix_chunk(len, chunks, 0, CL_SORT_TILE, &from, &per);
         CL_CUDA_CHECK(cudaSetDevice(s->gpu->device));
@@ -204,11 +194,11 @@ static void team_counts(sort_team *t, bool first, uint64_t lo, uint64_t hi, int 
 // The keys (values) a chunk's pass left in this GPU's mirror, sent to the parts that
 // hold their places by the copy engines, on the GPU's second stream once the pass is
 // done: each digit's run of the chunk, cut at the parts' boundaries, one copy
-// (radix_chunk_copies), keys and values, one batch. Why (2 H200s,
-// 2^30 keys): stored by the pass itself, a tile's ~32 keys of a digit go over NVLink as
-// small, unaligned writes (ncu: 1.9x the keys' bytes on the wire, the pass 4.8 ms where
-// the link's rate allows ~2.8); a copy engine moves each run, megabytes long, at the
-// link's rate, without the SMs, while the next chunk's pass runs.
+// (radix_chunk_copies), keys and values, one batch. Why (2 H200s, 2^30 keys): stored by
+// the pass itself, a tile's ~32 keys of a digit go over NVLink as small, unaligned
+// writes (ncu: 1.9x the keys' bytes on the wire, the pass 4.8 ms where the link's rate
+// allows ~2.8); a copy engine moves each run, megabytes long, at the link's rate,
+// without the SMs, while the next chunk's pass runs.
 static void send_chunk(sort_team *t, share_gpu *s, const unsigned long long starts[256],
                        const unsigned counts[256])
 {
@@ -258,7 +248,7 @@ static void team_scatter(sort_team *t, bool first, uint64_t lo, uint64_t hi, int
         for (int l = 0; l < t->team.plan.nlocal; l++) {
             share_gpu *s = &t->local[l];
             size_t at, len, from, count;
-            portion(t, s->gpu->rank, lo, hi, &at, &len);
+            radix_portion(t->first, s->gpu->rank, lo, hi, &at, &len);
             radix_chunk(len, chunks, c, CL_SORT_TILE, &from, &count);
             CL_CUDA_CHECK(cudaSetDevice(s->gpu->device));
             cl_sort_spread_pass(scatter_source(t, s, first, false) + at + from,
@@ -312,7 +302,7 @@ void scatter_stages(sort_team *t, double *stage_ms)
             for (int l = 0; l < t->team.plan.nlocal; l++) { // back into the inbox
                 share_gpu *s = &t->local[l];
                 size_t at, len;
-                portion(t, s->gpu->rank, lo, hi, &at, &len);
+                radix_portion(t->first, s->gpu->rank, lo, hi, &at, &len);
                 copy_range(s, inbox(t, s, false) + at, pairs ? inbox(t, s, true) + at : NULL,
                            other(t, s, false) + at, pairs ? other(t, s, true) + at : NULL, len);
             }

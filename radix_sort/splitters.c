@@ -176,6 +176,13 @@ void radix_segments(const uint64_t *counts, int gpus, const uint64_t *first, int
     segments->first_tile[256] = tiles;
 }
 
+void radix_portion(const uint64_t *first, int r, uint64_t lo, uint64_t hi, size_t *at, size_t *len)
+{
+    const uint64_t from = lo > first[r] ? lo : first[r], to = hi < first[r + 1] ? hi : first[r + 1];
+    *at = (size_t)(from - first[r]);
+    *len = to > from ? (size_t)(to - from) : 0;
+}
+
 void radix_chunk(size_t len, int chunks, int c, size_t tile, size_t *from, size_t *count)
 {
     const size_t tiles = (len + tile - 1) / tile, per = (tiles + chunks - 1) / chunks * tile,
@@ -202,12 +209,11 @@ int radix_chunk_copies(const unsigned long long starts[256], const unsigned coun
 {
     int n = 0;
     for (int d = 0; d < 256; d++) {
-        const uint64_t lo = starts[d], hi = lo + counts[d];
-        for (int p = 0; p < parts && lo < hi; p++) {
-            const uint64_t a = lo > first[p] ? lo : first[p],
-                           b = hi < first[p + 1] ? hi : first[p + 1];
-            if (p != rank && a < b)
-                copies[n++] = (radix_copy){p, a - first[p], b - a};
+        for (int p = 0; p < parts && counts[d] > 0; p++) {
+            size_t at, len;
+            radix_portion(first, p, starts[d], starts[d] + counts[d], &at, &len);
+            if (p != rank && len > 0)
+                copies[n++] = (radix_copy){p, at, len};
         }
     }
     return n;
