@@ -65,24 +65,28 @@ fi
 
 # One process a GPU, as mpirun, srun or torchrun start them: m2's, m3's and m4's results
 # the same as one process driving both (their lines: the hashes; m4 stores through CUDA
-# IPC there); a rank that dies ends the other (exit 3).
+# IPC there, and at 67,108,867 pairs copies its runs to IPC pointers in batches); a rank
+# that dies ends the other (exit 3).
 if [ "$(usable_gpus)" -ge 2 ]; then
-    run "$rs" --gpus 2 -n 1000003 --pairs --input few -i 1
-    one_process=$(grep -E "^m[234]-(sample|merge|scatter): " "$tmp/out")
-    rm -f "$tmp/nccl_id"
-    RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 "$rs" --gpus 2 -n 1000003 --pairs --input few -i 1 --watchdog 60 \
-        --nccl-id-file "$tmp/nccl_id" >"$tmp/rank1" 2>&1 &
-    rank1=$!
-    run env RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 "$rs" --gpus 2 -n 1000003 --pairs --input few -i 1 \
-        --watchdog 60 --nccl-id-file "$tmp/nccl_id"
-    wait "$rank1"; rank1_rc=$?
-    if [ "$rc" -eq 0 ] && [ "$rank1_rc" -eq 0 ] && [[ $one_process == *m4-scatter* ]] &&
-        [ "$(grep -E "^m[234]-(sample|merge|scatter): " "$tmp/out")" = "$one_process" ] && ! grep -q "m2-sample" "$tmp/rank1"; then
-        pass "radix_sort --gpus 2, one process a GPU: the one-process result"
-    else
-        echo "    ranks exited $rc and $rank1_rc; one process: '$one_process'" >>"$tmp/out"
-        fail "radix_sort --gpus 2, one process a GPU: the one-process result"
-    fi
+    for n in 1000003 67108867; do
+        name="radix_sort --gpus 2 -n $n, one process a GPU: the one-process result"
+        run "$rs" --gpus 2 -n "$n" --pairs --input few -i 1
+        one_process=$(grep -E "^m[234]-(sample|merge|scatter): " "$tmp/out")
+        rm -f "$tmp/nccl_id"
+        RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 "$rs" --gpus 2 -n "$n" --pairs --input few -i 1 --watchdog 60 \
+            --nccl-id-file "$tmp/nccl_id" >"$tmp/rank1" 2>&1 &
+        rank1=$!
+        run env RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 "$rs" --gpus 2 -n "$n" --pairs --input few -i 1 \
+            --watchdog 60 --nccl-id-file "$tmp/nccl_id"
+        wait "$rank1"; rank1_rc=$?
+        if [ "$rc" -eq 0 ] && [ "$rank1_rc" -eq 0 ] && [[ $one_process == *m4-scatter* ]] &&
+            [ "$(grep -E "^m[234]-(sample|merge|scatter): " "$tmp/out")" = "$one_process" ] && ! grep -q "m2-sample" "$tmp/rank1"; then
+            pass "$name"
+        else
+            echo "    ranks exited $rc and $rank1_rc; one process: '$one_process'" >>"$tmp/out"
+            fail "$name"
+        fi
+    done
     # Rank 1 killed while both sort: rank 0 ends with exit 3 within its watchdog.
     rm -f "$tmp/nccl_id"
     RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 "$rs" --gpus 2 -n 256M --pairs -i 64 --watchdog 10 \
