@@ -26,7 +26,8 @@
 //                   memory, a 4-stage cp.async pipeline
 //   v9-wgmma        Hopper (sm_90a, in wgmma.cu): TMA tile copies, wgmma 64 x 256 x 16
 //                   from shared memory, a producer and two consumer warpgroups, persistent;
-//                   a C of at most 16 rows or columns takes the thin path (thin.cu)
+//                   tiles of 128 or 64 rows by 256, 128 or 64 columns, planned as v6's; a
+//                   C of few rows or columns takes the thin path (thin.cu)
 //
 // Napkin math (H100 SXM, 4096^3, 137 GFLOP): fp32 at its 67 TFLOPS peak takes 2.05 ms;
 // bf16/fp16 at 989, 0.14 ms. A, B and C are 201 MB in fp32 (3.3 TB/s: 0.06 ms), so a
@@ -797,37 +798,45 @@ static void launch_v5(const matmul_args *p, cudaStream_t s)
     CL_LAUNCH_CHECK();
 }
 
-// v6's plan for a problem: its tile shape and pieces of k (matmul_plan_tiles).
-// CUDALAB_V6_TILE=MxN (256x128, 128x128, 64x128, 256x64) takes that shape whatever the
-// planner or the thin path's rule would: to measure each shape against the others.
-static const char *v6_forced_tile(void)
+extern "C" const char *matmul_forced_tile(const char *variable)
 {
-    const char *forced = getenv("CUDALAB_V6_TILE");
+    const char *forced = getenv(variable);
     return forced && *forced ? forced : NULL;
 }
 
-static bool v6_thin(const matmul_args *p) { return !v6_forced_tile() && matmul_thin_taken(p); }
-
-static matmul_tile_plan v6_plan(const matmul_args *p)
+extern "C" matmul_tile_plan matmul_plan_version(const char *version, const char *variable,
+                                                const matmul_tile_shape *shapes, int count,
+                                                long long m, long long n, int slabs, int sms)
 {
-    const int slabs = (int)cl_ceil_div(p->k, V6_SLAB);
-    const char *forced = v6_forced_tile();
+    const char *forced = matmul_forced_tile(variable);
     if (!forced)
-        return matmul_plan_tiles(matmul_v6_shapes, MATMUL_V6_SHAPE_COUNT, p->m, p->n, slabs,
-                                 sm_count());
-    for (int i = 0; i < MATMUL_V6_SHAPE_COUNT; i++) {
+        return matmul_plan_tiles(shapes, count, m, n, slabs, sms);
+    char names[256] = "";
+    for (int i = 0; i < count; i++) {
         char name[32];
-        snprintf(name, sizeof name, "%dx%d", matmul_v6_shapes[i].tile_m,
-                 matmul_v6_shapes[i].tile_n);
+        snprintf(name, sizeof name, "%dx%d", shapes[i].tile_m, shapes[i].tile_n);
         if (strcmp(forced, name) == 0) { // the planner offered this shape alone
-            matmul_tile_plan plan =
-                matmul_plan_tiles(&matmul_v6_shapes[i], 1, p->m, p->n, slabs, sm_count());
+            matmul_tile_plan plan = matmul_plan_tiles(&shapes[i], 1, m, n, slabs, sms);
             plan.shape = i;
             return plan;
         }
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "", name);
     }
-    cl_die(CL_EXIT_USAGE, "CUDALAB_V6_TILE=%s: v6's tiles are 256x128, 128x128, 64x128, 256x64",
-           forced);
+    cl_die(CL_EXIT_USAGE, "%s=%s: %s's tiles are %s", variable, forced, version, names);
+}
+
+// v6's plan for a problem: its tile shape and pieces of k (matmul_plan_tiles).
+// CUDALAB_V6_TILE=MxN (256x128, 128x128, 64x128, 256x64) takes that shape whatever the
+// planner or the thin path's rule would: to measure each shape against the others.
+static bool v6_thin(const matmul_args *p)
+{
+    return !matmul_forced_tile("CUDALAB_V6_TILE") && matmul_thin_taken(p);
+}
+
+static matmul_tile_plan v6_plan(const matmul_args *p)
+{
+    return matmul_plan_version("v6", "CUDALAB_V6_TILE", matmul_v6_shapes, MATMUL_V6_SHAPE_COUNT,
+                               p->m, p->n, (int)cl_ceil_div(p->k, V6_SLAB), sm_count());
 }
 
 static size_t v6_split_bytes(const matmul_args *p, matmul_tile_plan plan)
@@ -920,7 +929,7 @@ extern "C" const matmul_version matmul_versions[] = {
      launch_v7, MATMUL_TENSOR_PRECISIONS, {TC_TILE, TC_TILE}, padded_workspace, false, false},
     {{"v8-mma", "mma.sync + ldmatrix, swizzled, 4-stage cp.async; tf32 truncated"},
      launch_v8, MATMUL_TENSOR_PRECISIONS, {TC_TILE, TC_TILE}, padded_workspace, false, true},
-    {{"v9-wgmma", "TMA + wgmma, warp-specialized, persistent (sm_90a); tf32 truncated; m or n <= 16: thin path"},
+    {{"v9-wgmma", "TMA + wgmma, warp-specialized, persistent (sm_90a), tile shape and split-K planned; tf32 truncated; m or n <= 16: thin path"},
      matmul_launch_v9, MATMUL_TENSOR_PRECISIONS, {MATMUL_V9_TILE_M, MATMUL_V9_TILE_N},
      matmul_v9_workspace, true, true},
     {{"yours", matmul_yours_idea}, matmul_yours, matmul_yours_precisions, {0, 0}, NULL, false,

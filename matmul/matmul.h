@@ -154,12 +154,13 @@ static inline int split_k_count(long long tiles, int slabs, int slots)
     return best;
 }
 
-// A tile shape a planner may choose: the tile's sides, the blocks an SM holds at once, and
-// the time of a slab (each block multiplying one k-slab of its tile) with one block an SM
-// (alone) and with blocks_per_sm of them (full), relative to one block of the largest
-// shape alone: a smaller tile alone does fewer multiply-adds but uses less of the SM.
+// A tile shape a planner may choose: the tile's sides, the blocks an SM holds at once, the
+// cost of split-K's fixup in slabs, and the time of a slab (each block multiplying one k-slab of
+// its tile) with one block an SM (alone) and with blocks_per_sm of them (full), relative to one
+// block of the largest shape alone: a smaller tile alone does fewer multiply-adds but uses less of
+// the SM.
 typedef struct {
-    int tile_m, tile_n, blocks_per_sm;
+    int tile_m, tile_n, blocks_per_sm, fixup;
     double alone, full;
 } matmul_tile_shape;
 
@@ -178,10 +179,31 @@ typedef struct {
 #define MATMUL_V6_TILE_N(across) (64 * (across))
 #define MATMUL_V6_BLOCKS_PER_SM(rows) ((rows) >= 16 ? 1 : (rows) >= 8 ? 2 : 3)
 #define MATMUL_V6_SHAPE_ENTRY(rows, across, alone, full)                                           \
-    {MATMUL_V6_TILE_M(rows, across), MATMUL_V6_TILE_N(across), MATMUL_V6_BLOCKS_PER_SM(rows),      \
-     alone, full},
+    {MATMUL_V6_TILE_M(rows, across),                                                               \
+     MATMUL_V6_TILE_N(across),                                                                     \
+     MATMUL_V6_BLOCKS_PER_SM(rows),                                                                \
+     SPLIT_K_FIXUP_SLABS,                                                                          \
+     alone,                                                                                        \
+     full},
 static const matmul_tile_shape matmul_v6_shapes[] = {MATMUL_V6_SHAPES(MATMUL_V6_SHAPE_ENTRY)};
 enum { MATMUL_V6_SHAPE_COUNT = sizeof matmul_v6_shapes / sizeof matmul_v6_shapes[0] };
+
+// v9's shapes, X(rows, columns, slab time): one block an SM (its stages take the shared
+// memory), so alone and full are one. 128-row tiles give each consumer warpgroup 64 rows,
+// 64-row tiles half the columns each; a consumer's wgmma is 64 x (its columns) x 16. The
+// slab times, H200 (2026-11-29, each shape forced, CUDALAB_V9_TILE, 8192 x 8192 x 4096
+// bf16 and tf32: time / (waves x slabs a tile) against 128 x 256's 0.71 us bf16): 128 x
+// 128 0.52 (0.54 tf32), 128 x 64 0.43 (0.48), 64 x 256 0.59 (0.58), 64 x 128 0.35 (0.35).
+// The fixup: a piece's 128 KB of sums (128 x 256 floats) written and read back takes ~8
+// of those slabs at an SM's share of the memory's rate (~3.5 TB/s / 132); smaller tiles
+// move fewer bytes and have shorter slabs, the same count.
+#define MATMUL_V9_SHAPES(X)                                                                        \
+    X(128, 256, 1.0) X(128, 128, 0.52) X(128, 64, 0.45) X(64, 256, 0.58) X(64, 128, 0.35)
+enum { MATMUL_V9_FIXUP_SLABS = 8 };
+#define MATMUL_V9_SHAPE_ENTRY(rows, columns, time)                                                 \
+    {rows, columns, 1, MATMUL_V9_FIXUP_SLABS, time, time},
+static const matmul_tile_shape matmul_v9_shapes[] = {MATMUL_V9_SHAPES(MATMUL_V9_SHAPE_ENTRY)};
+enum { MATMUL_V9_SHAPE_COUNT = sizeof matmul_v9_shapes / sizeof matmul_v9_shapes[0] };
 
 // The time of `tiles` tiles of shape s, each tile's `slabs` slabs of k cut into `splits`
 // pieces, on `sms` SMs, in the largest shape's slabs: the full waves (every SM holding
@@ -199,7 +221,7 @@ static inline double matmul_tile_time(const matmul_tile_shape *s, long long tile
                                        : s->alone + (s->full - s->alone) * (double)(on_an_sm - 1) /
                                                         (s->blocks_per_sm - 1);
     }
-    const int per = (slabs + splits - 1) / splits + (splits > 1 ? SPLIT_K_FIXUP_SLABS : 0);
+    const int per = (slabs + splits - 1) / splits + (splits > 1 ? s->fixup : 0);
     return waves * per;
 }
 
@@ -233,6 +255,18 @@ static inline matmul_tile_plan matmul_plan_tiles(const matmul_tile_shape *shapes
     }
     return best;
 }
+
+// The tile shape an environment variable names (CUDALAB_V6_TILE=128x128), NULL when unset:
+// a version then takes that shape whatever its planner or the thin path's rule would, to
+// measure each shape against the others.
+const char *matmul_forced_tile(const char *variable);
+
+// A version's plan (matmul_plan_tiles over its shapes), or, where `variable` names one of
+// them (matmul_forced_tile), that shape with the pieces of k it would take; a name that is
+// none of them ends the run (exit 2) with the version's shapes.
+matmul_tile_plan matmul_plan_version(const char *version, const char *variable,
+                                     const matmul_tile_shape *shapes, int count, long long m,
+                                     long long n, int slabs, int sms);
 
 // Slabs [first, end) of k piece `split` of `splits` takes.
 typedef struct {

@@ -43,6 +43,8 @@ using thin_element =
 // tf32 keeps 10 of float's 23 fraction bits: round the 13 dropped ones to nearest, ties
 // away from zero (cvt.rna's rule), by adding half their weight and clearing them; a carry
 // moves into the exponent as rounding up should. Infinities and NaNs are left as they are.
+// (cvt.rna.tf32.f32 itself, and a mask, measured slower in the thin path of few rows: 1 x
+// 4096 x 4096 42 us against 30, 1 x 8192 x 8192 127 against 109.)
 __device__ __forceinline__ float round_to_tf32(float x)
 {
     const unsigned bits = __float_as_uint(x);
@@ -277,15 +279,20 @@ __global__ void __launch_bounds__(THIN_THREADS)
 // most 2^23 elements; columns for n <= 4, or n <= 16 where A has at most 2^23. Past that
 // the tiles won: 16 x 4096 x 4096 bf16 71 us thin, 28 tiled, and 1 x 8192 x 8192 bf16
 // 128 us thin, 102 tiled (ncu: DRAM 20% busy, warps waiting on their loads: too few bytes
-// in flight); below it the thin path won (8 x 1319 x 41: 9 us thin, 26 tiled). Where
-// both sides are thin the longer operand is the one streamed.
+// in flight); below it the thin path won (8 x 1319 x 41: 9 us thin, 26 tiled). tf32 takes
+// rows for m <= 16 whatever B's size: v9's tiles first write B transposed (tf32's wgmma
+// reads K-major operands only), twice B's bytes more (1 x 8192 x 8192: 264 us tiled, 109
+// thin; 16 x 8192 x 8192: 263, 231), but at 32 rows the thin path reads B twice (450 us);
+// for columns, tf32 as bf16 (fp32's rule measured slower: 8192 x 16 x 8192 244 us thin,
+// 162 tiled). Where both sides are thin the longer operand is the one streamed.
 enum { THIN_PATH_NONE, THIN_PATH_ROWS, THIN_PATH_COLS };
 
 static int thin_path(const matmul_args *p)
 {
-    const bool fp32 = p->precision == MATMUL_FP32;
+    const bool fp32 = p->precision == MATMUL_FP32, tf32 = p->precision == MATMUL_TF32;
     const long long a_size = (long long)p->m * p->k, b_size = (long long)p->k * p->n;
-    const bool rows = fp32 ? p->m <= 2 * THIN_GROUP : p->m <= THIN_GROUP && b_size <= 1LL << 23;
+    const bool rows =
+        fp32 ? p->m <= 2 * THIN_GROUP : p->m <= THIN_GROUP && (tf32 || b_size <= 1LL << 23);
     const bool cols = fp32 ? p->n <= THIN_GROUP && p->k >= 1024
                            : p->n <= 4 || (p->n <= THIN_GROUP && a_size <= 1LL << 23);
     if (rows && (!cols || p->n >= p->m))

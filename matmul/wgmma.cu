@@ -7,7 +7,7 @@
 // v9-wgmma: the pieces CUTLASS's Hopper GEMMs are built from, in one kernel:
 //  - TMA (cp.async.bulk.tensor): one thread asks the copy engine for a whole 2D tile,
 //    which lands in shared memory already swizzled, zeros past the matrix's edges;
-//  - wgmma: a warpgroup (4 warps) multiplies a 64 x 256 x 16 block in one asynchronous
+//  - wgmma: a warpgroup (4 warps) multiplies a 64 x 256 (128, 64) x 16 block in one asynchronous
 //    instruction, both operands read by the tensor cores straight from shared memory
 //    (no ldmatrix, no operand registers), the accumulators in registers;
 //  - warp specialization: one warpgroup only loads (its registers given up with
@@ -32,19 +32,31 @@
 #define WGMMA_CODE 0
 #endif
 
-// A 128 x 256 tile of C a block (two consumer warpgroups of 64 x 256), k in slabs of 128
-// bytes (64 bf16/fp16 or 32 tf32: one swizzled row), 4 stages of 16 + 32 KB.
+// k in slabs of 128 bytes (64 bf16/fp16 or 32 tf32: one swizzled row); a tile's stages
+// take 192 KB of shared memory, as many as fit (4 of 48 KB for 128 x 256, 8 of 24 KB for
+// 128 x 64): a smaller tile multiplies a stage sooner, and more stages keep as many bytes
+// in flight.
 enum {
-    V9_TILE_M = MATMUL_V9_TILE_M,
-    V9_TILE_N = MATMUL_V9_TILE_N,
     V9_SLAB_BYTES = 128,
-    V9_STAGES = 4,
+    V9_STAGE_SPACE = 192 * 1024,
     V9_THREADS = 384, // a producer warpgroup, two consumers
-    V9_A_BYTES = V9_TILE_M * V9_SLAB_BYTES,
-    V9_B_BYTES = V9_TILE_N * V9_SLAB_BYTES,
-    V9_STAGE_BYTES = V9_A_BYTES + V9_B_BYTES,
-    V9_SHARED_BYTES = V9_STAGES * V9_STAGE_BYTES + 1024, // + alignment to 1024 bytes
-    V9_B_BOX_N = 64, // 16-bit B: 64 columns (128 bytes) a TMA box, 4 boxes a slab
+    V9_B_BOX_N = 64,  // 16-bit B: 64 columns (128 bytes) a TMA box
+    V9_B_BOX_BYTES = V9_B_BOX_N * V9_SLAB_BYTES,
+};
+
+// A tile shape of v9: TM x TN of C a block. The two consumer warpgroups take 64 rows each
+// of a 128-row tile, or half the columns each of a 64-row one; either way a consumer's
+// piece is 64 x piece_n, one wgmma of n = piece_n a k-step.
+template <int TM, int TN> struct v9_tile {
+    static_assert(TM == 128 || TM == 64, "v9: tiles of 128 or 64 rows");
+    static constexpr int tile_m = TM, tile_n = TN;
+    static constexpr bool split_rows = TM == 128;
+    static constexpr int piece_n = split_rows ? TN : TN / 2;
+    static constexpr int accumulators = piece_n / 2; // a consumer thread's
+    static constexpr int a_bytes = TM * V9_SLAB_BYTES, b_bytes = TN * V9_SLAB_BYTES;
+    static constexpr int stage_bytes = a_bytes + b_bytes;
+    static constexpr int stages = V9_STAGE_SPACE / stage_bytes;
+    static constexpr int shared_bytes = stages * stage_bytes + 1024; // + alignment to 1024
 };
 
 // --- wgmma and its shared-memory descriptors ------------------------------------------
@@ -83,41 +95,79 @@ template <int PENDING> __device__ __forceinline__ void wgmma_wait()
     "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]),    \
         "+f"(d[i + 6]), "+f"(d[i + 7])
 #define WGMMA_D32(i) WGMMA_D8(i), WGMMA_D8(i + 8), WGMMA_D8(i + 16), WGMMA_D8(i + 24)
-#define WGMMA_D128 WGMMA_D32(0), WGMMA_D32(32), WGMMA_D32(64), WGMMA_D32(96)
-#define WGMMA_D_LIST                                                                               \
-    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                      \
-    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "             \
-    "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "             \
-    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "             \
-    "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "             \
-    "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "             \
-    "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, "       \
-    "%111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, "         \
-    "%125, %126, %127}"
+// A wgmma's accumulators as asm operands, by their count: 32, 64 or 128.
+#define WGMMA_OUT32 WGMMA_D32(0)
+#define WGMMA_OUT64 WGMMA_D32(0), WGMMA_D32(32)
+#define WGMMA_OUT128 WGMMA_D32(0), WGMMA_D32(32), WGMMA_D32(64), WGMMA_D32(96)
+#define WGMMA_LIST32                                                                               \
+    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "       \
+    "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}"
+#define WGMMA_LIST64                                                                               \
+    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "       \
+    "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "        \
+    "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "        \
+    "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
+#define WGMMA_LIST128                                                                              \
+    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "       \
+    "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "        \
+    "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "        \
+    "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, "        \
+    "%70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, "        \
+    "%87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, "          \
+    "%103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, "         \
+    "%117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}"
 
-// d (64 x 256, fp32, 128 a thread) += A (64 x k) B (k x 256), k = 16 (bf16, fp16; B
-// MN-major: the transpose bit) or 8 (tf32; B K-major, the only layout tf32 takes).
-// Accumulator layout, as mma.sync's: warp w of the group holds rows 16w + lane / 4
-// (d[4j], d[4j + 1]) and 8 below (d[4j + 2], d[4j + 3]), at columns 8j + 2 (lane % 4) + {0, 1}.
-template <matmul_precision P>
-__device__ __forceinline__ void wgmma_64x256(float (&d)[128], unsigned long long a,
-                                             unsigned long long b)
+// One wgmma of n = N columns: its accumulator list and the two descriptors after it;
+// bf16 and fp16 B MN-major (the transpose bit), tf32 K-major (the only layout tf32 takes).
+#define WGMMA_16BIT(N, TYPE, REGS)                                                                 \
+    asm volatile("wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." TYPE "." TYPE                   \
+                 " " WGMMA_LIST##REGS ", %" #REGS ", %" WGMMA_NEXT_##REGS ", 1, 1, 1, 0, 1;"       \
+                 : WGMMA_OUT##REGS                                                                 \
+                 : "l"(a), "l"(b))
+#define WGMMA_TF32(N, REGS)                                                                        \
+    asm volatile("wgmma.mma_async.sync.aligned.m64n" #N "k8.f32.tf32.tf32 " WGMMA_LIST##REGS       \
+                 ", %" #REGS ", %" WGMMA_NEXT_##REGS ", 1, 1, 1;"                                  \
+                 : WGMMA_OUT##REGS                                                                 \
+                 : "l"(a), "l"(b))
+#define WGMMA_NEXT_32 "33"
+#define WGMMA_NEXT_64 "65"
+#define WGMMA_NEXT_128 "129"
+
+// d (64 x N, fp32, N / 2 a thread) += A (64 x k) B (k x N), k = 16 (bf16, fp16) or 8
+// (tf32), N = 256, 128 or 64. Accumulator layout, as mma.sync's: warp w of the group
+// holds rows 16w + lane / 4 (d[4j], d[4j + 1]) and 8 below (d[4j + 2], d[4j + 3]), at
+// columns 8j + 2 (lane % 4) + {0, 1}.
+template <matmul_precision P, int N>
+__device__ __forceinline__ void wgmma_64xn(float (&d)[N / 2], unsigned long long a,
+                                           unsigned long long b)
 {
-    if constexpr (P == MATMUL_BF16)
-        asm volatile("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 " WGMMA_D_LIST
-                     ", %128, %129, 1, 1, 1, 0, 1;"
-                     : WGMMA_D128
-                     : "l"(a), "l"(b));
-    else if constexpr (P == MATMUL_FP16)
-        asm volatile("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 " WGMMA_D_LIST
-                     ", %128, %129, 1, 1, 1, 0, 1;"
-                     : WGMMA_D128
-                     : "l"(a), "l"(b));
-    else
-        asm volatile("wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " WGMMA_D_LIST
-                     ", %128, %129, 1, 1, 1;"
-                     : WGMMA_D128
-                     : "l"(a), "l"(b));
+    static_assert(N == 256 || N == 128 || N == 64, "wgmma_64xn: n of 256, 128 or 64");
+    if constexpr (P == MATMUL_TF32) {
+        if constexpr (N == 256)
+            WGMMA_TF32(256, 128);
+        else if constexpr (N == 128)
+            WGMMA_TF32(128, 64);
+        else
+            WGMMA_TF32(64, 32);
+    } else {
+        constexpr bool bf16 = P == MATMUL_BF16;
+        if constexpr (N == 256) {
+            if constexpr (bf16)
+                WGMMA_16BIT(256, "bf16", 128);
+            else
+                WGMMA_16BIT(256, "f16", 128);
+        } else if constexpr (N == 128) {
+            if constexpr (bf16)
+                WGMMA_16BIT(128, "bf16", 64);
+            else
+                WGMMA_16BIT(128, "f16", 64);
+        } else {
+            if constexpr (bf16)
+                WGMMA_16BIT(64, "bf16", 32);
+            else
+                WGMMA_16BIT(64, "f16", 32);
+        }
+    }
 }
 
 template <int REGISTERS> __device__ __forceinline__ void registers_decrease()
@@ -139,13 +189,14 @@ __host__ __device__ constexpr int v9_slab_k(matmul_precision p)
     return V9_SLAB_BYTES / (p == MATMUL_TF32 ? 4 : 2);
 }
 
-// Tile 128 x 256, k-slab 128 bytes: per slab the producer's one thread waits for the
-// stage to be empty, announces its 48 KB on the stage's full barrier and issues the TMA
-// copies (A: one 128 x 128-byte box; B: four 64-column boxes, or for tf32 one box of
-// the transposed B); each consumer warpgroup waits for full, issues 4 wgmma (its 64 rows
-// of A against all 256 columns, 16 (tf32: 8) of k each), waits for them and says empty.
-// Registers: 384 threads start with 168 each; the producer drops to 24 and the consumers
-// rise to 240, room for their 128 accumulators (24 x 128 + 240 x 256 = 64,512 of 65,536).
+// Tile 128 x 256 (the largest), k-slab 128 bytes: per slab the producer's one thread
+// waits for the stage to be empty, announces its 48 KB on the stage's full barrier and
+// issues the TMA copies (A: one 128 x 128-byte box; B: four 64-column boxes, or for tf32
+// one box of the transposed B); each consumer warpgroup waits for full, issues 4 wgmma
+// (its 64 rows of A against all 256 columns, 16 (tf32: 8) of k each), waits for them and
+// says empty. Registers: 384 threads start with 168 each; the producer drops to 24 and the
+// consumers rise to 240, room for their 128 accumulators (24 x 128 + 240 x 256 = 64,512
+// of 65,536).
 // Why faster than v8: mma.sync's operands pass through registers, loaded by ldmatrix
 // from shared memory, and its 16 x 8 x 16 blocks reach about a third of Hopper's
 // tensor-core rate; wgmma reads shared memory directly in 64 x 256 x 16 blocks, and no
@@ -154,14 +205,17 @@ __host__ __device__ constexpr int v9_slab_k(matmul_precision p)
 // (128 + 256) x 2 B per k for 128 x 256 multiply-adds: 85 flops a byte of L2 traffic,
 // 12.6 GB of it in all (A read 16 times, B 32 times), 4.6 TB/s over 0.14 ms, which the
 // L2 carries; DRAM reads A and B once (64 MB) and writes C (64 MB) in ~0.04 ms.
+// The smaller shapes (128 x 128, 128 x 64, 64 x 256, 64 x 128) are for a C of few tiles
+// (the planner, v9_plan): 64 x 8192 is 32 tiles of 128 x 256, three quarters padding, on
+// 132 SMs, and 128 tiles of 64 x 128.
 #if WGMMA_CODE
 // The producer (one thread of warpgroup 0): each unit's slabs of A and B into the stages
 // in turn, a stage refilled once the consumers have given it back (empty[s]; full[s] then
 // counts the copy engine's bytes in).
-template <matmul_precision P>
+template <matmul_precision P, class T>
 __device__ __forceinline__ void
 v9_produce(const CUtensorMap &map_a, const CUtensorMap &map_b, unsigned char *stages,
-           unsigned long long (&full)[V9_STAGES], unsigned long long (&empty)[V9_STAGES],
+           unsigned long long (&full)[T::stages], unsigned long long (&empty)[T::stages],
            int tiles_m, int tiles_n, int slabs, int units, int splits)
 {
     constexpr int slab = v9_slab_k(P); // k a stage
@@ -172,16 +226,16 @@ v9_produce(const CUtensorMap &map_a, const CUtensorMap &map_b, unsigned char *st
         const slab_range range = split_k_slabs(slabs, unit % splits, splits);
         for (int s = range.first; s < range.end; s++) {
             mbarrier_wait_parity(&empty[stage], phase ^ 1); // a fresh barrier passes
-            unsigned char *a = stages + stage * V9_STAGE_BYTES, *b = a + V9_A_BYTES;
-            mbarrier_arrive_expect_bytes(&full[stage], V9_STAGE_BYTES);
-            tensor_load_2d(a, &map_a, s * slab, t.row * V9_TILE_M, &full[stage]);
+            unsigned char *a = stages + stage * T::stage_bytes, *b = a + T::a_bytes;
+            mbarrier_arrive_expect_bytes(&full[stage], T::stage_bytes);
+            tensor_load_2d(a, &map_a, s * slab, t.row * T::tile_m, &full[stage]);
             if constexpr (P == MATMUL_TF32) // B^T, n rows of k
-                tensor_load_2d(b, &map_b, s * slab, t.col * V9_TILE_N, &full[stage]);
+                tensor_load_2d(b, &map_b, s * slab, t.col * T::tile_n, &full[stage]);
             else
-                for (int box = 0; box < V9_TILE_N / V9_B_BOX_N; box++)
-                    tensor_load_2d(b + box * (V9_B_BYTES / 4), &map_b,
-                                   t.col * V9_TILE_N + box * V9_B_BOX_N, s * slab, &full[stage]);
-            if (++stage == V9_STAGES) {
+                for (int box = 0; box < T::tile_n / V9_B_BOX_N; box++)
+                    tensor_load_2d(b + box * V9_B_BOX_BYTES, &map_b,
+                                   t.col * T::tile_n + box * V9_B_BOX_N, s * slab, &full[stage]);
+            if (++stage == T::stages) {
                 stage = 0;
                 phase ^= 1;
             }
@@ -189,34 +243,38 @@ v9_produce(const CUtensorMap &map_a, const CUtensorMap &map_b, unsigned char *st
     }
 }
 
-// A consumer warpgroup's slabs [range) of one unit into its 64 x 256 accumulators d: per
-// slab, wait for the stage (full), issue its 4 wgmma, and give the slab before back
+// A consumer warpgroup's slabs [range) of one unit into its 64 x piece_n accumulators d:
+// per slab, wait for the stage (full), issue its 4 wgmma, and give the slab before back
 // (empty) once its wgmma have finished; the last slab's stage after the last wait. stage,
-// previous and phase carry over from unit to unit.
-template <matmul_precision P>
+// previous and phase carry over from unit to unit. A consumer's rows of A (128-row tiles)
+// or columns of B (64-row tiles) start consumer x 64 rows (piece_n columns) in: 128 bytes
+// a row of A or of tf32's B^T, and a 64-column box of 16-bit B is 64 x 128 bytes.
+template <matmul_precision P, class T>
 __device__ __forceinline__ void
-v9_consume(float (&d)[128], unsigned char *stages, unsigned long long (&full)[V9_STAGES],
-           unsigned long long (&empty)[V9_STAGES], slab_range range, int consumer, int lane,
-           int &stage, int &previous, unsigned &phase)
+v9_consume(float (&d)[T::accumulators], unsigned char *stages,
+           unsigned long long (&full)[T::stages], unsigned long long (&empty)[T::stages],
+           slab_range range, int consumer, int lane, int &stage, int &previous, unsigned &phase)
 {
     constexpr int elem = P == MATMUL_TF32 ? 4 : 2;
     constexpr int mma_k = 32 / elem;         // k a wgmma: 32 bytes of a row
     constexpr int mmas = V9_SLAB_BYTES / 32; // wgmma a stage, 4
+    const int a_offset = T::split_rows ? consumer * 64 * V9_SLAB_BYTES : 0;
+    const int b_offset = T::split_rows ? 0 : consumer * T::piece_n * V9_SLAB_BYTES;
 #pragma unroll
-    for (int i = 0; i < 128; i++)
+    for (int i = 0; i < T::accumulators; i++)
         d[i] = 0.0f;
     for (int s = range.first; s < range.end; s++) {
         mbarrier_wait_parity(&full[stage], phase);
-        const unsigned char *a = stages + stage * V9_STAGE_BYTES + consumer * 64 * 128;
-        const unsigned char *b = stages + stage * V9_STAGE_BYTES + V9_A_BYTES;
+        const unsigned char *a = stages + stage * T::stage_bytes + a_offset;
+        const unsigned char *b = stages + stage * T::stage_bytes + T::a_bytes + b_offset;
         wgmma_fence();
 #pragma unroll
         for (int i = 0; i < mmas; i++) {
             const unsigned long long a_desc = smem_descriptor(a + i * 32, 16, 1024);
             const unsigned long long b_desc =
                 P == MATMUL_TF32 ? smem_descriptor(b + i * 32, 16, 1024)
-                                 : smem_descriptor(b + i * mma_k * 128, V9_B_BYTES / 4, 1024);
-            wgmma_64x256<P>(d, a_desc, b_desc);
+                                 : smem_descriptor(b + i * mma_k * 128, V9_B_BOX_BYTES, 1024);
+            wgmma_64xn<P, T::piece_n>(d, a_desc, b_desc);
         }
         wgmma_commit();
         // This slab's wgmma stay in flight while the last slab's, now finished, give
@@ -225,7 +283,7 @@ v9_consume(float (&d)[128], unsigned char *stages, unsigned long long (&full)[V9
         if (s > range.first && lane == 0)
             mbarrier_arrive(&empty[previous]);
         previous = stage;
-        if (++stage == V9_STAGES) {
+        if (++stage == T::stages) {
             stage = 0;
             phase ^= 1;
         }
@@ -235,15 +293,18 @@ v9_consume(float (&d)[128], unsigned char *stages, unsigned long long (&full)[V9
         mbarrier_arrive(&empty[previous]);
 }
 
-// The epilogue: each lane's pairs of the consumer's 64 x 256 piece of tile t straight to C
-// (the producer is already loading the next unit's slabs).
-__device__ __forceinline__ void v9_store_tile(const matmul_args &p, const float (&d)[128],
-                                              tile_coord t, int consumer, int warp, int lane)
+// The epilogue: each lane's pairs of the consumer's 64 x piece_n piece of tile t straight
+// to C (the producer is already loading the next unit's slabs).
+template <class T>
+__device__ __forceinline__ void v9_store_tile(const matmul_args &p,
+                                              const float (&d)[T::accumulators], tile_coord t,
+                                              int consumer, int warp, int lane)
 {
-    const int row0 = t.row * V9_TILE_M + consumer * 64 + warp * 16 + lane / 4;
-    const int col0 = t.col * V9_TILE_N + 2 * (lane % 4);
+    const int row0 = t.row * T::tile_m + (T::split_rows ? consumer * 64 : 0) + warp * 16 + lane / 4;
+    const int col0 =
+        t.col * T::tile_n + (T::split_rows ? 0 : consumer * T::piece_n) + 2 * (lane % 4);
 #pragma unroll
-    for (int j = 0; j < 32; j++)
+    for (int j = 0; j < T::piece_n / 8; j++)
 #pragma unroll
         for (int half = 0; half < 2; half++)
             store_pair(p, row0 + 8 * half, col0 + 8 * j, d[4 * j + 2 * half],
@@ -251,7 +312,7 @@ __device__ __forceinline__ void v9_store_tile(const matmul_args &p, const float 
 }
 #endif
 
-template <matmul_precision P>
+template <matmul_precision P, class T>
 __global__ void __launch_bounds__(V9_THREADS, 1)
     matmul_v9_kernel(const __grid_constant__ CUtensorMap map_a,
                      const __grid_constant__ CUtensorMap map_b, matmul_args p, int splits,
@@ -260,15 +321,15 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
 #if WGMMA_CODE
     constexpr int slab = v9_slab_k(P); // k a stage
     extern __shared__ unsigned char shared_raw[];
-    __shared__ unsigned long long full[V9_STAGES], empty[V9_STAGES];
+    __shared__ unsigned long long full[T::stages], empty[T::stages];
     // 128-byte swizzling repeats every 1024 bytes; the atoms must start on that boundary.
     unsigned char *stages = shared_raw + ((1024 - (shared_address(shared_raw) & 1023)) & 1023);
 
     const int warpgroup = threadIdx.x / 128;
-    const int tiles_m = ceil_div(p.m, V9_TILE_M), tiles_n = ceil_div(p.n, V9_TILE_N);
+    const int tiles_m = ceil_div(p.m, T::tile_m), tiles_n = ceil_div(p.n, T::tile_n);
     const int tiles = tiles_m * tiles_n, slabs = ceil_div(p.k, slab), units = tiles * splits;
     if (threadIdx.x == 0) {
-        for (int s = 0; s < V9_STAGES; s++) {
+        for (int s = 0; s < T::stages; s++) {
             mbarrier_init(&full[s], 1);  // the producer's arrival (and the TMA bytes)
             mbarrier_init(&empty[s], 8); // lane 0 of each consumer warp
         }
@@ -280,7 +341,7 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
         registers_decrease<24>();
         if (threadIdx.x != 0)
             return;
-        v9_produce<P>(map_a, map_b, stages, full, empty, tiles_m, tiles_n, slabs, units, splits);
+        v9_produce<P, T>(map_a, map_b, stages, full, empty, tiles_m, tiles_n, slabs, units, splits);
         return;
     }
 
@@ -292,8 +353,8 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
         const int tile = unit / splits, split = unit % splits;
         const tile_coord t = grouped_tile(tile, tiles_m, tiles_n);
         const slab_range range = split_k_slabs(slabs, split, splits);
-        float d[128];
-        v9_consume<P>(d, stages, full, empty, range, consumer, lane, stage, previous, phase);
+        float d[T::accumulators];
+        v9_consume<P, T>(d, stages, full, empty, range, consumer, lane, stage, previous, phase);
         // A piece of k: all but the tile's last piece to finish leave their sums in the
         // workspace; the last adds them up and writes C. The consumers' own barrier (1):
         // the producer does not take part.
@@ -302,7 +363,7 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
                 asm volatile("bar.sync 1, 256;" ::: "memory");
             }))
             continue;
-        v9_store_tile(p, d, t, consumer, warp, lane);
+        v9_store_tile<T>(p, d, t, consumer, warp, lane);
     }
 #endif
 }
@@ -352,11 +413,17 @@ struct v9_operands {
     size_t a_pitch, b_pitch; // bytes a row (A: k elements; B: n, or B^T: k)
     bool a_copied, b_copied; // into the workspace
     size_t a_bytes, b_bytes; // workspace each takes
+    matmul_tile_plan plan;   // the tile shape (matmul_v9_shapes) and pieces of k a tile
     long long tiles;
-    int splits;         // pieces of k a tile (split_k_count)
     size_t split_bytes; // workspace split-K takes, after the copies
     size_t workspace() const { return a_bytes + b_bytes + split_bytes; }
 };
+
+// The thin path where its rule says so, unless CUDALAB_V9_TILE names a tile shape.
+static bool v9_thin(const matmul_args *p)
+{
+    return !matmul_forced_tile("CUDALAB_V9_TILE") && matmul_thin_taken(p);
+}
 
 static v9_operands v9_plan(const matmul_args *p)
 {
@@ -374,16 +441,21 @@ static v9_operands v9_plan(const matmul_args *p)
         o.b_copied = o.b_pitch != (size_t)p->n * elem;
         o.b_bytes = o.b_copied ? workspace_round(o.b_pitch * p->k) : 0;
     }
-    o.tiles = (long long)cl_ceil_div(p->m, V9_TILE_M) * cl_ceil_div(p->n, V9_TILE_N);
     // One block an SM: its shared memory takes the SM.
-    o.splits = split_k_count(o.tiles, cl_ceil_div(p->k, v9_slab_k(p->precision)), sm_count());
-    o.split_bytes = split_k_bytes(o.tiles, o.splits, 256, 128);
+    o.plan =
+        matmul_plan_version("v9", "CUDALAB_V9_TILE", matmul_v9_shapes, MATMUL_V9_SHAPE_COUNT, p->m,
+                            p->n, (int)cl_ceil_div(p->k, v9_slab_k(p->precision)), sm_count());
+    const matmul_tile_shape &shape = matmul_v9_shapes[o.plan.shape];
+    o.tiles = (long long)cl_ceil_div(p->m, shape.tile_m) * cl_ceil_div(p->n, shape.tile_n);
+    // a consumer thread's accumulators: 64 x (its piece's columns) / 128 threads
+    const int piece_n = shape.tile_m == 128 ? shape.tile_n : shape.tile_n / 2;
+    o.split_bytes = split_k_bytes(o.tiles, o.plan.splits, 256, piece_n / 2);
     return o;
 }
 
 extern "C" size_t matmul_v9_workspace(const matmul_args *p)
 {
-    if (matmul_thin_taken(p))
+    if (v9_thin(p))
         return matmul_thin_workspace(p);
     return v9_plan(p).workspace();
 }
@@ -431,6 +503,31 @@ static CUtensorMap tensor_map(const void *base, int rows, int cols, size_t pitch
     return map;
 }
 
+// The kernel of one tile shape T on operands TMA can read.
+template <matmul_precision P, class T>
+static void launch_v9_tiles(const matmul_args *p, const void *a, const void *b,
+                            const v9_operands &o, void *split_workspace, cudaStream_t s)
+{
+    const int slab = v9_slab_k(P);
+    const CUtensorMap map_a = tensor_map(a, p->m, p->k, o.a_pitch, slab, T::tile_m, P);
+    const CUtensorMap map_b = P == MATMUL_TF32
+                                  ? tensor_map(b, p->n, p->k, o.b_pitch, slab, T::tile_n, P)
+                                  : tensor_map(b, p->k, p->n, o.b_pitch, V9_B_BOX_N, slab, P);
+    const void *kernel = (const void *)matmul_v9_kernel<P, T>;
+    const cl_kernel_fit fit = cl_kernel_fit_for(kernel, V9_THREADS, T::shared_bytes);
+    if (fit.resident == 0)
+        cl_die(CL_EXIT_CUDA,
+               "v9: no block of %d threads and %d bytes of shared memory fits an SM of this GPU",
+               V9_THREADS, T::shared_bytes);
+    const long long units = o.tiles * o.plan.splits;
+    const int grid = units < fit.resident ? (int)units : fit.resident;
+    const split_k_space space =
+        split_k_carve(split_workspace, o.tiles, o.plan.splits, 256, T::accumulators);
+    matmul_v9_kernel<P, T>
+        <<<grid, V9_THREADS, T::shared_bytes, s>>>(map_a, map_b, *p, o.plan.splits, space);
+    CL_LAUNCH_CHECK();
+}
+
 template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cudaStream_t s)
 {
     const size_t elem = matmul_element_bytes(P);
@@ -459,31 +556,21 @@ template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cud
         }
         b = dst;
     }
-    const int slab = v9_slab_k(P);
-    const CUtensorMap map_a = tensor_map(a, p->m, p->k, o.a_pitch, slab, V9_TILE_M, P);
-    const CUtensorMap map_b = P == MATMUL_TF32
-                                  ? tensor_map(b, p->n, p->k, o.b_pitch, slab, V9_TILE_N, P)
-                                  : tensor_map(b, p->k, p->n, o.b_pitch, V9_B_BOX_N, slab, P);
-    const void *kernel = (const void *)matmul_v9_kernel<P>;
-    const cl_kernel_fit fit = cl_kernel_fit_for(kernel, V9_THREADS, V9_SHARED_BYTES);
-    if (fit.resident == 0)
-        cl_die(CL_EXIT_CUDA,
-               "v9: no block of %d threads and %d bytes of shared memory fits an SM of this GPU",
-               V9_THREADS, V9_SHARED_BYTES);
-    const long long units = o.tiles * o.splits;
-    const int grid = units < fit.resident ? (int)units : fit.resident;
-    const split_k_space space =
-        split_k_carve(workspace + o.a_bytes + o.b_bytes, o.tiles, o.splits, 256, 128);
-    matmul_v9_kernel<P>
-        <<<grid, V9_THREADS, V9_SHARED_BYTES, s>>>(map_a, map_b, *p, o.splits, space);
-    CL_LAUNCH_CHECK();
+    void *split_workspace = workspace + o.a_bytes + o.b_bytes;
+    const matmul_tile_shape &shape = matmul_v9_shapes[o.plan.shape];
+#define V9_SHAPE_CASE(tm, tn, time)                                                                \
+    if (shape.tile_m == tm && shape.tile_n == tn)                                                  \
+        return launch_v9_tiles<P, v9_tile<tm, tn>>(p, a, b, o, split_workspace, s);
+    MATMUL_V9_SHAPES(V9_SHAPE_CASE)
+#undef V9_SHAPE_CASE
+    cl_die(CL_EXIT_USAGE, "v9: no kernel for tiles of %d x %d", shape.tile_m, shape.tile_n);
 }
 
 TENSOR_LAUNCHER(launch_v9, launch_v9_as)
 
 extern "C" void matmul_launch_v9(const matmul_args *p, cudaStream_t s)
 {
-    if (matmul_thin_taken(p))
+    if (v9_thin(p))
         matmul_thin_launch(p, s);
     else
         launch_v9(p, s);

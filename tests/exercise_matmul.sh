@@ -57,6 +57,18 @@ done
 expect_gpu "matmul -k v6 tiles 64x128 where the thin path would run (33 x 500 x 2000)" 0 env CUDALAB_V6_TILE=64x128 "$matmul" -k v6 --m 33 -n 500 --k 2000 -i 1
 expect_gpu "matmul CUDALAB_V6_TILE=100x100 (no such tile, exit 2)" 2 env CUDALAB_V6_TILE=100x100 "$matmul" -k v6 -n 64 -i 1
 if [ "$rc" -eq 2 ] && ! grep -q "v6's tiles are 256x128, 128x128, 64x128, 256x64" "$tmp/out"; then fail "matmul CUDALAB_V6_TILE message"; fi
+# And each of v9's (CUDALAB_V9_TILE): 128-row tiles, whose consumer warpgroups take 64 rows
+# each, and 64-row ones, which take half the columns each; 16-bit B in boxes of 64 columns,
+# tf32's transposed.
+for tile in 128x256 128x128 128x64 64x256 64x128; do
+    for p in bf16 fp16 tf32; do
+        expect_gpu "matmul -k v9 tiles $tile $p, 1001 x 333 x 777, alpha and beta" 0 env CUDALAB_V9_TILE=$tile "$matmul" -k v9 --m 1001 -n 333 --k 777 --alpha -2 --beta 1 --precision "$p" -i 1
+    done
+    expect_gpu "matmul -k v9 tiles $tile bf16, 130 x 201 x 20001 (k in pieces)" 0 env CUDALAB_V9_TILE=$tile "$matmul" -k v9 --m 130 -n 201 --k 20001 --precision bf16 -i 1
+    expect_gpu "matmul -k v9 tiles $tile tf32, 70 x 9 x 3001 (k in pieces, past the thin path)" 0 env CUDALAB_V9_TILE=$tile "$matmul" -k v9 --m 70 -n 9 --k 3001 --precision tf32 -i 1
+done
+expect_gpu "matmul CUDALAB_V9_TILE=256x128 (no such tile, exit 2)" 2 env CUDALAB_V9_TILE=256x128 "$matmul" -k v9 --precision bf16 -n 64 -i 1
+if [ "$rc" -eq 2 ] && ! grep -q "v9's tiles are 128x256, 128x128, 128x64, 64x256, 64x128" "$tmp/out"; then fail "matmul CUDALAB_V9_TILE message"; fi
 
 # A wrong result is caught: element by element against the GPU reference at every size (at
 # 4096 Freivalds' check, the second check past the CPU gold's sizes, names its row too).

@@ -365,6 +365,44 @@ static void test_v6_tile_plan(void)
     EXPECT(ok);
 }
 
+// v9's planner (bf16: slabs of 64): a large C keeps 128 x 256 unsplit; a C of few tiles
+// takes a smaller shape that fills the SMs.
+static const matmul_tile_shape *v9_tile(long long m, long long n, long long k, int *splits)
+{
+    const matmul_tile_plan plan =
+        matmul_plan_tiles(matmul_v9_shapes, MATMUL_V9_SHAPE_COUNT, m, n, (int)((k + 63) / 64), 132);
+    *splits = plan.splits;
+    return &matmul_v9_shapes[plan.shape];
+}
+
+static void test_v9_tile_plan(void)
+{
+    int splits;
+    const matmul_tile_shape *s = v9_tile(8192, 8192, 8192, &splits);
+    EXPECT(s->tile_m == 128 && s->tile_n == 256 && splits == 1);
+    s = v9_tile(4096, 4096, 4096, &splits);
+    EXPECT(s->tile_m == 128 && s->tile_n == 256 && splits == 1);
+    // 64 columns: a 256-column tile is three quarters padding
+    s = v9_tile(8192, 64, 8192, &splits);
+    EXPECT(s->tile_n <= 128);
+    // 64 rows: 64-row tiles
+    s = v9_tile(64, 8192, 8192, &splits);
+    EXPECT(s->tile_m == 64);
+    // 1000^3: 32 tiles of 128 x 256 on 132 SMs; a smaller shape fills them
+    s = v9_tile(1000, 1000, 1000, &splits);
+    EXPECT(s->tile_m * s->tile_n < 128 * 256);
+    bool ok = true;
+    for (long long m = 1; m <= 20000; m = m * 3 + 1)
+        for (long long n = 1; n <= 20000; n = n * 5 + 3)
+            for (long long k = 1; k <= 70000; k = k * 7 + 2) {
+                const matmul_tile_shape *t = v9_tile(m, n, k, &splits);
+                ok = ok && t >= matmul_v9_shapes && t < matmul_v9_shapes + MATMUL_V9_SHAPE_COUNT &&
+                     splits >= 1 && splits <= SPLIT_K_MAX &&
+                     split_k_pieces((int)((k + 63) / 64), splits) == splits;
+            }
+    EXPECT(ok);
+}
+
 // v9 (sm_90a) runs on compute capability 9.0 alone, and only in a build that compiled it;
 // each refusal says which of the two it is.
 static void test_hopper_refusal(void)
@@ -391,6 +429,7 @@ int main(void)
     RUN_TEST(test_freivalds_long_sums);
     RUN_TEST(test_split_k_plan);
     RUN_TEST(test_v6_tile_plan);
+    RUN_TEST(test_v9_tile_plan);
     RUN_TEST(test_hopper_refusal);
     return UNIT_RESULT();
 }
