@@ -96,8 +96,11 @@ uint64_t radix_mirror_at(const uint64_t *first, int rank, int part);
 // The copies that carry one chunk's keys from rank `rank`'s mirror to the parts holding
 // their places: its keys of digit d hold places starts[d] .. + counts[d] (of the whole
 // sequence); each such run's places on another part are one copy, of `count` keys from
-// place `at` of part `part` (from its first), in order of digit, then part. Returns how
-// many: at most 256 + parts - 1.
+// place `at` of part `part` (from its first). By part first, starting from the part after
+// `rank`'s and wrapping, then by digit: with the parts' places in digit order, copies in
+// digit order would have every GPU send to part 0 first, then part 1 (all of a GPU's
+// senders on its one link while the others idle); rotated, each GPU receives from one
+// sender at a time. Returns how many: at most 256 + parts - 1.
 typedef struct {
     int part;
     uint64_t at, count;

@@ -208,11 +208,12 @@ int radix_chunk_copies(const unsigned long long starts[256], const unsigned coun
                        const uint64_t *first, int parts, int rank, radix_copy *copies)
 {
     int n = 0;
-    for (int d = 0; d < 256; d++) {
-        for (int p = 0; p < parts && counts[d] > 0; p++) {
+    for (int q = 1; q < parts; q++) {
+        const int p = (rank + q) % parts;
+        for (int d = 0; d < 256; d++) {
             size_t at, len;
             radix_portion(first, p, starts[d], starts[d] + counts[d], &at, &len);
-            if (p != rank && len > 0)
+            if (len > 0)
                 copies[n++] = (radix_copy){p, at, len};
         }
     }
