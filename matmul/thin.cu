@@ -26,13 +26,23 @@
 enum {
     THIN_THREADS = 256,
     THIN_GROUP = 16, // rows (columns) of C a thread's accumulators cover at most
-    // columns: a warp 4 rows, a block 32; B staged 128 steps of k at a time, each staged
-    // column 4 floats longer than the slab (16-byte rows, no bank conflicts)
+    // columns: a warp 4 rows, a block 32
     THIN_COLS_ROWS_WARP = 4,
     THIN_COLS_ROWS = THIN_COLS_ROWS_WARP * THIN_THREADS / 32,
-    THIN_COLS_SLAB = 128,
-    THIN_COLS_PITCH = THIN_COLS_SLAB + 4,
 };
+
+// The columns path's steps of k a lane reads in one load, and a slab's (a warp's): 16
+// bytes (4 floats, 8 16-bit elements), but 8 bytes of 16-bit elements for 16 columns,
+// whose 64 sums a lane and 32 elements of A in flight took 137 registers, one block an SM
+// (2668 x 15 x 2289 bf16 64 us against 41 with 4 elements a lane).
+__host__ __device__ constexpr int thin_cols_per_lane(size_t element_bytes, int columns)
+{
+    return element_bytes == 2 && columns <= 8 ? 8 : 4;
+}
+__host__ __device__ constexpr int thin_cols_slab(size_t element_bytes, int columns)
+{
+    return 32 * thin_cols_per_lane(element_bytes, columns);
+}
 
 // --- elements: what the operands hold in memory, read as floats --------------------------
 
@@ -85,6 +95,23 @@ __device__ __forceinline__ thin_quad<P> load_quad_streaming(const thin_element<P
     q.z = valid > 2 ? __ldcs(at + 2) : zero;
     q.w = valid > 3 ? __ldcs(at + 3) : zero;
     return q;
+}
+
+// Elements at..at+7 of a row of 16-bit elements with `valid` left in it (zeros past the
+// end), read once and evicted first: one 16-byte load when `vec` says the row's groups
+// of 8 are aligned. Element 2i in the low half of word i, as memory holds them.
+__device__ __forceinline__ uint4 load_octet_streaming(const unsigned short *at, int valid, bool vec)
+{
+    if (vec && valid >= 8)
+        return __ldcs(reinterpret_cast<const uint4 *>(at));
+    unsigned w[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        const unsigned lo = 2 * i < valid ? __ldcs(at + 2 * i) : 0u;
+        const unsigned hi = 2 * i + 1 < valid ? __ldcs(at + 2 * i + 1) : 0u;
+        w[i] = lo | hi << 16;
+    }
+    return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
 template <matmul_precision P> __device__ __forceinline__ float4 to_float4(thin_quad<P> q)
@@ -202,51 +229,80 @@ __global__ void __launch_bounds__(THIN_THREADS)
 
 // --- columns: a C of few columns streams A once -------------------------------------------
 
-// A warp takes 4 rows of A, its lanes 4 steps of k each (a warp reads 512 contiguous bytes
-// of a float row), times B's values for those steps, which the block stages in shared
-// memory 128 steps at a time, transposed ([column][step]), so a lane reads 4 steps of a
-// column as one conflict-free float4. A's loads for a slab are issued before the barrier
-// that waits for B's staging, so the two wait on memory together. Each lane sums 4 rows x
-// C columns over its steps; at the end the warp adds its lanes' sums by shuffles. Past 16
-// columns grid.z takes groups of 16 and A is read once a group.
+// A lane's E (thin_cols_per_lane) steps of k from a row of A as floats: one 16-byte load.
+template <matmul_precision P, int E>
+__device__ __forceinline__ void load_row_steps(float (&v)[E], const thin_element<P> *at, int valid,
+                                               bool vec)
+{
+    if constexpr (E == 4) {
+        const float4 q = to_float4<P>(load_quad_streaming<P>(at, valid, vec));
+        v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+    } else {
+        const uint4 q = load_octet_streaming(at, valid, vec);
+        const unsigned w[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            v[2 * i] = to_float<P>((unsigned short)(w[i] & 0xFFFFu));
+            v[2 * i + 1] = to_float<P>((unsigned short)(w[i] >> 16));
+        }
+    }
+}
+
+// A warp takes 4 rows of A, its lanes E steps of k each, one 16-byte load a row (4
+// floats or 8 16-bit elements: a warp reads 512 contiguous bytes of a row), times B's
+// values for those steps, which the block stages in shared memory a slab (32 E steps) at a
+// time, transposed ([column][step]). A lane's steps 4i..4i+3 of its E are staged at 128 i
+// + 4 lane, so it reads them as float4s whose addresses the warp's lanes spread over all
+// banks (E = 8 at 8 lane would put lanes 4 apart on the same banks). A's loads for a slab
+// are issued before the barrier that waits for B's staging, so the two wait on memory
+// together. Each lane sums 4 rows x C columns over its steps; at the end the warp adds
+// its lanes' sums by shuffles. Past 16 columns grid.z takes groups of 16 and A is read
+// once a group.
 // Napkin math (H200, fp32 8192 x 1 x 8192): 256 MB of A at ~4 TB/s, 64 us; cuBLAS 92 us,
-// v6's tiles 500 us.
+// v6's tiles 500 us. 16-bit elements read 8 bytes a lane (4 steps) ran at ~1.7 TB/s
+// (16384 x 1 x 16384 bf16 303 us, fp32's 1 GB 272 us): too few bytes in flight.
 template <matmul_precision P, int C>
 __global__ void __launch_bounds__(THIN_THREADS)
     matmul_thin_cols_kernel(matmul_args p, bool vec_a, split_k_space space)
 {
-    __shared__ __align__(16) float bt[C][THIN_COLS_PITCH]; // B's slab, [column][step]
+    constexpr int E = thin_cols_per_lane(sizeof(thin_element<P>), C);
+    constexpr int SLAB = thin_cols_slab(sizeof(thin_element<P>), C), PITCH = SLAB + 4;
+    __shared__ __align__(16) float bt[C][PITCH]; // B's slab, [column][step, as above]
     constexpr int R = THIN_COLS_ROWS_WARP;
     const thin_element<P> *a = static_cast<const thin_element<P> *>(p.a);
     const thin_element<P> *b = static_cast<const thin_element<P> *>(p.b);
     const int col0 = blockIdx.z * THIN_GROUP, cols = min(C, p.n - col0);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int row0 = blockIdx.x * THIN_COLS_ROWS + warp * R;
-    const slab_range range = split_k_slabs(ceil_div(p.k, THIN_COLS_SLAB), blockIdx.y, gridDim.y);
+    const slab_range range = split_k_slabs(ceil_div(p.k, SLAB), blockIdx.y, gridDim.y);
     float acc[R * C] = {};
     for (int s = range.first; s < range.end; s++) {
-        const int l = s * THIN_COLS_SLAB + 4 * lane;
-        float4 a4[R];
+        const int l = s * SLAB + E * lane;
+        float av[R][E];
 #pragma unroll
         for (int r = 0; r < R; r++)
-            a4[r] = to_float4<P>(load_quad_streaming<P>(a + (size_t)(row0 + r) * p.k + l,
-                                                        row0 + r < p.m ? p.k - l : 0, vec_a));
-        const int l0 = s * THIN_COLS_SLAB;
+            load_row_steps<P, E>(av[r], a + (size_t)(row0 + r) * p.k + l,
+                                 row0 + r < p.m ? p.k - l : 0, vec_a);
+        const int l0 = s * SLAB;
         __syncthreads(); // the last slab is read
-        for (int e = threadIdx.x; e < THIN_COLS_SLAB * C; e += THIN_THREADS) {
+        for (int e = threadIdx.x; e < SLAB * C; e += THIN_THREADS) {
             const int step = e / C, j = e % C; // along B's rows: coalesced
-            bt[j][step] = l0 + step < p.k && j < cols
-                              ? to_float<P>(b[(size_t)(l0 + step) * p.n + col0 + j])
-                              : 0.0f;
+            const int owner = step / E, i = step % E;
+            bt[j][128 * (i / 4) + 4 * owner + i % 4] =
+                l0 + step < p.k && j < cols ? to_float<P>(b[(size_t)(l0 + step) * p.n + col0 + j])
+                                            : 0.0f;
         }
         __syncthreads();
 #pragma unroll
-        for (int j = 0; j < C; j++) {
-            const float4 b4 = *reinterpret_cast<const float4 *>(&bt[j][4 * lane]);
+        for (int j = 0; j < C; j++)
 #pragma unroll
-            for (int r = 0; r < R; r++)
-                acc[r * C + j] += a4[r].x * b4.x + a4[r].y * b4.y + a4[r].z * b4.z + a4[r].w * b4.w;
-        }
+            for (int h = 0; h < E / 4; h++) {
+                const float4 b4 = *reinterpret_cast<const float4 *>(&bt[j][128 * h + 4 * lane]);
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    acc[r * C + j] += av[r][4 * h] * b4.x + av[r][4 * h + 1] * b4.y +
+                                      av[r][4 * h + 2] * b4.z + av[r][4 * h + 3] * b4.w;
+            }
     }
     if (gridDim.y > 1 &&
         !split_k_fixup(acc, space, (long long)blockIdx.z * gridDim.x + blockIdx.x, blockIdx.y,
@@ -318,8 +374,8 @@ struct thin_plan {
 };
 
 // The grid: blocks along the long side, pieces of k (enough for ~4 blocks an SM, each at
-// least 2 slabs for rows, 4 for columns, whose fixup moves 8 times the bytes; none
-// empty), groups of 16 along the thin side.
+// least 2 slabs for rows, 512 steps of k for columns, whose fixup moves 8 times the
+// bytes; none empty), groups of 16 along the thin side.
 static thin_plan plan_thin(const matmul_args *p)
 {
     thin_plan t = {thin_path(p), dim3(1, 1, 1), 0, 0};
@@ -328,10 +384,12 @@ static thin_plan plan_thin(const matmul_args *p)
     const unsigned blocks = rows ? cl_grid_blocks(p->n, THIN_ROWS_COLS, "the thin path")
                                  : cl_grid_blocks(p->m, THIN_COLS_ROWS, "the thin path");
     const unsigned groups = cl_ceil_div(thin, THIN_GROUP);
-    const long long slabs = cl_ceil_div(p->k, rows ? (int)THIN_ROWS_SLAB : (int)THIN_COLS_SLAB);
+    const long long slabs = cl_ceil_div(
+        p->k, rows ? (int)THIN_ROWS_SLAB
+                   : thin_cols_slab(matmul_element_bytes(p->precision), thin_count(p->n)));
     const long long placed = (long long)blocks * groups;
     const long long wanted = (4LL * sm_count() + placed - 1) / placed;
-    const long long most = slabs / (rows ? 2 : 4);
+    const long long most = rows ? slabs / 2 : p->k / 512; // columns: 512 steps a piece
     long long splits = most < wanted ? most : wanted;
     splits = splits < 1 ? 1 : splits > SPLIT_K_MAX ? (long long)SPLIT_K_MAX : splits;
     t.grid = dim3(blocks, split_k_pieces((int)slabs, (int)splits), groups);
@@ -375,8 +433,9 @@ template <matmul_precision P> static void launch_thin_as(const matmul_args *p, c
     if (thin_workspace(t) > p->workspace_bytes)
         cl_die(CL_EXIT_CUDA, "the thin path: needs %zu bytes of workspace, was given %zu",
                thin_workspace(t), p->workspace_bytes);
-    // Vector loads take 4 elements: aligned wherever a row holds whole groups of 4 (16
-    // bytes of floats, 8 of 16-bit elements), which rows_vectorize(..., 4) tests.
+    // Vector loads: the rows path's take 4 elements (16 bytes of floats, 8 of 16-bit
+    // elements), aligned wherever a row holds whole groups of 4, which rows_vectorize(...,
+    // 4) tests; the columns path's take 16 bytes (4 floats, 8 16-bit elements).
     const split_k_space space = split_k_carve(p->workspace, (long long)t.grid.x * t.grid.z,
                                               t.grid.y, t.fixup_threads, t.accumulators);
     if (t.path == THIN_PATH_ROWS)
@@ -386,8 +445,11 @@ template <matmul_precision P> static void launch_thin_as(const matmul_args *p, c
         });
     else
         with_thin_count(thin_count(p->n), [&](auto cols) {
-            matmul_thin_cols_kernel<P, cols()>
-                <<<t.grid, THIN_THREADS, 0, s>>>(*p, rows_vectorize(p->a, p->k, 4), space);
+            matmul_thin_cols_kernel<P, cols()><<<t.grid, THIN_THREADS, 0, s>>>(
+                *p,
+                rows_vectorize(p->a, p->k,
+                               16 / thin_cols_per_lane(sizeof(thin_element<P>), cols())),
+                space);
         });
     CL_LAUNCH_CHECK();
 }
