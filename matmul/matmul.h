@@ -127,33 +127,6 @@ static inline int split_k_pieces(int slabs, int splits)
     return (slabs + per - 1) / per;
 }
 
-// The time of cutting each of `tiles` tiles' `slabs` slabs of k into `splits` pieces on
-// `slots` blocks at once (SMs x blocks an SM): waves of blocks x (slabs a piece + the fixup),
-// waves = ceil(tiles x splits / slots), in slabs.
-static inline long long split_k_cost(long long tiles, int slabs, int slots, int splits)
-{
-    const int per = (slabs + splits - 1) / splits;
-    return (tiles * splits + slots - 1) / slots * (per + (splits > 1 ? SPLIT_K_FIXUP_SLABS : 0));
-}
-
-// Into how many pieces to cut each tile's `slabs` slabs of k so that `slots` blocks at once
-// finish soonest (split_k_cost): the fewest pieces of the least time (1: k is not cut).
-static inline int split_k_count(long long tiles, int slabs, int slots)
-{
-    int best = 1;
-    long long best_cost = split_k_cost(tiles, slabs, slots, 1);
-    for (int splits = 2; splits <= SPLIT_K_MAX && splits <= slabs; splits++) {
-        if (split_k_pieces(slabs, splits) != splits) // a piece would be empty
-            continue;
-        const long long cost = split_k_cost(tiles, slabs, slots, splits);
-        if (cost < best_cost) {
-            best = splits;
-            best_cost = cost;
-        }
-    }
-    return best;
-}
-
 // A tile shape a planner may choose: the tile's sides, the blocks an SM holds at once, the
 // cost of split-K's fixup in slabs, and the time of a slab (each block multiplying one k-slab of
 // its tile) with one block an SM (alone) and with blocks_per_sm of them (full), relative to one

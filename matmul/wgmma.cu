@@ -47,12 +47,16 @@ enum {
 // A tile shape of v9: TM x TN of C a block. The two consumer warpgroups take 64 rows each
 // of a 128-row tile, or half the columns each of a 64-row one; either way a consumer's
 // piece is 64 x piece_n, one wgmma of n = piece_n a k-step.
+__host__ __device__ constexpr int v9_piece_n(int tile_m, int tile_n)
+{
+    return tile_m == 128 ? tile_n : tile_n / 2;
+}
 template <int TM, int TN> struct v9_tile {
     static_assert(TM == 128 || TM == 64, "v9: tiles of 128 or 64 rows");
     static constexpr int tile_m = TM, tile_n = TN;
     static constexpr bool split_rows = TM == 128;
-    static constexpr int piece_n = split_rows ? TN : TN / 2;
-    static constexpr int accumulators = piece_n / 2; // a consumer thread's
+    static constexpr int piece_n = v9_piece_n(TM, TN);
+    static constexpr int accumulators = piece_n / 2; // a consumer thread's (64 x piece_n / 128)
     static constexpr int a_bytes = TM * V9_SLAB_BYTES, b_bytes = TN * V9_SLAB_BYTES;
     static constexpr int stage_bytes = a_bytes + b_bytes;
     static constexpr int stages = V9_STAGE_SPACE / stage_bytes;
@@ -447,9 +451,8 @@ static v9_operands v9_plan(const matmul_args *p)
                             p->n, (int)cl_ceil_div(p->k, v9_slab_k(p->precision)), sm_count());
     const matmul_tile_shape &shape = matmul_v9_shapes[o.plan.shape];
     o.tiles = (long long)cl_ceil_div(p->m, shape.tile_m) * cl_ceil_div(p->n, shape.tile_n);
-    // a consumer thread's accumulators: 64 x (its piece's columns) / 128 threads
-    const int piece_n = shape.tile_m == 128 ? shape.tile_n : shape.tile_n / 2;
-    o.split_bytes = split_k_bytes(o.tiles, o.plan.splits, 256, piece_n / 2);
+    o.split_bytes =
+        split_k_bytes(o.tiles, o.plan.splits, 256, v9_piece_n(shape.tile_m, shape.tile_n) / 2);
     return o;
 }
 

@@ -305,6 +305,14 @@ static void test_freivalds_long_sums(void)
     free(a), free(b), free(c);
 }
 
+// Split-K alone: the pieces of k matmul_plan_tiles takes for `tiles` tiles of one shape
+// that fills an SM, with v6's fixup cost.
+static int split_k_count(long long tiles, int slabs, int sms)
+{
+    const matmul_tile_shape one = {1, 1, 1, SPLIT_K_FIXUP_SLABS, 1.0, 1.0};
+    return matmul_plan_tiles(&one, 1, tiles, 1, slabs, sms).splits;
+}
+
 // Split-K's planner cuts k only where C's tiles leave SMs idle, into pieces that cover
 // k's slabs exactly once, none empty.
 static void test_split_k_plan(void)
