@@ -152,6 +152,8 @@ const cl_device_info *cl_device_open(int index)
     device.l2_bytes = (size_t)prop.l2CacheSize;
     device.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
     device.shared_optin_bytes = prop.sharedMemPerBlockOptin;
+    device.shared_sm_bytes = prop.sharedMemPerMultiprocessor;
+    device.shared_reserved_bytes = prop.reservedSharedMemPerBlock;
     int memory_khz; // cudaDeviceProp lost its memory clock in CUDA 13; the attribute stays
     CL_CUDA_CHECK(cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, index));
     device.dram_rated_gbps = 2.0 * memory_khz * 1e3 * (prop.memoryBusWidth / 8) / 1e9;

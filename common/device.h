@@ -17,7 +17,9 @@ typedef struct {
     size_t total_bytes;
     size_t l2_bytes;
     int max_threads_per_sm;
-    size_t shared_optin_bytes; // the most shared memory a block may ask for
+    size_t shared_optin_bytes;    // the most shared memory a block may ask for
+    size_t shared_sm_bytes;       // an SM's shared memory, for its blocks together
+    size_t shared_reserved_bytes; // what each block's shared memory takes beside its own
     int concurrent_managed_access;
     double copy_gbps; // cudaMemcpy device-to-device, bytes read + written per second / 1e9
     // The memory's rated bandwidth (memory clock x 2 x bus width), GB/s: a fixed fact

@@ -132,3 +132,113 @@ int fft_dif_slot(const unsigned char *radix, int stages, int k)
     }
     return slot;
 }
+
+// --- the whole-transform kernels' buffers (staged.cu) ----------------------------------------
+//
+// A stage's warp reads or writes 32 points at once, 8 bytes each: the 32 banks of shared
+// memory serve it in two wavefronts when its slots fall on 16 different bank pairs (slot
+// mod 16), and in as many as the most slots on one pair otherwise. Butterfly i of stage s
+// (radix R, ns the radices before it, count = m / R) is butterfly j = i mod count of
+// transform c = i / count, and with g = j / ns, jm = j mod ns it reads points j + q count
+// and writes points g R ns + jm + q ns (q < R). Lanes that write R points apart (ns = 1)
+// meet on few bank pairs when R is even; lanes in groups of ns, R ns apart, likewise for
+// most ns. In the layout here point x of transform c of the buffer between stages b - 1
+// and b is at c pitch_b + x + pad_b floor(x / G_b), G_b = ns of stage b: the writer's
+// groups pad_b slots apart beside their R ns points, and for both sides the slot of q is
+// linear in q (the writer's g R ns + jm + q ns lies in group g; the reader's x / G_b =
+// j / ns + q m / (ns R)): base + q stride, where a floor a point cost three instructions.
+
+enum { LAYOUT_WARPS = 4, LAYOUT_MAX = 15, LAYOUT_POINTS = LAYOUT_WARPS * 32 * 64 };
+
+// The points a stage's first LAYOUT_WARPS warps touch in a buffer whose groups are G points:
+// for each warp and q, the lanes' transform c, point x and group x / G, in warp order.
+typedef struct {
+    int lanes[LAYOUT_WARPS * 64]; // lanes of each (warp, q) access
+    int accesses, points;
+    int c[LAYOUT_POINTS], x[LAYOUT_POINTS], group[LAYOUT_POINTS];
+} layout_points;
+
+// Stage (radix R, ns the radices before it) of m-point transforms, `transforms` a block,
+// reading (write false) or writing the buffer.
+static void stage_points(layout_points *pt, int m, int transforms, int R, int ns, bool write, int G)
+{
+    const int count = m / R, total = transforms * count;
+    pt->accesses = pt->points = 0;
+    for (int w = 0; w < LAYOUT_WARPS && 32 * w < total; w++)
+        for (int q = 0; q < R; q++) {
+            int lanes = 0;
+            for (int i = 32 * w; i < 32 * w + 32 && i < total; i++, lanes++) {
+                const int c = i / count, j = i % count, g = j / ns, jm = j % ns;
+                const int x = write ? g * R * ns + jm + q * ns : j + q * count;
+                pt->c[pt->points] = c;
+                pt->x[pt->points] = x;
+                pt->group[pt->points++] = x / G;
+            }
+            pt->lanes[pt->accesses++] = lanes;
+        }
+}
+
+// The wavefronts of those accesses in the layout (pad, pitch): a warp's 8-byte accesses
+// take two wavefronts when its (distinct) slots fall on 16 bank pairs, else as many as the
+// most slots on one pair.
+static long layout_wavefronts(const layout_points *pt, int pad, int pitch)
+{
+    long sum = 0;
+    for (int a = 0, p = 0; a < pt->accesses; a++) {
+        int pairs[16] = {0}, most = 0;
+        for (int l = 0; l < pt->lanes[a]; l++, p++) {
+            const int k = ++pairs[(pt->c[p] * pitch + pt->x[p] + pad * pt->group[p]) & 15];
+            most = k > most ? k : most;
+        }
+        sum += most;
+    }
+    return sum;
+}
+
+uint64_t fft_staged_layout(int m, const unsigned char *radix, int stages, int transforms,
+                           bool read_first, bool write_last, int *slots)
+{
+    layout_points writer, reader;
+    uint64_t code = 0;
+    int ns = 1, widest = m;
+    for (int b = 0; b <= stages; b++) {
+        // Stage b - 1 writes buffer b, stage b reads it; G: the radices before stage b.
+        const bool written = b > 0 && (b < stages || write_last);
+        const bool read = b < stages && (b > 0 || read_first);
+        const int G = ns;
+        writer.accesses = reader.accesses = 0;
+        if (written)
+            stage_points(&writer, m, transforms, radix[b - 1], G / radix[b - 1], true, G);
+        if (read)
+            stage_points(&reader, m, transforms, radix[b], G, false, G);
+        // pad: none at the ends (G = 1 or m), at most G / 8 slots a group (an eighth more
+        // memory); then extra (between transforms): at most m / 8, one at least. The fewest
+        // wavefronts, and of those the fewest slots.
+        const int max_pad = b == 0 || b == stages ? 0 : G / 8 < LAYOUT_MAX ? G / 8 : LAYOUT_MAX;
+        const int max_extra = transforms == 1      ? 0
+                              : m / 8 < 1          ? 1
+                              : m / 8 < LAYOUT_MAX ? m / 8
+                                                   : LAYOUT_MAX;
+        int pad = 0, extra = 0;
+        long best = -1;
+        for (int round = 0; round < 2; round++) // the pad, then the extra
+            for (int k = 0; k <= (round == 0 ? max_pad : max_extra); k++) {
+                const int try_pad = round == 0 ? k : pad, try_extra = round == 0 ? 0 : k;
+                const int pitch = m + try_pad * (m / G) + try_extra;
+                const long cost = layout_wavefronts(&writer, try_pad, pitch) +
+                                  layout_wavefronts(&reader, try_pad, pitch);
+                if (best < 0 || cost < best) {
+                    best = cost;
+                    pad = try_pad;
+                    extra = try_extra;
+                }
+            }
+        const int pitch = m + pad * (m / G) + extra;
+        widest = pitch > widest ? pitch : widest;
+        code |= (uint64_t)(pad | extra << 4) << (8 * b);
+        if (b < stages)
+            ns *= radix[b];
+    }
+    *slots = transforms * widest;
+    return code;
+}

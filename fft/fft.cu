@@ -23,7 +23,7 @@
 //                 (but 25 and 27) and the primes 37 .. 47 (staged.cu): any length whose
 //                 prime factors are at most 47 in one code (a 37 .. 47 beside no
 //                 factor 17 .. 31 in a pass), whole transforms loaded and stored by
-//                 their first and last stages (past 13,673 points, in one buffer with
+//                 their first and last stages (past 14,528 points, in one buffer with
 //                 the stages in place, to ~27,200); v6's kernels for powers of two from
 //                 32; Bluestein in one staged kernel for the other lengths. The default.
 //
@@ -1025,7 +1025,7 @@ typedef bool (*plan_builder)(planner &, int, size_t, bool, char *, size_t);
 // of two is less than 1.7 times the smooth m: the staged kernel takes about twice v6's
 // time a point of m, and 1.7 was the best such threshold over 1,487 lengths to 4096 on the
 // H200), the smooth m all in one staged kernel while m's block fits in shared memory (two
-// buffers to m = 13,673, then one, its stages in place, to ~27,200), else m's passes with
+// buffers to m = 14,528, then one, its stages in place, to ~27,200), else m's passes with
 // the products in them.
 // Bluestein's other inner length: the least power of two >= 2n - 1.
 static long long bluestein_power_of_two(int n)
@@ -1189,7 +1189,7 @@ static bool plan_v6(planner &pl, int n, size_t batch, bool in_place, char *why, 
 // .. 31 (the primes and the coprime products) or the huge primes 37 .. 47 (staged.cu's
 // kernels, the radix a switch a stage), so every length whose prime factors are at most 47
 // runs one code, whatever the length: one pass while the block fits in shared memory (two buffers
-// to m = 13,673, then one, the stages in place, to ~27,200), else passes of up to 2048 over
+// to m = 14,528, then one, the stages in place, to ~27,200), else passes of up to 2048 over
 // columns. Powers of two from 32 run v6's kernels compiled for them. Other lengths: Bluestein's
 // algorithm, v6's one kernel for m a power of two up to 8192 where a trial times it faster, else on
 // the smooth m (factors 2, 3, 5, 7), all in one staged kernel while m fits a block, else

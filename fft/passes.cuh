@@ -8,6 +8,17 @@
 
 enum { MAX_STAGES = 32, MAX_PASSES = 4, MAX_PASS_STAGES = 16 };
 
+// A stage of v7's staged kernels, its constants made by the plan (staged_stage_plan), where
+// the kernel computed three reciprocals and a buffer's layout a stage: ns, the radices
+// before it; step = m / (ns R); 1 / (m / R) and 1 / ns for div_mod; a whole-transform
+// buffer's layout before it (in) and after it (out): point x of transform c at c pitch + x
+// + pad (x / G), G the radices before the buffer's reader (fft_staged_layout).
+struct staged_stage_consts {
+    int ns, step;
+    float inv_count, inv_ns;
+    int in_pad, in_pitch, out_pad, out_pitch;
+};
+
 // One pass of v4..v7 (see fft.cu's pass_kernel): m-point transforms of `columns` columns, each
 // column's points `stride` apart. Filled in by plan_pass; conj_in/out set at run time.
 struct pass_desc {
@@ -19,13 +30,14 @@ struct pass_desc {
     int stages;
     unsigned char radix[MAX_PASS_STAGES]; // stage s's radix
     unsigned long long radix_code;        // v7: radix - 1 in 5 bits a stage (staged.cu)
-    int pitch;         // shared memory: v5's contiguous layout, a column's stride (padded); v7's,
-                       // a point's (its columns side by side)
-    bool contiguous;   // m == n: a column is a whole transform
-    bool staged_store; // v5's first of several passes: its output goes out through shared
-                       // memory (v6's kernels know it when compiled: fixed_shape::STAGED)
-    bool fixed;        // v6: run by the kernel compiled for m (fixed_pass_kernel)
-    bool staged;       // v7: run by the staged kernels (staged.cu), any m of radices to 47
+    int pitch; // shared memory: v5's contiguous layout, a column's stride (padded); v7's,
+               // a point's (its columns side by side), or a whole transform buffer's slots
+    staged_stage_consts stage[MAX_PASS_STAGES]; // v7: each stage's constants (staged.cu)
+    bool contiguous;                            // m == n: a column is a whole transform
+    bool staged_store;      // v5's first of several passes: its output goes out through shared
+                            // memory (v6's kernels know it when compiled: fixed_shape::STAGED)
+    bool fixed;             // v6: run by the kernel compiled for m (fixed_pass_kernel)
+    bool staged;            // v7: run by the staged kernels (staged.cu), any m of radices to 47
     bool copy_in, copy_out; // v7's whole transforms: the block copies its points in (out)
                             // through shared memory, where the first (last) stage's runs
                             // in global memory would be short

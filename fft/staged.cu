@@ -16,7 +16,7 @@
 // Each point crosses DRAM once, 8 bytes in and 8 out, where the unfused form moves it
 // five times.
 __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
-    staged_bluestein_kernel(const float2 *x, float2 *y, const pass_desc d)
+    staged_bluestein_kernel(const float2 *x, float2 *y, const __grid_constant__ pass_desc d)
 {
     extern __shared__ float2 sm[];
     const int n = d.pad_n, m = d.m;
@@ -31,11 +31,14 @@ __global__ void __launch_bounds__(STAGED_MAX_THREADS, 1)
                                  d.chirp};
     float2 *const buffer1 = sm + d.pitch;
     float2 *cur = staged_stages<TIER_SMALL>(at, d, columns, sm, buffer1, true, false);
+    // The first transform's last stage leaves buffer `stages`, laid out as buffer 0, which
+    // the second's first stage reads (the plan makes them one).
     const float inv_m = rcp(m), scale = 1.0f / (float)m;
+    const int pitch = d.stage[0].in_pitch;
     for (int i = threadIdx.x; i < columns * m; i += blockDim.x) {
         int p;
-        div_mod(i, m, inv_m, p);
-        cur[padded_slot(i)] = filter_out(cur[padded_slot(i)], d.spectrum, p, scale);
+        const int c = div_mod(i, m, inv_m, p);
+        cur[c * pitch + p] = filter_out(cur[c * pitch + p], d.spectrum, p, scale);
     }
     __syncthreads();
     staged_stages<TIER_SMALL>(at, d, columns, cur, cur == sm ? buffer1 : sm, false, true);
@@ -146,9 +149,29 @@ static void columns_shape(pass_desc &d)
     d.block_threads = STAGED_THREADS;
 }
 
+// d's stages' constants (staged_stage_consts), and for whole transforms each buffer's layout
+// from fft_staged_layout's code (byte b, buffer b: pad | extra << 4; 0, no pads).
+static void staged_stage_plan(pass_desc &d, uint64_t layout)
+{
+    const auto buffer = [&](int b, int G, int &pad, int &pitch) {
+        const int code = (int)(layout >> (8 * b) & 255);
+        pad = code & 15;
+        pitch = d.m + pad * (d.m / G) + (code >> 4);
+    };
+    for (int s = 0, ns = 1; s < d.stages; ns *= d.radix[s++]) {
+        staged_stage_consts &k = d.stage[s];
+        k.ns = ns;
+        k.step = d.m / (ns * d.radix[s]);
+        k.inv_count = 1.0f / (float)(d.m / d.radix[s]);
+        k.inv_ns = 1.0f / (float)ns;
+        buffer(s, ns, k.in_pad, k.in_pitch);
+        buffer(s + 1, ns * d.radix[s], k.out_pad, k.out_pitch);
+    }
+}
+
 // The shape of the whole-transform kernel: C = 2048 / m transforms a block (one from m =
-// 3072 on), their C m points one after another (padded_slot), one buffer or two (pitch:
-// a buffer's slots).
+// 3072 on), their C m points one after another, one buffer or two, each laid out by
+// fft_staged_layout (pitch: a buffer's slots).
 // Bluestein's kernel: no copies (its loads and stores are x c and conj(y) c), two buffers.
 static void whole_shape(pass_desc &d, bool bluestein)
 {
@@ -160,10 +183,21 @@ static void whole_shape(pass_desc &d, bool bluestein)
     d.copy_out = !bluestein && !single && (d.stages == 1 || last_run < STAGED_DIRECT_RUN);
     const int shared_stages = d.stages - !d.copy_in - !d.copy_out;
     const int buffers = single ? 0 : bluestein || shared_stages > 0 ? 2 : 1;
-    const auto whole_pitch = [&](int c) { return c * d.m + (c * d.m - 1) / 16 + 1; };
+    // The buffers' layout for c transforms a block, and a buffer's slots. Bluestein's
+    // buffer after the first transform is the one before the second: one layout.
+    uint64_t code = 0;
+    const auto layout = [&](int c) {
+        int slots = 0;
+        code = buffers == 0 ? 0
+                            : fft_staged_layout(d.m, d.radix, d.stages, c, d.copy_in || bluestein,
+                                                d.copy_out || bluestein, &slots);
+        if (bluestein)
+            code = (code & ~(uint64_t)255) | (code >> (8 * d.stages) & 255);
+        return slots;
+    };
     if (staged_tier(d) == TIER_HUGE)
         while (prime_stage_short(d, C, staged_tier_threads(TIER_HUGE)) &&
-               buffers * (size_t)whole_pitch(2 * C) * sizeof(float2) <= tier_smem_share(d))
+               buffers * (size_t)layout(2 * C) * sizeof(float2) <= tier_smem_share(d))
             C *= 2;
     // 256 threads, 4 blocks an SM (64 registers a thread); a block of one long transform
     // (whose buffers leave room for few blocks an SM) up to a thread a butterfly of the
@@ -183,17 +217,59 @@ static void whole_shape(pass_desc &d, bool bluestein)
                                                                    : (int)STAGED_THREADS;
     else if (staged_tier(d) == TIER_HUGE)
         threads = staged_tier_threads(TIER_HUGE);
-    d.block_threads = threads;
     d.columns_per_block = C;
-    d.pitch = whole_pitch(C);
+    d.pitch = layout(C);
     d.smem_bytes = (int)(buffers * (size_t)d.pitch * sizeof(float2));
-    // Past two buffers' room (m above 13,673), one transform in one buffer, its stages in
-    // place (inplace_stages): one pass to ~27,200 points where the length took two over
-    // columns, and Bluestein's m likewise.
-    d.in_place =
-        C == 1 && buffers == 2 && (size_t)d.smem_bytes > cl_device_current()->shared_optin_bytes;
-    if (d.in_place)
+    const cl_device_info *device = cl_device_current();
+    const size_t room = device->shared_optin_bytes;
+    if (C == 1 && buffers == 2 && (size_t)d.smem_bytes > room &&
+        2 * (size_t)d.m * sizeof(float2) <= room) { // no pads: two buffers to m = 14,528
+        code = 0;
+        d.pitch = d.m;
+        d.smem_bytes = (int)(2 * (size_t)d.m * sizeof(float2));
+    }
+    // One transform a block: the threads that finish the most transforms an SM, by a count
+    // of rounds. An SM holds as many blocks as its shared memory takes and the SMALL kernel's
+    // registers allow (64 a thread: STAGED_MAX_THREADS an SM together); a stage of b
+    // butterflies takes ceil(b / threads) rounds of the block, one after another. A thread a
+    // first butterfly took the SM alone from 513 threads (3125 = 5^5: 768, one block, each
+    // barrier stopping the SM; 3 blocks of 320 finish more), and where the later stages
+    // have more butterflies than the first, they loop (2450 = 10 7 7 5: 256 threads, 7
+    // rounds; 192, 9). Measured on the H200 (2^24 points, time over cuFFT's): 3125 2.44x ->
+    // 1.59x, 2401 = 7^4 1.83x -> 1.39x, 4375 = 7 5^4 2.42x -> 1.86x, 5103 = 9^3 7 1.71x ->
+    // 1.39x.
+    if (C == 1 && staged_tier(d) == TIER_SMALL && (size_t)d.smem_bytes <= room) {
+        const size_t per_block = (size_t)d.smem_bytes + device->shared_reserved_bytes;
+        const int by_memory = (int)(device->shared_sm_bytes / per_block);
+        int widest = 0;
+        for (int s = 0; s < d.stages; s++)
+            widest = d.m / d.radix[s] > widest ? d.m / d.radix[s] : widest;
+        double best = 0;
+        int best_blocks = 0;
+        for (int t = 128; t <= STAGED_MAX_THREADS && t < widest + 32; t += 32) {
+            const int blocks =
+                by_memory < STAGED_MAX_THREADS / t ? by_memory : STAGED_MAX_THREADS / t;
+            int rounds = 0;
+            for (int s = 0; s < d.stages; s++)
+                rounds += (d.m / d.radix[s] + t - 1) / t;
+            const double rate = (double)blocks / rounds; // transforms a round, an SM
+            if (rate > best * 1.0001 || (rate > best * 0.9999 && blocks > best_blocks)) {
+                best = rate;
+                best_blocks = blocks;
+                threads = t;
+            }
+        }
+    }
+    d.block_threads = threads;
+    // Past two buffers' room (m above 14,528), one transform in one buffer, its stages in
+    // place (inplace_stages, padded_slot's layout): one pass to ~27,200 points where the
+    // length took two over columns, and Bluestein's m likewise.
+    d.in_place = C == 1 && buffers == 2 && (size_t)d.smem_bytes > room;
+    if (d.in_place) {
+        d.pitch = d.m + (d.m - 1) / 16 + 1;
         d.smem_bytes = (int)((size_t)d.pitch * sizeof(float2));
+    }
+    staged_stage_plan(d, code);
 }
 
 // Fills in d's stages and block shape for the staged kernels (d.n, m, ns, stride, columns
@@ -202,12 +278,15 @@ static void whole_shape(pass_desc &d, bool bluestein)
 bool staged_pass_plan(pass_desc &d, bool dry)
 {
     d.stages = fft_staged_radices(d.m, FFT_STAGED_MAX_PRIME, d.radix);
-    if (d.stages == 0 || (!d.contiguous && d.stages < 2))
+    if (d.stages == 0 || (!d.contiguous && d.stages < 2) ||
+        (d.contiguous && d.stages > FFT_LAYOUT_MAX_STAGES))
         return false;
     if (d.contiguous)
         whole_shape(d, false);
-    else
+    else {
         columns_shape(d);
+        staged_stage_plan(d, 0);
+    }
     d.threads_per_column = 0;
     if ((size_t)d.smem_bytes > cl_device_current()->shared_optin_bytes)
         return false;
@@ -240,7 +319,7 @@ bool staged_bluestein_plan(pass_desc &d, bool dry)
 {
     d.contiguous = true;
     d.stages = fft_staged_radices(d.m, 13, d.radix);
-    if (d.stages == 0)
+    if (d.stages == 0 || d.stages > FFT_LAYOUT_MAX_STAGES)
         return false;
     whole_shape(d, true);
     if ((size_t)d.smem_bytes > cl_device_current()->shared_optin_bytes)

@@ -16,25 +16,27 @@
 // while the prime stage has fewer butterflies than threads, staged.cu): the first
 // stage loads its butterflies' points from global memory straight into registers (a warp's
 // lanes take neighbouring butterflies: runs of m / R points), the stages between trade
-// points through shared memory (transform c's point p at slot c m + p, one slot in 16
-// skipped against bank conflicts), and the last stage stores to global memory (its
+// points through shared memory (each buffer padded as the plan counts its warps' bank
+// conflicts, fft_staged_layout), and the last stage stores to global memory (its
 // outputs j + q m/R: runs again). A two-stage length crosses shared memory once, as v6's
 // compiled kernels do; where a run would be under 4 points, the block copies its points in
 // (out) through shared memory instead. staged_bluestein_kernel is the same with Bluestein's
-// products on the first load and the last store. Past two buffers' room (m above 13,673)
-// staged_inplace_kernel and staged_bluestein_inplace_kernel take one buffer, their stages
-// in place, to ~27,200 points (see "stages in place" below). staged_columns_kernel, a pass over
-// columns of a longer transform: C = 16 columns (8 from m = 512, 4 from 1024; LARGE and
-// HUGE: more while a prime stage is short of threads, staged.cu) interleaved
-// in shared memory (point p of column c at p (C + 1) + c), loaded and stored by the first
-// and last stages likewise (a first pass's run copied out in order).
-// Napkin math (H200, 4.2 TB/s copy rate; 2^24 points a pass): 268 MB, 64 us, a budget of
-// ~125 instructions a point at that rate (132 SMs x 4 issue a clock x 1.98 GHz over 4.2
-// points a ns) if every issue slot is used. A stage costs a point its share of two index
-// divisions (c, j mod ns), R - 1 twiddle reads and products, the butterfly and a shared
-// read and write. The README's sweep has the times: two-stage lengths at ~1.07x cuFFT's,
-// three stages and more 1.5-3x; ncu counts ~45 instructions a point a stage, twice
-// cuFFT's kernels compiled per length (the README has the counts).
+// products on the first load and the last store. Past two buffers' room (m above 14,528
+// on 227 KB) staged_inplace_kernel and staged_bluestein_inplace_kernel take one buffer, their
+// stages in place, to ~27,200 points (see "stages in place" below). staged_columns_kernel, a pass
+// over columns of a longer transform: C = 16 columns (8 from m = 512, 4 from 1024; LARGE and HUGE:
+// more while a prime stage is short of threads, staged.cu) interleaved in shared memory (point p of
+// column c at p (C + 1) + c), loaded and stored by the first and last stages likewise (a first
+// pass's run copied out in order). Napkin math (H200, 4.2 TB/s copy rate; 2^24 points a pass): 268
+// MB, 64 us, a budget of ~125 instructions a point at that rate (132 SMs x 4 issue a clock x 1.98
+// GHz over 4.2 points a ns) if every issue slot is used. A stage costs a point its share of two
+// index divisions (c, j mod ns), R - 1 twiddle reads and products, the butterfly and a shared read
+// and write, and its share of the stage's setup, a thread's once a stage (finding its radix's case,
+// its constants): ncu (H200, 3125 = 5^5, each thread one butterfly a stage) found ~110 of a warp's
+// ~235 instructions a stage there when each stage computed three reciprocals and its buffers'
+// layout; the plan gives them now (staged_stage_consts). The README's sweep has the times:
+// two-stage lengths at ~1.07x cuFFT's, three stages and more 1.2-2.5x; ncu counts 1.6x (1000)
+// to 2.5x (3125) the instructions of cuFFT's kernels, compiled per length.
 #ifndef FFT_STAGED_KERNELS_CUH
 #define FFT_STAGED_KERNELS_CUH
 
@@ -107,16 +109,18 @@ __device__ __forceinline__ int block_columns(const pass_desc &d, unsigned &first
 // c its i-th butterfly is, where point p of column c lies in shared memory (slot), and, at
 // the first and last stage, how to load point p from global memory and store it there.
 
-// Whole transforms in shared memory: transform c's point p at slot c m + p, one slot
-// skipped in 16, so a stage's stores R points apart (lanes taking neighbouring
-// butterflies) spread over the banks (R = 16: 17 slots apart).
+// The in-place kernels' buffer: point i at slot i + i / 16, one slot skipped in 16, so a
+// stage's accesses R points apart (lanes taking neighbouring butterflies) spread over the
+// banks (R = 16: 17 slots apart).
 __device__ __forceinline__ int padded_slot(int i) { return i + (i >> 4); }
 
 // staged_whole_kernel's and staged_bluestein_kernel's blocks in shared memory: C transforms
-// of m points, transform c's point p at padded_slot(c m + p). Butterfly i is butterfly j =
-// i mod (m / R) of transform c = i / (m / R), so a warp's lanes take neighbouring
-// butterflies and its loads of point j + q m/R, q fixed, are neighbouring words: runs of
-// m / R points.
+// of m points, each buffer laid out as staged_stage_consts says (point x of transform c at
+// c pitch + x + pad (x / G): pads that spare a stage's warps bank conflicts, chosen by
+// fft_staged_layout, factor.c; and the slot of a butterfly's q-th point base + q stride on
+// both sides). Butterfly i is butterfly j = i mod (m / R) of transform c =
+// i / (m / R), so a warp's lanes take neighbouring butterflies and its loads of point j +
+// q m/R, q fixed, are neighbouring words: runs of m / R points.
 struct whole_slots {
     int m;
     bool alone; // one transform a block: butterfly i is its butterfly i (no division)
@@ -128,7 +132,31 @@ struct whole_slots {
         }
         return div_mod(i, count, inv_count, j);
     }
-    __device__ int slot(int c, int p) const { return padded_slot(c * m + p); }
+    // Butterfly j (g = j / ns, jm = j mod ns) of transform c reads points j + q count (step
+    // = count / ns) and writes g R ns + jm + q ns (Rns = R ns).
+    __device__ int read_base(int c, int j, int g, const staged_stage_consts &k) const
+    {
+        return c * k.in_pitch + j + k.in_pad * g;
+    }
+    __device__ int read_stride(int count, const staged_stage_consts &k) const
+    {
+        return count + k.in_pad * k.step;
+    }
+    __device__ int write_base(int c, int g, int jm, int Rns, const staged_stage_consts &k) const
+    {
+        return c * k.out_pitch + g * (Rns + k.out_pad) + jm;
+    }
+    __device__ int write_stride(int ns) const { return ns; }
+    // Point i of the block's run (transform i / m, its point i mod m) in a buffer whose
+    // groups are whole transforms (before the first stage, after the last): no pads.
+    __device__ int run_slot(int i, float inv_m, int pitch) const
+    {
+        if (pitch == m) // no extra slots: the run as it is
+            return i;
+        int p;
+        const int c = div_mod(i, m, inv_m, p);
+        return c * pitch + p;
+    }
 };
 
 // staged_whole_kernel's block: its C m points one run in global memory.
@@ -182,6 +210,20 @@ struct column_points {
         return i & ((1 << shift) - 1);
     }
     __device__ int slot(int c, int p) const { return p * pitch + c; }
+    // The stage's points (staged_stage): point p of column c at p pitch + c.
+    __device__ int read_base(int c, int j, int, const staged_stage_consts &) const
+    {
+        return j * pitch + c;
+    }
+    __device__ int read_stride(int count, const staged_stage_consts &) const
+    {
+        return count * pitch;
+    }
+    __device__ int write_base(int c, int g, int jm, int Rns, const staged_stage_consts &) const
+    {
+        return (g * Rns + jm) * pitch + c;
+    }
+    __device__ int write_stride(int ns) const { return ns * pitch; }
     __device__ float2 load(int, int p) const
     {
         if (!valid)
@@ -222,24 +264,28 @@ enum { FROM_GLOBAL, SHARED_ONLY, TO_GLOBAL };
 // came from, so its stores come in runs too.
 template <int R, int KIND, class Points>
 __device__ __forceinline__ void staged_stage(const Points &at, const float2 *src, float2 *dst,
-                                             int m, int units, int ns, const float2 *roots)
+                                             int m, int units, const staged_stage_consts &k,
+                                             const float2 *roots)
 {
-    const int count = m / R, total = units * count;
-    const float inv_count = rcp(count), inv_ns = rcp(ns);
-    const int step = __float2int_rn((float)m * rcp(ns * R)); // m / (ns R), exact
+    const int count = m / R, total = units * count, ns = k.ns, step = k.step;
+    const float inv_ns = k.inv_ns;
+    const int read_stride = at.read_stride(count, k), write_stride = at.write_stride(ns);
     for (int i = threadIdx.x; i < total; i += blockDim.x) {
         int j;
-        const int c = at.butterfly(i, count, inv_count, j);
-        float2 u[R];
-#pragma unroll
-        for (int q = 0; q < R; q++)
-            u[q] = KIND == FROM_GLOBAL ? at.load(c, j + q * count) : src[at.slot(c, j + q * count)];
-        int jm = 0;
+        const int c = at.butterfly(i, count, k.inv_count, j);
+        int g = 0, jm = 0; // j = g ns + jm
         if (KIND == TO_GLOBAL)
             jm = j; // ns = m / R = count > j
-        else if (KIND == SHARED_ONLY && ns > 1)
-            div_mod(j, ns, inv_ns, jm);
-        const int out = (j - jm) * R + jm;
+        else if (ns == 1)
+            g = j;
+        else
+            g = div_mod(j, ns, inv_ns, jm);
+        float2 u[R];
+        const int read = KIND == FROM_GLOBAL ? 0 : at.read_base(c, j, g, k);
+#pragma unroll
+        for (int q = 0; q < R; q++)
+            u[q] = KIND == FROM_GLOBAL ? at.load(c, j + q * count) : src[read + q * read_stride];
+        const int write = KIND == TO_GLOBAL ? 0 : at.write_base(c, g, jm, R * ns, k);
         if constexpr (is_large_prime(R)) {
             // A prime: each twiddle its own table read (no products to keep), each output
             // stored as dft_odd_each makes it (the registers hold the a_j and b_j only).
@@ -251,7 +297,7 @@ __device__ __forceinline__ void staged_stage(const Points &at, const float2 *src
                 if (KIND == TO_GLOBAL)
                     at.store(c, j + q * count, y);
                 else
-                    dst[at.slot(c, out + q * ns)] = y;
+                    dst[write + q * write_stride] = y;
             });
         } else {
             if (jm > 0)
@@ -262,7 +308,7 @@ __device__ __forceinline__ void staged_stage(const Points &at, const float2 *src
                 if (KIND == TO_GLOBAL)
                     at.store(c, j + q * count, u[q]);
                 else
-                    dst[at.slot(c, out + q * ns)] = u[q];
+                    dst[write + q * write_stride] = u[q];
         }
     }
 }
@@ -278,22 +324,22 @@ __device__ __forceinline__ float2 *staged_stages(const Points &at, const pass_de
                                                  bool to_global)
 {
     const unsigned long long code = d.radix_code;
-    int ns = 1;
     for (int s = 0; s < d.stages; s++) {
         const int radix = radix_at(code, s);
         const int kind = s == 0 && from_global            ? FROM_GLOBAL
                          : s == d.stages - 1 && to_global ? TO_GLOBAL
                                                           : SHARED_ONLY;
+        const staged_stage_consts &k = d.stage[s];
         switch (radix * 4 + kind) { // the block takes the same case
 #define STAGE(R)                                                                                   \
     case R * 4 + FROM_GLOBAL:                                                                      \
-        staged_stage<R, FROM_GLOBAL>(at, cur, cur, d.m, units, ns, d.roots);                       \
+        staged_stage<R, FROM_GLOBAL>(at, cur, cur, d.m, units, k, d.roots);                        \
         break;                                                                                     \
     case R * 4 + TO_GLOBAL:                                                                        \
-        staged_stage<R, TO_GLOBAL>(at, cur, cur, d.m, units, ns, d.roots);                         \
+        staged_stage<R, TO_GLOBAL>(at, cur, cur, d.m, units, k, d.roots);                          \
         break;                                                                                     \
     case R * 4 + SHARED_ONLY:                                                                      \
-        staged_stage<R, SHARED_ONLY>(at, cur, other, d.m, units, ns, d.roots);                     \
+        staged_stage<R, SHARED_ONLY>(at, cur, other, d.m, units, k, d.roots);                      \
         break;
             STAGED_RADICES(STAGE)
         default:
@@ -315,7 +361,6 @@ __device__ __forceinline__ float2 *staged_stages(const Points &at, const pass_de
             cur = other;
             other = t;
         }
-        ns *= radix;
         __syncthreads();
     }
     return cur;
@@ -323,8 +368,8 @@ __device__ __forceinline__ float2 *staged_stages(const Points &at, const pass_de
 
 // --- stages in place: one buffer ------------------------------------------------------------
 //
-// Past 13,673 points a block's two buffers (16 bytes a point and a 16th for padding) no
-// longer fit in 227 KB of shared memory; one does, to ~27,200 points. Stockham's stages
+// Past 14,528 points a block's two buffers (16 bytes a point) no longer fit in 227 KB of
+// shared memory; one does, to ~27,200 points. Stockham's stages
 // write other slots than they read, so they need two; Cooley-Tukey's write back the slots
 // they read, so one is enough (each butterfly owns its R points: no barrier inside a
 // stage). The price is the order: in Gentleman and Sande's decimation in frequency (DIF)
@@ -484,7 +529,7 @@ __device__ __forceinline__ void staged_single(const float2 *in, float2 *out, uns
 // (blocks of 256).
 template <int TIER>
 __global__ void __launch_bounds__(staged_tier_threads(TIER), 1)
-    staged_whole_kernel(const float2 *in, float2 *out, const pass_desc d)
+    staged_whole_kernel(const float2 *in, float2 *out, const __grid_constant__ pass_desc d)
 {
     extern __shared__ float2 sm[];
     unsigned first;
@@ -510,7 +555,9 @@ __global__ void __launch_bounds__(staged_tier_threads(TIER), 1)
                              sign_in,
                              sign_out};
     float2 *cur = sm;
+    const float inv_m = rcp(m);
     if (d.copy_in) { // STAGED_COPY_LOADS loads in flight a thread before their stores
+        const int pitch = d.stage[0].in_pitch;
         for (int base = threadIdx.x; base < points; base += STAGED_COPY_LOADS * blockDim.x) {
             float2 v[STAGED_COPY_LOADS];
 #pragma unroll
@@ -523,15 +570,17 @@ __global__ void __launch_bounds__(staged_tier_threads(TIER), 1)
             for (int k = 0; k < STAGED_COPY_LOADS; k++) {
                 const int i = base + k * (int)blockDim.x;
                 if (i < points)
-                    cur[padded_slot(i)] = flip_imag(v[k], sign_in);
+                    cur[at.run_slot(i, inv_m, pitch)] = flip_imag(v[k], sign_in);
             }
         }
         __syncthreads();
     }
     cur = staged_stages<TIER>(at, d, columns, cur, sm + d.pitch, !d.copy_in, !d.copy_out);
-    if (d.copy_out)
+    if (d.copy_out) {
+        const int pitch = d.stage[d.stages - 1].out_pitch;
         for (int i = threadIdx.x; i < points; i += blockDim.x)
-            at.dst[i] = flip_imag(cur[padded_slot(i)], sign_out);
+            at.dst[i] = flip_imag(cur[at.run_slot(i, inv_m, pitch)], sign_out);
+    }
 }
 
 // A pass over columns of a longer transform (column_points): the first stage loads the

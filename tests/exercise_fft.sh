@@ -66,19 +66,20 @@ batch_gpu "fft -k all -n 10007 (prime)" 0 -k all -n 10007 --transforms 2 -i 2
 # stage copied in and out (6, 11, 12, 16), two stages with a short run copied out (22 =
 # 11 2), whole transforms of several radices (60, 625 = 5^4, 1001 = 7 11 13, 3000, 12000,
 # 12005 = 7^4 5 on 1024 threads), columns (100000 = 250 x 400, 5 x 10^6 in three passes),
-# whole transforms in one buffer, their stages in place, past two buffers' room (13720 =
-# 2^3 5 7^3, 15625 = 5^6, 27000, 27216 = 2^4 3^5 7 the longest that fits; 27440 takes two
-# passes), Bluestein in one staged kernel (53 on 105, 2120 = 2^3 5 53, 629 = 17 37: a
+# two buffers without pads where the padded ones do not fit (13720 = 2^3 5 7^3, 13718 = 2
+# 19^3, 13760 = 43 320, 14450 = 2 5^2 17^2), whole transforms in one buffer, their stages in place, past two
+# buffers' room (15625 = 5^6, 27000, 27216 = 2^4 3^5 7 the longest that fits; 27440 takes
+# two passes), Bluestein in one staged kernel (53 on 105, 2120 = 2^3 5 53, 629 = 17 37: a
 # large radix beside a huge prime, 2399 on 4800, 4097 on 8232, 6007 on 12096; in place: 9973
 # on 20000, 13001 on 26244) and in three staged passes
 # with the products in them, the middle one its turn (65537 on 131220, 14375 on 28800);
 # prime stages of 17 .. 31 (17, 323 = 17 19, 961 = 31^2, 1740 = 29 60, 11500 = 23 500), in
-# place (13718 = 2 19^3, 14450 = 2 5^2 17^2, 17408 = 17 2^10, 15283 = 17 29 31, 27132 = 2^2
+# place (17408 = 17 2^10, 15283 = 17 29 31, 27132 = 2^2
 # 3 7 17 19), in passes over columns (28900 = 170 x 170, 34816 = 17 2^11), and past what
 # two-stage passes split (29791 = 31^3: Bluestein); large composite stages (400 = 20^2,
 # 3780 = 18 15 14, 8000 = 20^3; 27000 = 30^3 in place, 100000's 400-point pass); prime
 # stages of 37 .. 47, the HUGE kernels (37 and 47 alone, 2064 = 43 8 6, 1517 = 41 37, 2209
-# = 47^2; in place 13760 = 43 320 and 24064 = 47 512; in passes over columns 37888 = 37
+# = 47^2; in place 24064 = 47 512; in passes over columns 37888 = 37
 # 2^10); inverse and in place.
 for n in 400 3780 8000 3 6 11 12 16 17 22 60 323 625 961 1001 1740 3000 11500 12000 12005 13720 15625 27000 27216 27440 100000 53 2120 629 2399 4097 6007 9973 13001 65537 14375 13718 14450 17408 15283 27132 28900 34816 29791 37 47 2064 1517 2209 13760 24064 37888; do
     batch_gpu "fft -k v7 -n $n" 0 -k v7 -n "$n" --transforms 3 -i 2
@@ -88,11 +89,16 @@ batch_gpu "fft -k v7 -n 5000000 (three staged passes)" 0 -k v7 -n 5000000 --tran
 batch_gpu "fft -k v7 -n 2^21 + 1 (Bluestein on three passes, the products in six)" 0 -k v7 -n 2097153 --transforms 1 -i 2
 batch_gpu "fft the default run" 0 -i 2
 batch_end
-# The in-place kernels are the ones that run past two buffers' room (the plan says so, in
-# the JSON: the table's plan column may cut it short).
-for n in 13720 13001 13718 13760; do
+# The in-place kernels are the ones that run past two buffers' room, 14,528 points (the
+# plan says so, in the JSON: the table's plan column may cut it short); below it, two
+# buffers (without pads where the padded ones do not fit).
+for n in 15625 13001 17408 24064; do
     expect_gpu "fft -k v7 -n $n runs in place" 0 "$fft" -k v7 -n "$n" --transforms 2 -i 1 --json
     if [ "$rc" -eq 0 ] && ! grep -q '"plan": *"[^"]*, in place"' "$tmp/out"; then fail "fft -k v7 -n $n: its plan says in place"; fi
+done
+for n in 13720 13718 13760 14520; do
+    expect_gpu "fft -k v7 -n $n runs in two buffers" 0 "$fft" -k v7 -n "$n" --transforms 2 -i 1 --json
+    if [ "$rc" -eq 0 ] && grep -q '"plan": *"[^"]*, in place"' "$tmp/out"; then fail "fft -k v7 -n $n: its plan says two buffers"; fi
 done
 # A power of two there takes v6's two passes, not the in-place kernel (which is slower).
 expect_gpu "fft -k v7 -n 16384 runs v6's two passes" 0 "$fft" -k v7 -n 16384 --transforms 2 -i 1 --json
