@@ -195,11 +195,10 @@ static long layout_wavefronts(const layout_points *pt, int pad, int pitch)
     return sum;
 }
 
-uint64_t fft_staged_layout(int m, const unsigned char *radix, int stages, int transforms,
-                           bool read_first, bool write_last, int *slots)
+int fft_staged_layout(int m, const unsigned char *radix, int stages, int transforms,
+                      bool read_first, bool write_last, int *pad, int *pitch)
 {
     layout_points writer, reader;
-    uint64_t code = 0;
     int ns = 1, widest = m;
     for (int b = 0; b <= stages; b++) {
         // Stage b - 1 writes buffer b, stage b reads it; G: the radices before stage b.
@@ -219,26 +218,25 @@ uint64_t fft_staged_layout(int m, const unsigned char *radix, int stages, int tr
                               : m / 8 < 1          ? 1
                               : m / 8 < LAYOUT_MAX ? m / 8
                                                    : LAYOUT_MAX;
-        int pad = 0, extra = 0;
+        int best_pad = 0, extra = 0;
         long best = -1;
         for (int round = 0; round < 2; round++) // the pad, then the extra
             for (int k = 0; k <= (round == 0 ? max_pad : max_extra); k++) {
-                const int try_pad = round == 0 ? k : pad, try_extra = round == 0 ? 0 : k;
-                const int pitch = m + try_pad * (m / G) + try_extra;
-                const long cost = layout_wavefronts(&writer, try_pad, pitch) +
-                                  layout_wavefronts(&reader, try_pad, pitch);
+                const int try_pad = round == 0 ? k : best_pad, try_extra = round == 0 ? 0 : k;
+                const int try_pitch = m + try_pad * (m / G) + try_extra;
+                const long cost = layout_wavefronts(&writer, try_pad, try_pitch) +
+                                  layout_wavefronts(&reader, try_pad, try_pitch);
                 if (best < 0 || cost < best) {
                     best = cost;
-                    pad = try_pad;
+                    best_pad = try_pad;
                     extra = try_extra;
                 }
             }
-        const int pitch = m + pad * (m / G) + extra;
-        widest = pitch > widest ? pitch : widest;
-        code |= (uint64_t)(pad | extra << 4) << (8 * b);
+        pad[b] = best_pad;
+        pitch[b] = m + best_pad * (m / G) + extra;
+        widest = pitch[b] > widest ? pitch[b] : widest;
         if (b < stages)
             ns *= radix[b];
     }
-    *slots = transforms * widest;
-    return code;
+    return transforms * widest;
 }

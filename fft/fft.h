@@ -123,14 +123,12 @@ int fft_dif_slot(const unsigned char *radix, int stages, int k);
 // The layout of v7's whole-transform buffers (staged.cu), chosen by counting the shared
 // memory wavefronts of each stage's first warps: the buffer before stage b (b = 0 ..
 // stages; b = stages: after the last) holds point x of transform c (transforms a block)
-// at slot c pitch_b + x + pad_b floor(x / G_b), G_b the product of the radices before
-// stage b, pitch_b = m + pad_b m / G_b + extra_b. Returns pad_b | extra_b << 4 in byte b
-// (stages <= FFT_LAYOUT_MAX_STAGES) and the slots a buffer needs in *slots. read_first:
-// the first stage reads buffer 0 (its points copied in); write_last: the last stage
-// writes buffer `stages`.
-enum { FFT_LAYOUT_MAX_STAGES = 7 };
-uint64_t fft_staged_layout(int m, const unsigned char *radix, int stages, int transforms,
-                           bool read_first, bool write_last, int *slots);
+// at slot c pitch[b] + x + pad[b] floor(x / G_b), G_b the product of the radices before
+// stage b (pitch[b] = m + pad[b] m / G_b + a transform's extra slots). Returns the slots a
+// buffer needs. read_first: the first stage reads buffer 0 (its points copied in);
+// write_last: the last stage writes buffer `stages`.
+int fft_staged_layout(int m, const unsigned char *radix, int stages, int transforms,
+                      bool read_first, bool write_last, int *pad, int *pitch);
 
 // The error an output may carry: |y_k - gold_k| <= fft_allowed_error(n) ||x||_2, x the
 // transform's input (see the README: c log2(n) 2^-24, Bluestein's through its inner

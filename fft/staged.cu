@@ -150,22 +150,19 @@ static void columns_shape(pass_desc &d)
 }
 
 // d's stages' constants (staged_stage_consts), and for whole transforms each buffer's layout
-// from fft_staged_layout's code (byte b, buffer b: pad | extra << 4; 0, no pads).
-static void staged_stage_plan(pass_desc &d, uint64_t layout)
+// (fft_staged_layout's pad and pitch a buffer; NULL: no pads).
+static void staged_stage_plan(pass_desc &d, const int *pad, const int *pitch)
 {
-    const auto buffer = [&](int b, int G, int &pad, int &pitch) {
-        const int code = (int)(layout >> (8 * b) & 255);
-        pad = code & 15;
-        pitch = d.m + pad * (d.m / G) + (code >> 4);
-    };
     for (int s = 0, ns = 1; s < d.stages; ns *= d.radix[s++]) {
         staged_stage_consts &k = d.stage[s];
         k.ns = ns;
         k.step = d.m / (ns * d.radix[s]);
         k.inv_count = 1.0f / (float)(d.m / d.radix[s]);
         k.inv_ns = 1.0f / (float)ns;
-        buffer(s, ns, k.in_pad, k.in_pitch);
-        buffer(s + 1, ns * d.radix[s], k.out_pad, k.out_pitch);
+        k.in_pad = pad ? pad[s] : 0;
+        k.out_pad = pad ? pad[s + 1] : 0;
+        k.in_pitch = pitch ? pitch[s] : d.m;
+        k.out_pitch = pitch ? pitch[s + 1] : d.m;
     }
 }
 
@@ -184,15 +181,17 @@ static void whole_shape(pass_desc &d, bool bluestein)
     const int shared_stages = d.stages - !d.copy_in - !d.copy_out;
     const int buffers = single ? 0 : bluestein || shared_stages > 0 ? 2 : 1;
     // The buffers' layout for c transforms a block, and a buffer's slots. Bluestein's
-    // buffer after the first transform is the one before the second: one layout.
-    uint64_t code = 0;
+    // buffer after the first transform is the one before the second: one layout (no pads
+    // at either end).
+    int pad[FFT_STAGED_MAX_STAGES + 1], pitch[FFT_STAGED_MAX_STAGES + 1];
+    bool padded = buffers > 0;
     const auto layout = [&](int c) {
-        int slots = 0;
-        code = buffers == 0 ? 0
-                            : fft_staged_layout(d.m, d.radix, d.stages, c, d.copy_in || bluestein,
-                                                d.copy_out || bluestein, &slots);
+        if (!padded)
+            return 0;
+        const int slots = fft_staged_layout(d.m, d.radix, d.stages, c, d.copy_in || bluestein,
+                                            d.copy_out || bluestein, pad, pitch);
         if (bluestein)
-            code = (code & ~(uint64_t)255) | (code >> (8 * d.stages) & 255);
+            pitch[0] = pitch[d.stages];
         return slots;
     };
     if (staged_tier(d) == TIER_HUGE)
@@ -224,7 +223,7 @@ static void whole_shape(pass_desc &d, bool bluestein)
     const size_t room = device->shared_optin_bytes;
     if (C == 1 && buffers == 2 && (size_t)d.smem_bytes > room &&
         2 * (size_t)d.m * sizeof(float2) <= room) { // no pads: two buffers to m = 14,528
-        code = 0;
+        padded = false;
         d.pitch = d.m;
         d.smem_bytes = (int)(2 * (size_t)d.m * sizeof(float2));
     }
@@ -269,7 +268,7 @@ static void whole_shape(pass_desc &d, bool bluestein)
         d.pitch = d.m + (d.m - 1) / 16 + 1;
         d.smem_bytes = (int)((size_t)d.pitch * sizeof(float2));
     }
-    staged_stage_plan(d, code);
+    staged_stage_plan(d, padded ? pad : NULL, padded ? pitch : NULL);
 }
 
 // Fills in d's stages and block shape for the staged kernels (d.n, m, ns, stride, columns
@@ -278,14 +277,13 @@ static void whole_shape(pass_desc &d, bool bluestein)
 bool staged_pass_plan(pass_desc &d, bool dry)
 {
     d.stages = fft_staged_radices(d.m, FFT_STAGED_MAX_PRIME, d.radix);
-    if (d.stages == 0 || (!d.contiguous && d.stages < 2) ||
-        (d.contiguous && d.stages > FFT_LAYOUT_MAX_STAGES))
+    if (d.stages == 0 || (!d.contiguous && d.stages < 2))
         return false;
     if (d.contiguous)
         whole_shape(d, false);
     else {
         columns_shape(d);
-        staged_stage_plan(d, 0);
+        staged_stage_plan(d, NULL, NULL);
     }
     d.threads_per_column = 0;
     if ((size_t)d.smem_bytes > cl_device_current()->shared_optin_bytes)
@@ -319,7 +317,7 @@ bool staged_bluestein_plan(pass_desc &d, bool dry)
 {
     d.contiguous = true;
     d.stages = fft_staged_radices(d.m, 13, d.radix);
-    if (d.stages == 0 || d.stages > FFT_LAYOUT_MAX_STAGES)
+    if (d.stages == 0)
         return false;
     whole_shape(d, true);
     if ((size_t)d.smem_bytes > cl_device_current()->shared_optin_bytes)

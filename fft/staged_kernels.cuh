@@ -22,21 +22,25 @@
 // compiled kernels do; where a run would be under 4 points, the block copies its points in
 // (out) through shared memory instead. staged_bluestein_kernel is the same with Bluestein's
 // products on the first load and the last store. Past two buffers' room (m above 14,528
-// on 227 KB) staged_inplace_kernel and staged_bluestein_inplace_kernel take one buffer, their
-// stages in place, to ~27,200 points (see "stages in place" below). staged_columns_kernel, a pass
-// over columns of a longer transform: C = 16 columns (8 from m = 512, 4 from 1024; LARGE and HUGE:
-// more while a prime stage is short of threads, staged.cu) interleaved in shared memory (point p of
-// column c at p (C + 1) + c), loaded and stored by the first and last stages likewise (a first
-// pass's run copied out in order). Napkin math (H200, 4.2 TB/s copy rate; 2^24 points a pass): 268
-// MB, 64 us, a budget of ~125 instructions a point at that rate (132 SMs x 4 issue a clock x 1.98
-// GHz over 4.2 points a ns) if every issue slot is used. A stage costs a point its share of two
-// index divisions (c, j mod ns), R - 1 twiddle reads and products, the butterfly and a shared read
-// and write, and its share of the stage's setup, a thread's once a stage (finding its radix's case,
-// its constants): ncu (H200, 3125 = 5^5, each thread one butterfly a stage) found ~110 of a warp's
-// ~235 instructions a stage there when each stage computed three reciprocals and its buffers'
-// layout; the plan gives them now (staged_stage_consts). The README's sweep has the times:
-// two-stage lengths at ~1.07x cuFFT's, three stages and more 1.2-2.5x; ncu counts 1.6x (1000)
-// to 2.5x (3125) the instructions of cuFFT's kernels, compiled per length.
+// on 227 KB) staged_inplace_kernel and staged_bluestein_inplace_kernel take one buffer,
+// their stages in place, to ~27,200 points (see "stages in place" below).
+// staged_columns_kernel, a pass over columns of a longer transform: C = 16 columns (8 from
+// m = 512, 4 from 1024; LARGE and HUGE: more while a prime stage is short of threads,
+// staged.cu) interleaved in shared memory (point p of column c at p (C + 1) + c), loaded
+// and stored by the first and last stages likewise (a first pass's run copied out in
+// order).
+//
+// Napkin math (H200, 4.2 TB/s copy rate; 2^24 points a pass): 268 MB, 64 us, a budget of
+// ~125 instructions a point at that rate (132 SMs x 4 issue a clock x 1.98 GHz over 4.2
+// points a ns) if every issue slot is used. A stage costs a point its share of two index
+// divisions (c, j mod ns), R - 1 twiddle reads and products, the butterfly and a shared
+// read and write, and its share of the stage's setup, a thread's once a stage (finding its
+// radix's case, its constants): ncu (H200, 3125 = 5^5, each thread one butterfly a stage)
+// found ~110 of a warp's ~235 instructions a stage there when each stage computed three
+// reciprocals and its buffers' layout; the plan gives them now (staged_stage_consts). The
+// README's sweep has the times: two-stage lengths at ~1.07x cuFFT's, three stages and
+// more 1.2-2.5x; ncu counts 1.6x (1000) to 2.5x (3125) the instructions of cuFFT's
+// kernels, compiled per length.
 #ifndef FFT_STAGED_KERNELS_CUH
 #define FFT_STAGED_KERNELS_CUH
 

@@ -337,7 +337,8 @@ static void test_dif_slot(void)
 // before it): a third fewer over all lengths, none more than an eighth more; 3375 = 15 15
 // 15, 16-way conflicts in the first stage's writes before, is conflict-free.
 static long layout_wavefronts_all(int m, const unsigned char *radix, int stages, int C,
-                                  bool read_first, bool write_last, uint64_t code, bool skip16)
+                                  bool read_first, bool write_last, const int *pad,
+                                  const int *pitch, bool skip16)
 {
     long sum = 0;
     for (int s = 0, ns = 1; s < stages; ns *= radix[s++]) {
@@ -346,16 +347,14 @@ static long layout_wavefronts_all(int m, const unsigned char *radix, int stages,
             if (write ? s == stages - 1 && !write_last : s == 0 && !read_first)
                 continue;
             const int b = s + write, G = write ? ns * R : ns;
-            const int pad = (int)(code >> (8 * b) & 15), extra = (int)(code >> (8 * b + 4) & 15);
-            const int pitch = m + pad * (m / G) + extra;
             for (int w = 0; 32 * w < total; w++)
                 for (int q = 0; q < R; q++) {
                     int pairs[16] = {0}, most = 0;
                     for (int i = 32 * w; i < 32 * w + 32 && i < total; i++) {
                         const int c = i / count, j = i % count, g = j / ns, jm = j % ns;
                         const int x = write ? g * R * ns + jm + q * ns : j + q * count;
-                        const int slot =
-                            skip16 ? c * m + x + (c * m + x) / 16 : c * pitch + x + pad * (x / G);
+                        const int slot = skip16 ? c * m + x + (c * m + x) / 16
+                                                : c * pitch[b] + x + pad[b] * (x / G);
                         const int k = ++pairs[slot % 16];
                         most = k > most ? k : most;
                     }
@@ -374,29 +373,27 @@ static void test_staged_layout(void)
     for (int m = 6; m <= 14848; m++) {
         unsigned char radix[FFT_STAGED_MAX_STAGES];
         const int stages = fft_staged_radices(m, FFT_STAGED_MAX_PRIME, radix);
-        if (stages == 0 || stages > FFT_LAYOUT_MAX_STAGES)
+        if (stages == 0)
             continue;
         const int C = (2048 + m / 2) / m < 1 ? 1 : (2048 + m / 2) / m;
         const bool read_first = stages == 1 || m / radix[0] < 4,
                    write_last = stages == 1 || m / radix[stages - 1] < 4;
-        int slots;
-        const uint64_t code =
-            fft_staged_layout(m, radix, stages, C, read_first, write_last, &slots);
+        int pad[FFT_STAGED_MAX_STAGES + 1], pitch[FFT_STAGED_MAX_STAGES + 1];
+        const int slots =
+            fft_staged_layout(m, radix, stages, C, read_first, write_last, pad, pitch);
         for (int b = 0, G = 1; b <= stages; G *= b < stages ? radix[b] : 1, b++) {
-            const int pad = (int)(code >> (8 * b) & 15), extra = (int)(code >> (8 * b + 4) & 15);
-            const int pitch = m + pad * (m / G) + extra;
             memset(seen, 0, (size_t)slots);
             for (int c = 0; c < C; c++)
                 for (int x = 0; x < m; x++) {
-                    const int slot = c * pitch + x + pad * (x / G);
+                    const int slot = c * pitch[b] + x + pad[b] * (x / G);
                     if (slot >= slots || seen[slot]++)
                         overlaps++;
                 }
         }
         const long before =
-            layout_wavefronts_all(m, radix, stages, C, read_first, write_last, 0, true);
+            layout_wavefronts_all(m, radix, stages, C, read_first, write_last, pad, pitch, true);
         const long after =
-            layout_wavefronts_all(m, radix, stages, C, read_first, write_last, code, false);
+            layout_wavefronts_all(m, radix, stages, C, read_first, write_last, pad, pitch, false);
         if (before == 0)
             continue;
         lengths++;
