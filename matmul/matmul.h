@@ -161,21 +161,28 @@ typedef struct {
 static const matmul_tile_shape matmul_v6_shapes[] = {MATMUL_V6_SHAPES(MATMUL_V6_SHAPE_ENTRY)};
 enum { MATMUL_V6_SHAPE_COUNT = sizeof matmul_v6_shapes / sizeof matmul_v6_shapes[0] };
 
-// v9's shapes, X(rows, columns, slab time): one block an SM (its stages take the shared
-// memory), so alone and full are one. 128-row tiles give each consumer warpgroup 64 rows,
-// 64-row tiles half the columns each; a consumer's wgmma is 64 x (its columns) x 16. The
-// slab times, H200 (2026-11-29, each shape forced, CUDALAB_V9_TILE, 8192 x 8192 x 4096
-// bf16 and tf32: time / (waves x slabs a tile) against 128 x 256's 0.71 us bf16): 128 x
-// 128 0.52 (0.54 tf32), 128 x 64 0.43 (0.48), 64 x 256 0.59 (0.58), 64 x 128 0.35 (0.35).
+// v9's shapes, X(rows, columns, slab time 16-bit, slab time tf32): one block an SM (its
+// stages take the shared memory), so alone and full are one. 128-row tiles give each
+// consumer warpgroup 64 rows, 64-row tiles half the columns each; a consumer's wgmma is 64
+// x (its columns) x 16 (tf32: 8; tf32's tiles are of C^T). The slab times, H200, each
+// shape forced (CUDALAB_V9_TILE) at 8192 x 8192 x 4096: time / (waves x slabs a tile)
+// against 128 x 256's, bf16 0.71 us (2026-11-29), tf32 0.69 us (2026-11-29, B^T's
+// fragments loaded from shared memory by the consumers, 16 KB a slab more of its
+// traffic: the narrower tiles, whose wgmma read less a slab, lose more to it).
 // The fixup: a piece's 128 KB of sums (128 x 256 floats) written and read back takes ~8
 // of those slabs at an SM's share of the memory's rate (~3.5 TB/s / 132); smaller tiles
 // move fewer bytes and have shorter slabs, the same count.
 #define MATMUL_V9_SHAPES(X)                                                                        \
-    X(128, 256, 1.0) X(128, 128, 0.52) X(128, 64, 0.45) X(64, 256, 0.58) X(64, 128, 0.35)
+    X(128, 256, 1.0, 1.0)                                                                          \
+    X(128, 128, 0.52, 0.63) X(128, 64, 0.45, 0.47) X(64, 256, 0.58, 0.61) X(64, 128, 0.35, 0.42)
 enum { MATMUL_V9_FIXUP_SLABS = 8 };
-#define MATMUL_V9_SHAPE_ENTRY(rows, columns, time)                                                 \
+#define MATMUL_V9_SHAPE_ENTRY(rows, columns, time, tf32_time)                                      \
     {rows, columns, 1, MATMUL_V9_FIXUP_SLABS, time, time},
+#define MATMUL_V9_TF32_SHAPE_ENTRY(rows, columns, time, tf32_time)                                 \
+    {rows, columns, 1, MATMUL_V9_FIXUP_SLABS, tf32_time, tf32_time},
 static const matmul_tile_shape matmul_v9_shapes[] = {MATMUL_V9_SHAPES(MATMUL_V9_SHAPE_ENTRY)};
+static const matmul_tile_shape matmul_v9_tf32_shapes[] = {
+    MATMUL_V9_SHAPES(MATMUL_V9_TF32_SHAPE_ENTRY)};
 enum { MATMUL_V9_SHAPE_COUNT = sizeof matmul_v9_shapes / sizeof matmul_v9_shapes[0] };
 
 // The time of `tiles` tiles of shape s, each tile's `slabs` slabs of k cut into `splits`

@@ -330,27 +330,39 @@ __global__ void __launch_bounds__(THIN_THREADS)
 // those v6's smaller tiles win: 64 x 4096 x 4096 86 us in 64 x 128 tiles, 152 thin; 4096 x
 // 32 x 4096 82 us in 256 x 64 tiles, 105 thin. At 32 rows they tie (32 x 4096 x 4096: 85
 // tiled, 89 thin; the tile is half padding), at 16 the thin path wins (16 x 4096 x 4096:
-// 59 thin, 85 tiled; 4096 x 16 x 4096: 64 thin, 82 tiled). The tensor-core precisions
-// (v9), whose tiles do the multiply-adds 16 times faster: rows for m <= 16 where B has at
-// most 2^23 elements; columns for n <= 4, or n <= 16 where A has at most 2^23. Past that
-// the tiles won: 16 x 4096 x 4096 bf16 71 us thin, 28 tiled, and 1 x 8192 x 8192 bf16
-// 128 us thin, 102 tiled (ncu: DRAM 20% busy, warps waiting on their loads: too few bytes
-// in flight); below it the thin path won (8 x 1319 x 41: 9 us thin, 26 tiled). tf32 takes
-// rows for m <= 16 whatever B's size: v9's tiles first write B transposed (tf32's wgmma
-// reads K-major operands only), twice B's bytes more (1 x 8192 x 8192: 264 us tiled, 109
-// thin; 16 x 8192 x 8192: 263, 231), but at 32 rows the thin path reads B twice (450 us);
-// for columns, tf32 as bf16 (fp32's rule measured slower: 8192 x 16 x 8192 244 us thin,
-// 162 tiled). Where both sides are thin the longer operand is the one streamed.
+// 59 thin, 85 tiled; 4096 x 16 x 4096: 64 thin, 82 tiled). bf16 and fp16 (v9), whose tiles
+// do the multiply-adds 16 times faster: rows for m <= 16 where B has at most 2^23
+// elements; columns for n <= 4, or n <= 16 where A has at most 2^23. Past that the tiles
+// won: 16 x 4096 x 4096 bf16 71 us thin, 28 tiled, and 1 x 8192 x 8192 bf16 128 us thin,
+// 102 tiled (ncu: DRAM 20% busy, warps waiting on their loads: too few bytes in flight);
+// below it the thin path won (8 x 1319 x 41: 9 us thin, 26 tiled). tf32 (2026-11-29,
+// v9's tiles of C^T): rows for m <= 16 only where B's rows are not whole 16-byte chunks
+// (n % 4 != 0), which v9's tiles would first copy (5 x 7659 x 2319: 60 us thin, 72 tiled;
+// 1 x 565 x 7040: 19, 26); with B as it lies the tiles won at every size tried (16 x 8192 x
+// 8192: 229 thin, 73 tiled; 9 x 1968 x 430: 19, 13; 1 x 4096 x 4096: 29, 25). Columns for
+// n <= 16 where A has at most 2^23 elements or rows not whole chunks (k % 4 != 0: 5566 x
+// 1 x 1166 19 thin, 35 tiled); past that the tiles won (16384 x 1 x 16384: 342, 279;
+// 8192 x 1 x 8192: 113, 84). Where both sides are thin the longer operand is the one
+// streamed.
 enum { THIN_PATH_NONE, THIN_PATH_ROWS, THIN_PATH_COLS };
 
 static int thin_path(const matmul_args *p)
 {
-    const bool fp32 = p->precision == MATMUL_FP32, tf32 = p->precision == MATMUL_TF32;
     const long long a_size = (long long)p->m * p->k, b_size = (long long)p->k * p->n;
-    const bool rows =
-        fp32 ? p->m <= 2 * THIN_GROUP : p->m <= THIN_GROUP && (tf32 || b_size <= 1LL << 23);
-    const bool cols = fp32 ? p->n <= THIN_GROUP && p->k >= 1024
-                           : p->n <= 4 || (p->n <= THIN_GROUP && a_size <= 1LL << 23);
+    bool rows, cols;
+    switch (p->precision) {
+    case MATMUL_FP32:
+        rows = p->m <= 2 * THIN_GROUP;
+        cols = p->n <= THIN_GROUP && p->k >= 1024;
+        break;
+    case MATMUL_TF32:
+        rows = p->m <= THIN_GROUP && p->n % 4 != 0;
+        cols = p->n <= THIN_GROUP && (a_size <= 1LL << 23 || p->k % 4 != 0);
+        break;
+    default:
+        rows = p->m <= THIN_GROUP && b_size <= 1LL << 23;
+        cols = p->n <= 4 || (p->n <= THIN_GROUP && a_size <= 1LL << 23);
+    }
     if (rows && (!cols || p->n >= p->m))
         return THIN_PATH_ROWS;
     return cols ? THIN_PATH_COLS : THIN_PATH_NONE;

@@ -9,7 +9,10 @@
 //    which lands in shared memory already swizzled, zeros past the matrix's edges;
 //  - wgmma: a warpgroup (4 warps) multiplies a 64 x 256 (128, 64) x 16 block in one asynchronous
 //    instruction, both operands read by the tensor cores straight from shared memory
-//    (no ldmatrix, no operand registers), the accumulators in registers;
+//    (no ldmatrix, no operand registers), the accumulators in registers; tf32, which
+//    wgmma reads from shared memory only with k contiguous, computes C^T = B^T A^T
+//    instead, B^T's fragments loaded into registers (the one operand wgmma takes from
+//    there) and A read from shared memory as it lies;
 //  - warp specialization: one warpgroup only loads (its registers given up with
 //    setmaxnreg), two only multiply, handing 4 shared-memory stages back and forth
 //    through mbarriers (full: the copy engine has landed a stage; empty: both consumer
@@ -40,13 +43,13 @@ enum {
     V9_SLAB_BYTES = 128,
     V9_STAGE_SPACE = 192 * 1024,
     V9_THREADS = 384, // a producer warpgroup, two consumers
-    V9_B_BOX_N = 64,  // 16-bit B: 64 columns (128 bytes) a TMA box
-    V9_B_BOX_BYTES = V9_B_BOX_N * V9_SLAB_BYTES,
 };
 
-// A tile shape of v9: TM x TN of C a block. The two consumer warpgroups take 64 rows each
-// of a 128-row tile, or half the columns each of a 64-row one; either way a consumer's
-// piece is 64 x piece_n, one wgmma of n = piece_n a k-step.
+// A tile shape of v9: TM x TN of the product a block computes, C (bf16, fp16) or C^T
+// (tf32: TM columns of C by TN rows). The two consumer warpgroups take 64 rows each of a
+// 128-row tile, or half the columns each of a 64-row one; either way a consumer's piece
+// is 64 x piece_n, one wgmma of n = piece_n a k-step. A stage holds the slab of the
+// tile's row operand (A, or tf32's B) and of its column operand (B, or tf32's A).
 __host__ __device__ constexpr int v9_piece_n(int tile_m, int tile_n)
 {
     return tile_m == 128 ? tile_n : tile_n / 2;
@@ -121,21 +124,22 @@ template <int PENDING> __device__ __forceinline__ void wgmma_wait()
     "%103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, "         \
     "%117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}"
 
-// One wgmma of n = N columns: its accumulator list and the two descriptors after it;
-// bf16 and fp16 B MN-major (the transpose bit), tf32 K-major (the only layout tf32 takes).
+// One wgmma of n = N columns: its accumulator list and the two descriptors after it; B
+// MN-major (the transpose bit, which 16-bit types alone have).
 #define WGMMA_16BIT(N, TYPE, REGS)                                                                 \
     asm volatile("wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." TYPE "." TYPE                   \
                  " " WGMMA_LIST##REGS ", %" #REGS ", %" WGMMA_NEXT_##REGS ", 1, 1, 1, 0, 1;"       \
                  : WGMMA_OUT##REGS                                                                 \
                  : "l"(a), "l"(b))
-#define WGMMA_TF32(N, REGS)                                                                        \
-    asm volatile("wgmma.mma_async.sync.aligned.m64n" #N "k8.f32.tf32.tf32 " WGMMA_LIST##REGS       \
-                 ", %" #REGS ", %" WGMMA_NEXT_##REGS ", 1, 1, 1;"                                  \
-                 : WGMMA_OUT##REGS                                                                 \
-                 : "l"(a), "l"(b))
 #define WGMMA_NEXT_32 "33"
 #define WGMMA_NEXT_64 "65"
 #define WGMMA_NEXT_128 "129"
+// tf32 with A's four fragments in registers (operands REGS .. REGS + 3), B's descriptor after.
+#define WGMMA_TF32_REGISTERS(N, REGS, A0, A1, A2, A3, B)                                           \
+    asm volatile("wgmma.mma_async.sync.aligned.m64n" #N "k8.f32.tf32.tf32 " WGMMA_LIST##REGS       \
+                 ", {%" A0 ", %" A1 ", %" A2 ", %" A3 "}, %" B ", 1, 1, 1;"                        \
+                 : WGMMA_OUT##REGS                                                                 \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b))
 
 // d (64 x N, fp32, N / 2 a thread) += A (64 x k) B (k x N), k = 16 (bf16, fp16) or 8
 // (tf32), N = 256, 128 or 64. Accumulator layout, as mma.sync's: warp w of the group
@@ -146,32 +150,41 @@ __device__ __forceinline__ void wgmma_64xn(float (&d)[N / 2], unsigned long long
                                            unsigned long long b)
 {
     static_assert(N == 256 || N == 128 || N == 64, "wgmma_64xn: n of 256, 128 or 64");
-    if constexpr (P == MATMUL_TF32) {
-        if constexpr (N == 256)
-            WGMMA_TF32(256, 128);
-        else if constexpr (N == 128)
-            WGMMA_TF32(128, 64);
+    static_assert(P != MATMUL_TF32, "wgmma_64xn: tf32 takes A from registers (wgmma_64xn_tf32)");
+    constexpr bool bf16 = P == MATMUL_BF16;
+    if constexpr (N == 256) {
+        if constexpr (bf16)
+            WGMMA_16BIT(256, "bf16", 128);
         else
-            WGMMA_TF32(64, 32);
+            WGMMA_16BIT(256, "f16", 128);
+    } else if constexpr (N == 128) {
+        if constexpr (bf16)
+            WGMMA_16BIT(128, "bf16", 64);
+        else
+            WGMMA_16BIT(128, "f16", 64);
     } else {
-        constexpr bool bf16 = P == MATMUL_BF16;
-        if constexpr (N == 256) {
-            if constexpr (bf16)
-                WGMMA_16BIT(256, "bf16", 128);
-            else
-                WGMMA_16BIT(256, "f16", 128);
-        } else if constexpr (N == 128) {
-            if constexpr (bf16)
-                WGMMA_16BIT(128, "bf16", 64);
-            else
-                WGMMA_16BIT(128, "f16", 64);
-        } else {
-            if constexpr (bf16)
-                WGMMA_16BIT(64, "bf16", 32);
-            else
-                WGMMA_16BIT(64, "f16", 32);
-        }
+        if constexpr (bf16)
+            WGMMA_16BIT(64, "bf16", 32);
+        else
+            WGMMA_16BIT(64, "f16", 32);
     }
+}
+
+// The same in tf32 with A's 64 x 8 from registers: warp w of the group holds rows 16w +
+// lane / 4 and 8 below, at columns lane % 4 and 4 to the right, in the order (row,
+// col), (row + 8, col), (row, col + 4), (row + 8, col + 4) (mma.sync m16n8k8's A
+// fragment, a warp's 16 rows of the 64).
+template <int N>
+__device__ __forceinline__ void wgmma_64xn_tf32(float (&d)[N / 2], const unsigned (&a)[4],
+                                                unsigned long long b)
+{
+    static_assert(N == 256 || N == 128 || N == 64, "wgmma_64xn_tf32: n of 256, 128 or 64");
+    if constexpr (N == 256)
+        WGMMA_TF32_REGISTERS(256, 128, "128", "129", "130", "131", "132");
+    else if constexpr (N == 128)
+        WGMMA_TF32_REGISTERS(128, 64, "64", "65", "66", "67", "68");
+    else
+        WGMMA_TF32_REGISTERS(64, 32, "32", "33", "34", "35", "36");
 }
 
 template <int REGISTERS> __device__ __forceinline__ void registers_decrease()
@@ -192,15 +205,20 @@ __host__ __device__ constexpr int v9_slab_k(matmul_precision p)
 {
     return V9_SLAB_BYTES / (p == MATMUL_TF32 ? 4 : 2);
 }
+// B (k rows of n) comes in TMA boxes of a slab's k rows by 128 bytes of n: 64 x 64 of a
+// 16-bit type, 32 x 32 of tf32, each box an 8 (4) KB block of the stage.
+__host__ __device__ constexpr int v9_box_bytes(matmul_precision p)
+{
+    return v9_slab_k(p) * V9_SLAB_BYTES;
+}
 
 // Tile 128 x 256 (the largest), k-slab 128 bytes: per slab the producer's one thread
 // waits for the stage to be empty, announces its 48 KB on the stage's full barrier and
-// issues the TMA copies (A: one 128 x 128-byte box; B: four 64-column boxes, or for tf32
-// one box of the transposed B); each consumer warpgroup waits for full, issues 4 wgmma
-// (its 64 rows of A against all 256 columns, 16 (tf32: 8) of k each), waits for them and
-// says empty. Registers: 384 threads start with 168 each; the producer drops to 24 and the
-// consumers rise to 240, room for their 128 accumulators (24 x 128 + 240 x 256 = 64,512
-// of 65,536).
+// issues the TMA copies (A: one 128 x 128-byte box; B: four 64-column boxes); each
+// consumer warpgroup waits for full, issues 4 wgmma (its 64 rows of A against all 256
+// columns, 16 (tf32: 8) of k each), waits for them and says empty. Registers: 384
+// threads start with 168 each; the producer drops to 24 and the consumers rise to 240,
+// room for their 128 accumulators (24 x 128 + 240 x 256 = 64,512 of 65,536).
 // Why faster than v8: mma.sync's operands pass through registers, loaded by ldmatrix
 // from shared memory, and its 16 x 8 x 16 blocks reach about a third of Hopper's
 // tensor-core rate; wgmma reads shared memory directly in 64 x 256 x 16 blocks, and no
@@ -212,10 +230,18 @@ __host__ __device__ constexpr int v9_slab_k(matmul_precision p)
 // The smaller shapes (128 x 128, 128 x 64, 64 x 256, 64 x 128) are for a C of few tiles
 // (the planner, v9_plan): 64 x 8192 is 32 tiles of 128 x 256, three quarters padding, on
 // 132 SMs, and 128 tiles of 64 x 128.
+// tf32: wgmma reads tf32 from shared memory only K-major (k contiguous), and B is k x n
+// with n contiguous. So v9 multiplies C^T = B^T A^T: the tile's rows are C's columns,
+// B^T's fragments (wgmma's A) are loaded into registers by the consumers, 16 4-byte
+// shared loads a thread a slab against 4 wgmma of 64 x 256 x 8 (~512 tensor cycles), and
+// A is wgmma's B, K-major as it lies. (Until 2026-11-29 v9 first wrote B^T to global
+// memory: 4 k n bytes each way, which at 64 x 8192 x 8192 took 3x the multiply.)
 #if WGMMA_CODE
 // The producer (one thread of warpgroup 0): each unit's slabs of A and B into the stages
 // in turn, a stage refilled once the consumers have given it back (empty[s]; full[s] then
-// counts the copy engine's bytes in).
+// counts the copy engine's bytes in). A's slab is one box of the tile's rows of A by 128
+// bytes of k; B's, boxes of its columns (tf32: the tile's rows are B's columns and come
+// first in the stage).
 template <matmul_precision P, class T>
 __device__ __forceinline__ void
 v9_produce(const CUtensorMap &map_a, const CUtensorMap &map_b, unsigned char *stages,
@@ -223,22 +249,24 @@ v9_produce(const CUtensorMap &map_a, const CUtensorMap &map_b, unsigned char *st
            int tiles_m, int tiles_n, int slabs, int units, int splits)
 {
     constexpr int slab = v9_slab_k(P); // k a stage
+    constexpr bool transposed = P == MATMUL_TF32;
+    constexpr int b_cols = transposed ? T::tile_m : T::tile_n; // B's columns a tile
     int stage = 0;
     unsigned phase = 0;
     for (int unit = blockIdx.x; unit < units; unit += gridDim.x) {
         const tile_coord t = grouped_tile(unit / splits, tiles_m, tiles_n);
         const slab_range range = split_k_slabs(slabs, unit % splits, splits);
+        const int a_row = transposed ? t.col * T::tile_n : t.row * T::tile_m;
+        const int b_col = transposed ? t.row * T::tile_m : t.col * T::tile_n;
         for (int s = range.first; s < range.end; s++) {
             mbarrier_wait_parity(&empty[stage], phase ^ 1); // a fresh barrier passes
-            unsigned char *a = stages + stage * T::stage_bytes, *b = a + T::a_bytes;
+            unsigned char *rows = stages + stage * T::stage_bytes, *cols = rows + T::a_bytes;
+            unsigned char *a = transposed ? cols : rows, *b = transposed ? rows : cols;
             mbarrier_arrive_expect_bytes(&full[stage], T::stage_bytes);
-            tensor_load_2d(a, &map_a, s * slab, t.row * T::tile_m, &full[stage]);
-            if constexpr (P == MATMUL_TF32) // B^T, n rows of k
-                tensor_load_2d(b, &map_b, s * slab, t.col * T::tile_n, &full[stage]);
-            else
-                for (int box = 0; box < T::tile_n / V9_B_BOX_N; box++)
-                    tensor_load_2d(b + box * V9_B_BOX_BYTES, &map_b,
-                                   t.col * T::tile_n + box * V9_B_BOX_N, s * slab, &full[stage]);
+            tensor_load_2d(a, &map_a, s * slab, a_row, &full[stage]);
+            for (int box = 0; box < b_cols / slab; box++)
+                tensor_load_2d(b + box * v9_box_bytes(P), &map_b, b_col + box * slab, s * slab,
+                               &full[stage]);
             if (++stage == T::stages) {
                 stage = 0;
                 phase ^= 1;
@@ -247,72 +275,183 @@ v9_produce(const CUtensorMap &map_a, const CUtensorMap &map_b, unsigned char *st
     }
 }
 
-// A consumer warpgroup's slabs [range) of one unit into its 64 x piece_n accumulators d:
-// per slab, wait for the stage (full), issue its 4 wgmma, and give the slab before back
-// (empty) once its wgmma have finished; the last slab's stage after the last wait. stage,
-// previous and phase carry over from unit to unit. A consumer's rows of A (128-row tiles)
-// or columns of B (64-row tiles) start consumer x 64 rows (piece_n columns) in: 128 bytes
-// a row of A or of tf32's B^T, and a 64-column box of 16-bit B is 64 x 128 bytes.
-template <matmul_precision P, class T>
+// A consumer's turn through the stages: which stage is next, the one whose slab it
+// multiplied last (given back once its wgmma have finished) and the barriers' phase.
+// It carries over from unit to unit.
+struct v9_ring {
+    int stage, previous;
+    unsigned phase;
+};
+
+// Slab s of range: wait for the stage (full), multiply it (multiply(stage's bytes), which
+// issues the wgmma), and give the slab before back (empty) once its wgmma have finished:
+// this slab's wgmma stay in flight while the last slab's, now finished, give their stage
+// back, so the tensor cores never wait for the warpgroup to issue.
+template <class T, class Multiply>
 __device__ __forceinline__ void
-v9_consume(float (&d)[T::accumulators], unsigned char *stages,
-           unsigned long long (&full)[T::stages], unsigned long long (&empty)[T::stages],
-           slab_range range, int consumer, int lane, int &stage, int &previous, unsigned &phase)
+v9_slab(int s, slab_range range, unsigned char *stages, unsigned long long (&full)[T::stages],
+        unsigned long long (&empty)[T::stages], int lane, v9_ring &ring, Multiply multiply)
 {
-    constexpr int elem = P == MATMUL_TF32 ? 4 : 2;
-    constexpr int mma_k = 32 / elem;         // k a wgmma: 32 bytes of a row
+    mbarrier_wait_parity(&full[ring.stage], ring.phase);
+    multiply(stages + ring.stage * T::stage_bytes);
+    wgmma_commit();
+    wgmma_wait<1>();
+    if (s > range.first && lane == 0)
+        mbarrier_arrive(&empty[ring.previous]);
+    ring.previous = ring.stage;
+    if (++ring.stage == T::stages) {
+        ring.stage = 0;
+        ring.phase ^= 1;
+    }
+}
+
+// After a unit's last slab: its wgmma finish and its stage goes back.
+template <class T>
+__device__ __forceinline__ void v9_last_slab_done(unsigned long long (&empty)[T::stages], int lane,
+                                                  const v9_ring &ring)
+{
+    wgmma_wait<0>();
+    if (lane == 0)
+        mbarrier_arrive(&empty[ring.previous]);
+}
+
+// A consumer warpgroup's slabs [range) of one unit into its 64 x piece_n accumulators d,
+// 4 wgmma a slab. A consumer's rows of A (128-row tiles) or columns of B (64-row tiles)
+// start consumer x 64 rows (piece_n columns) in: 128 bytes a row of A, and a 64-column box
+// of 16-bit B is 64 x 128 bytes.
+template <matmul_precision P, class T>
+__device__ __forceinline__ void v9_consume(float (&d)[T::accumulators], unsigned char *stages,
+                                           unsigned long long (&full)[T::stages],
+                                           unsigned long long (&empty)[T::stages], slab_range range,
+                                           int consumer, int lane, v9_ring &ring)
+{
+    constexpr int mma_k = 16;                // k a wgmma: 32 bytes of a row
     constexpr int mmas = V9_SLAB_BYTES / 32; // wgmma a stage, 4
     const int a_offset = T::split_rows ? consumer * 64 * V9_SLAB_BYTES : 0;
-    const int b_offset = T::split_rows ? 0 : consumer * T::piece_n * V9_SLAB_BYTES;
+    const int b_offset = T::a_bytes + (T::split_rows ? 0 : consumer * T::piece_n * V9_SLAB_BYTES);
 #pragma unroll
     for (int i = 0; i < T::accumulators; i++)
         d[i] = 0.0f;
-    for (int s = range.first; s < range.end; s++) {
-        mbarrier_wait_parity(&full[stage], phase);
-        const unsigned char *a = stages + stage * T::stage_bytes + a_offset;
-        const unsigned char *b = stages + stage * T::stage_bytes + T::a_bytes + b_offset;
-        wgmma_fence();
+    for (int s = range.first; s < range.end; s++)
+        v9_slab<T>(s, range, stages, full, empty, lane, ring, [&](const unsigned char *stage) {
+            wgmma_fence();
 #pragma unroll
-        for (int i = 0; i < mmas; i++) {
-            const unsigned long long a_desc = smem_descriptor(a + i * 32, 16, 1024);
-            const unsigned long long b_desc =
-                P == MATMUL_TF32 ? smem_descriptor(b + i * 32, 16, 1024)
-                                 : smem_descriptor(b + i * mma_k * 128, V9_B_BOX_BYTES, 1024);
-            wgmma_64xn<P, T::piece_n>(d, a_desc, b_desc);
-        }
-        wgmma_commit();
-        // This slab's wgmma stay in flight while the last slab's, now finished, give
-        // their stage back: the tensor cores never wait for the warpgroup to issue.
-        wgmma_wait<1>();
-        if (s > range.first && lane == 0)
-            mbarrier_arrive(&empty[previous]);
-        previous = stage;
-        if (++stage == T::stages) {
-            stage = 0;
-            phase ^= 1;
-        }
-    }
-    wgmma_wait<0>();
-    if (lane == 0)
-        mbarrier_arrive(&empty[previous]);
+            for (int i = 0; i < mmas; i++)
+                wgmma_64xn<P, T::piece_n>(
+                    d, smem_descriptor(stage + a_offset + i * 32, 16, 1024),
+                    smem_descriptor(stage + b_offset + i * mma_k * 128, v9_box_bytes(P), 1024));
+        });
+    v9_last_slab_done<T>(empty, lane, ring);
 }
 
-// The epilogue: each lane's pairs of the consumer's 64 x piece_n piece of tile t straight
-// to C (the producer is already loading the next unit's slabs).
+// Where a consumer thread's tf32 fragments lie in its 64 rows of B^T, as byte offsets in
+// a slab's stage. Those rows are two boxes of 32 columns of B (4 KB each: 32 rows of k,
+// 128 bytes of n, the 16-byte chunks of k row r XORed with r % 8). Which column of B a
+// fragment row stands for is free (C^T's rows are written back by the same rule), so
+// it is chosen against bank conflicts: warp w, fragment row lane / 4 + 8 h takes from
+// box w / 2 the chunk c = 2 (w % 2) + h + 4 (lane / 16), element lane / 4 % 4 of it.
+// A load's 32 lanes then read k rows t = lane % 4 (+ 4) in chunks {c, c + 4} ^ t: all 8
+// chunks once, 32 banks, one wavefront (the plain order, 8 adjacent columns, is 2-way).
+// offset[q], in wgmma_64xn_tf32's fragment order; the i-th k-step of a slab adds 8 rows.
+struct v9_tf32_fragments {
+    int offset[4];
+    __device__ __forceinline__ v9_tf32_fragments(int warp, int lane, int first_box)
+    {
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            const int h = q % 2, k = lane % 4 + 4 * (q / 2);
+            const int chunk = 2 * (warp % 2) + h + 4 * (lane / 16);
+            offset[q] = (first_box + warp / 2) * 4096 + k * V9_SLAB_BYTES + (chunk ^ k) * 16 +
+                        lane / 4 % 4 * 4;
+        }
+    }
+};
+
+// tf32's consumer: C^T = B^T A^T, so a consumer's rows are 64 columns of B (128-row
+// tiles: consumer x 64 in, two 4 KB boxes) and its columns piece_n rows of A (64-row
+// tiles: consumer x piece_n in). A slab's fragments are loaded, then multiplied; they
+// alternate between two sets of registers, so one slab's loads do not wait for the last
+// slab's wgmma, which still read theirs.
 template <class T>
+__device__ __forceinline__ void
+v9_consume_tf32(float (&d)[T::accumulators], unsigned char *stages,
+                unsigned long long (&full)[T::stages], unsigned long long (&empty)[T::stages],
+                slab_range range, int consumer, int warp, int lane, v9_ring &ring)
+{
+    constexpr int mmas = V9_SLAB_BYTES / 32; // wgmma a stage, 4 of k 8
+    const v9_tf32_fragments where(warp, lane, T::split_rows ? consumer * 2 : 0);
+    const int a_offset = T::a_bytes + (T::split_rows ? 0 : consumer * T::piece_n * V9_SLAB_BYTES);
+#pragma unroll
+    for (int i = 0; i < T::accumulators; i++)
+        d[i] = 0.0f;
+    auto multiply = [&](const unsigned char *stage, unsigned(&f)[mmas][4]) {
+#pragma unroll
+        for (int i = 0; i < mmas; i++)
+#pragma unroll
+            for (int q = 0; q < 4; q++)
+                f[i][q] = *reinterpret_cast<const unsigned *>(stage + where.offset[q] +
+                                                              i * 8 * V9_SLAB_BYTES);
+        wgmma_fence();
+#pragma unroll
+        for (int i = 0; i < mmas; i++)
+            wgmma_64xn_tf32<T::piece_n>(d, f[i],
+                                        smem_descriptor(stage + a_offset + i * 32, 16, 1024));
+    };
+    unsigned even[mmas][4], odd[mmas][4];
+    auto with_even = [&](const unsigned char *stage) { multiply(stage, even); };
+    auto with_odd = [&](const unsigned char *stage) { multiply(stage, odd); };
+    int s = range.first;
+    for (; s + 1 < range.end; s += 2) {
+        v9_slab<T>(s, range, stages, full, empty, lane, ring, with_even);
+        v9_slab<T>(s + 1, range, stages, full, empty, lane, ring, with_odd);
+    }
+    if (s < range.end)
+        v9_slab<T>(s, range, stages, full, empty, lane, ring, with_even);
+    v9_last_slab_done<T>(empty, lane, ring);
+}
+
+// The epilogue: each lane's accumulators of the consumer's 64 x piece_n piece of tile t
+// straight to C (the producer is already loading the next unit's slabs), pairs of
+// adjacent columns. tf32's piece is of C^T: a lane holds, for each of its rows of C, the
+// columns of v9_tf32_fragments' rows lane / 4 and + 8, which lie 4 apart; the 8 lanes of
+// a row hold two runs of 8 columns, each run half in the low lanes (lane / 4 < 4) and half
+// in the high ones. One exchange (lane ^ 16) gives each lane one element of each run, so
+// a warp's store covers 4 rows with a whole 32-byte sector each (the columns as they
+// were, 16 bytes of a sector a store, took 3x the time at 8192 x 8192 x 16).
+template <matmul_precision P, class T>
 __device__ __forceinline__ void v9_store_tile(const matmul_args &p,
                                               const float (&d)[T::accumulators], tile_coord t,
                                               int consumer, int warp, int lane)
 {
-    const int row0 = t.row * T::tile_m + (T::split_rows ? consumer * 64 : 0) + warp * 16 + lane / 4;
+    const int row0 = t.row * T::tile_m + (T::split_rows ? consumer * 64 : 0);
     const int col0 =
         t.col * T::tile_n + (T::split_rows ? 0 : consumer * T::piece_n) + 2 * (lane % 4);
+    if constexpr (P == MATMUL_TF32) {
+        const bool high = lane >= 16;
+        const int first = row0 + warp / 2 * 32 + warp % 2 * 8 + lane / 4, second = first + 16;
 #pragma unroll
-    for (int j = 0; j < T::piece_n / 8; j++)
+        for (int j = 0; j < T::piece_n / 8; j++)
 #pragma unroll
-        for (int half = 0; half < 2; half++)
-            store_pair(p, row0 + 8 * half, col0 + 8 * j, d[4 * j + 2 * half],
-                       d[4 * j + 2 * half + 1]);
+            for (int e = 0; e < 2; e++) {
+                const float near = d[4 * j + e], far = d[4 * j + 2 + e];
+                const float other = __shfl_xor_sync(0xffffffffu, high ? near : far, 16);
+                const int row = col0 + 8 * j + e;
+                if (row >= p.m)
+                    continue;
+                float *c = p.c + (size_t)row * p.n;
+                if (first < p.n)
+                    store_result(c, first, high ? other : near, p.alpha, p.beta);
+                if (second < p.n)
+                    store_result(c, second, high ? far : other, p.alpha, p.beta);
+            }
+    } else {
+#pragma unroll
+        for (int j = 0; j < T::piece_n / 8; j++)
+#pragma unroll
+            for (int half = 0; half < 2; half++)
+                store_pair(p, row0 + warp * 16 + lane / 4 + 8 * half, col0 + 8 * j,
+                           d[4 * j + 2 * half], d[4 * j + 2 * half + 1]);
+    }
 }
 #endif
 
@@ -330,7 +469,9 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
     unsigned char *stages = shared_raw + ((1024 - (shared_address(shared_raw) & 1023)) & 1023);
 
     const int warpgroup = threadIdx.x / 128;
-    const int tiles_m = ceil_div(p.m, T::tile_m), tiles_n = ceil_div(p.n, T::tile_n);
+    // The product's rows and columns: C's, or C^T's for tf32.
+    const int rows = P == MATMUL_TF32 ? p.n : p.m, cols = P == MATMUL_TF32 ? p.m : p.n;
+    const int tiles_m = ceil_div(rows, T::tile_m), tiles_n = ceil_div(cols, T::tile_n);
     const int tiles = tiles_m * tiles_n, slabs = ceil_div(p.k, slab), units = tiles * splits;
     if (threadIdx.x == 0) {
         for (int s = 0; s < T::stages; s++) {
@@ -351,14 +492,16 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
 
     registers_increase<240>();
     const int consumer = warpgroup - 1, warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
-    int stage = 0, previous = 0;
-    unsigned phase = 0;
+    v9_ring ring = {0, 0, 0};
     for (int unit = blockIdx.x; unit < units; unit += gridDim.x) {
         const int tile = unit / splits, split = unit % splits;
         const tile_coord t = grouped_tile(tile, tiles_m, tiles_n);
         const slab_range range = split_k_slabs(slabs, split, splits);
         float d[T::accumulators];
-        v9_consume<P, T>(d, stages, full, empty, range, consumer, lane, stage, previous, phase);
+        if constexpr (P == MATMUL_TF32)
+            v9_consume_tf32<T>(d, stages, full, empty, range, consumer, warp, lane, ring);
+        else
+            v9_consume<P, T>(d, stages, full, empty, range, consumer, lane, ring);
         // A piece of k: all but the tile's last piece to finish leave their sums in the
         // workspace; the last adds them up and writes C. The consumers' own barrier (1):
         // the producer does not take part.
@@ -367,57 +510,22 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
                 asm volatile("bar.sync 1, 256;" ::: "memory");
             }))
             continue;
-        v9_store_tile<T>(p, d, t, consumer, warp, lane);
+        v9_store_tile<P, T>(p, d, t, consumer, warp, lane);
     }
 #endif
 }
 
-// --- tf32's B, transposed -----------------------------------------------------------------
-
-// wgmma takes tf32 operands K-major only, and B is k x n row-major (n contiguous): v9
-// first writes B^T (n rows of k, the row length `ld`, past k unwritten: TMA reads zeros
-// beyond the map's k) through 32 x 32 tiles of shared memory, both sides coalesced (a
-// row of the tile padded by one float, so the column reads hit 32 different banks).
-// Napkin math: reads and writes 4 k n bytes; 4096^2 at ~3 TB/s: 45 us (tf32's v9 at 4096^3
-// takes ~0.35 ms).
-enum { TRANSPOSE_TILE = 32, TRANSPOSE_ROWS = 8 };
-// grid.y is capped at 65535 (CUDA's limit): a block takes every gridDim.y-th row of tiles,
-// so k past 65535 x 32 (~2.1M) is covered too.
-__global__ void __launch_bounds__(TRANSPOSE_TILE *TRANSPOSE_ROWS)
-    transpose_kernel(const float *b, int k, int n, float *bt, int ld)
-{
-    __shared__ float tile[TRANSPOSE_TILE][TRANSPOSE_TILE + 1];
-    const int j0 = blockIdx.x * TRANSPOSE_TILE;
-    for (long long l0 = (long long)blockIdx.y * TRANSPOSE_TILE; l0 < k;
-         l0 += (long long)gridDim.y * TRANSPOSE_TILE) {
-        for (int r = threadIdx.y; r < TRANSPOSE_TILE; r += TRANSPOSE_ROWS) {
-            const long long l = l0 + r;
-            const int j = j0 + threadIdx.x;
-            if (l < k && j < n)
-                tile[r][threadIdx.x] = b[(size_t)l * n + j];
-        }
-        __syncthreads();
-        for (int r = threadIdx.y; r < TRANSPOSE_TILE; r += TRANSPOSE_ROWS) {
-            const int j = j0 + r;
-            const long long l = l0 + threadIdx.x;
-            if (l < k && j < n)
-                bt[(size_t)j * ld + l] = tile[threadIdx.x][r];
-        }
-        __syncthreads(); // the tile is read before the next row of tiles is written into it
-    }
-}
-
 // --- host: operands TMA can describe, tensor maps, the launch -------------------------
 
-// TMA needs each row to start on 16 bytes: a row of A holds k elements, of B n (tf32:
-// B^T's k). Where that fails the launcher first copies the matrix into rows padded to
-// 16 bytes in the workspace (the copy is part of v9's time); tf32's B^T always goes there.
+// TMA needs each row to start on 16 bytes: a row of A holds k elements, of B n. Where
+// that fails the launcher first copies the matrix into rows padded to 16 bytes in the
+// workspace (the copy is part of v9's time).
 
 struct v9_operands {
-    size_t a_pitch, b_pitch; // bytes a row (A: k elements; B: n, or B^T: k)
+    size_t a_pitch, b_pitch; // bytes a row (A: k elements; B: n)
     bool a_copied, b_copied; // into the workspace
     size_t a_bytes, b_bytes; // workspace each takes
-    matmul_tile_plan plan;   // the tile shape (matmul_v9_shapes) and pieces of k a tile
+    matmul_tile_plan plan;   // the tile shape (matmul_v9_shapes; tf32: of C^T), pieces of k
     long long tiles;
     size_t split_bytes; // workspace split-K takes, after the copies
     size_t workspace() const { return a_bytes + b_bytes + split_bytes; }
@@ -436,21 +544,19 @@ static v9_operands v9_plan(const matmul_args *p)
     o.a_pitch = padded_row(p->k, elem);
     o.a_copied = o.a_pitch != (size_t)p->k * elem;
     o.a_bytes = o.a_copied ? workspace_round(o.a_pitch * p->m) : 0;
-    if (p->precision == MATMUL_TF32) {
-        o.b_pitch = padded_row(p->k, elem);
-        o.b_copied = true;
-        o.b_bytes = workspace_round(o.b_pitch * p->n);
-    } else {
-        o.b_pitch = padded_row(p->n, elem);
-        o.b_copied = o.b_pitch != (size_t)p->n * elem;
-        o.b_bytes = o.b_copied ? workspace_round(o.b_pitch * p->k) : 0;
-    }
-    // One block an SM: its shared memory takes the SM.
-    o.plan =
-        matmul_plan_version("v9", "CUDALAB_V9_TILE", matmul_v9_shapes, MATMUL_V9_SHAPE_COUNT, p->m,
-                            p->n, (int)cl_ceil_div(p->k, v9_slab_k(p->precision)), sm_count());
+    o.b_pitch = padded_row(p->n, elem);
+    o.b_copied = o.b_pitch != (size_t)p->n * elem;
+    o.b_bytes = o.b_copied ? workspace_round(o.b_pitch * p->k) : 0;
+    // The product's sides: tf32 tiles C^T (the kernel's rows are C's columns). One block
+    // an SM: its shared memory takes the SM.
+    const bool transposed = p->precision == MATMUL_TF32;
+    const int rows = transposed ? p->n : p->m, cols = transposed ? p->m : p->n;
+    o.plan = matmul_plan_version("v9", "CUDALAB_V9_TILE",
+                                 transposed ? matmul_v9_tf32_shapes : matmul_v9_shapes,
+                                 MATMUL_V9_SHAPE_COUNT, rows, cols,
+                                 (int)cl_ceil_div(p->k, v9_slab_k(p->precision)), sm_count());
     const matmul_tile_shape &shape = matmul_v9_shapes[o.plan.shape];
-    o.tiles = (long long)cl_ceil_div(p->m, shape.tile_m) * cl_ceil_div(p->n, shape.tile_n);
+    o.tiles = (long long)cl_ceil_div(rows, shape.tile_m) * cl_ceil_div(cols, shape.tile_n);
     o.split_bytes =
         split_k_bytes(o.tiles, o.plan.splits, 256, v9_piece_n(shape.tile_m, shape.tile_n) / 2);
     return o;
@@ -511,11 +617,11 @@ template <matmul_precision P, class T>
 static void launch_v9_tiles(const matmul_args *p, const void *a, const void *b,
                             const v9_operands &o, void *split_workspace, cudaStream_t s)
 {
-    const int slab = v9_slab_k(P);
-    const CUtensorMap map_a = tensor_map(a, p->m, p->k, o.a_pitch, slab, T::tile_m, P);
-    const CUtensorMap map_b = P == MATMUL_TF32
-                                  ? tensor_map(b, p->n, p->k, o.b_pitch, slab, T::tile_n, P)
-                                  : tensor_map(b, p->k, p->n, o.b_pitch, V9_B_BOX_N, slab, P);
+    // A in boxes of a tile's rows of A (tf32: the tile's columns) by a slab of k; B in
+    // boxes of a slab of k by a slab's count of columns (128 bytes).
+    const int slab = v9_slab_k(P), a_rows = P == MATMUL_TF32 ? T::tile_n : T::tile_m;
+    const CUtensorMap map_a = tensor_map(a, p->m, p->k, o.a_pitch, slab, a_rows, P);
+    const CUtensorMap map_b = tensor_map(b, p->k, p->n, o.b_pitch, slab, slab, P);
     const void *kernel = (const void *)matmul_v9_kernel<P, T>;
     const cl_kernel_fit fit = cl_kernel_fit_for(kernel, V9_THREADS, T::shared_bytes);
     if (fit.resident == 0)
@@ -546,22 +652,12 @@ template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cud
         a = workspace;
     }
     if (o.b_copied) {
-        void *dst = workspace + o.a_bytes;
-        if (P == MATMUL_TF32) {
-            const size_t tile_rows = cl_ceil_div(p->k, TRANSPOSE_TILE);
-            const dim3 grid(cl_grid_blocks(p->n, TRANSPOSE_TILE, "v9's transpose of B"),
-                            tile_rows < MAX_GRID_Y ? (unsigned)tile_rows : MAX_GRID_Y);
-            transpose_kernel<<<grid, dim3(TRANSPOSE_TILE, TRANSPOSE_ROWS), 0, s>>>(
-                (const float *)p->b, p->k, p->n, (float *)dst, (int)(o.b_pitch / elem));
-            CL_LAUNCH_CHECK();
-        } else {
-            pad_rows(p->b, p->k, p->n, elem, dst, o.b_pitch, s);
-        }
-        b = dst;
+        pad_rows(p->b, p->k, p->n, elem, workspace + o.a_bytes, o.b_pitch, s);
+        b = workspace + o.a_bytes;
     }
     void *split_workspace = workspace + o.a_bytes + o.b_bytes;
     const matmul_tile_shape &shape = matmul_v9_shapes[o.plan.shape];
-#define V9_SHAPE_CASE(tm, tn, time)                                                                \
+#define V9_SHAPE_CASE(tm, tn, time, tf32_time)                                                     \
     if (shape.tile_m == tm && shape.tile_n == tn)                                                  \
         return launch_v9_tiles<P, v9_tile<tm, tn>>(p, a, b, o, split_workspace, s);
     MATMUL_V9_SHAPES(V9_SHAPE_CASE)

@@ -59,7 +59,8 @@ expect_gpu "matmul CUDALAB_V6_TILE=100x100 (no such tile, exit 2)" 2 env CUDALAB
 if [ "$rc" -eq 2 ] && ! grep -q "v6's tiles are 256x128, 128x128, 64x128, 256x64" "$tmp/out"; then fail "matmul CUDALAB_V6_TILE message"; fi
 # And each of v9's (CUDALAB_V9_TILE): 128-row tiles, whose consumer warpgroups take 64 rows
 # each, and 64-row ones, which take half the columns each; 16-bit B in boxes of 64 columns,
-# tf32's transposed.
+# tf32's tiles of C^T (B's boxes of 32 columns loaded into registers, C written back
+# through an exchange of lanes).
 for tile in 128x256 128x128 128x64 64x256 64x128; do
     for p in bf16 fp16 tf32; do
         expect_gpu "matmul -k v9 tiles $tile $p, 1001 x 333 x 777, alpha and beta" 0 env CUDALAB_V9_TILE=$tile "$matmul" -k v9 --m 1001 -n 333 --k 777 --alpha -2 --beta 1 --precision "$p" -i 1

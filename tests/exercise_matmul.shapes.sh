@@ -24,6 +24,10 @@ batch_gpu "matmul -k v6 --m 30 -n 12 --k 3000 (both thin: columns)" 0 -k v6 --m 
 batch_gpu "matmul -k v9 --m 7 -n 1030 --k 333 --beta 1 --precision bf16" 0 -k v9 --m 7 -n 1030 --k 333 --beta 1 --precision bf16 -i 1
 batch_gpu "matmul -k v9 --m 1001 -n 9 --k 777 --alpha -2 --precision fp16" 0 -k v9 --m 1001 -n 9 --k 777 --alpha -2 --precision fp16 -i 1
 batch_gpu "matmul -k v9 --m 16 -n 16 --k 5000 --precision tf32" 0 -k v9 --m 16 -n 16 --k 5000 --precision tf32 -i 1
+# tf32's rows where B's rows are not whole 16-byte chunks (thin), and where they are (v9's
+# tiles of C^T, m the tile's 64 columns; odd m, beta).
+batch_gpu "matmul -k v9 --m 5 -n 1031 --k 2000 --precision tf32 (rows thin)" 0 -k v9 --m 5 -n 1031 --k 2000 --precision tf32 -i 1
+batch_gpu "matmul -k v9 --m 7 -n 4096 --k 3333 --beta 1 --precision tf32 (tiles)" 0 -k v9 --m 7 -n 4096 --k 3333 --beta 1 --precision tf32 -i 1
 batch_gpu "matmul -k v9 --m 3000 -n 3 --k 100 --beta 1 --precision tf32" 0 -k v9 --m 3000 -n 3 --k 100 --beta 1 --precision tf32 -i 1
 batch_gpu "matmul -k v9 --m 5566 -n 1 --k 1166 --precision bf16" 0 -k v9 --m 5566 -n 1 --k 1166 --precision bf16 -i 1
 batch_gpu "matmul -k v9 --m 12 -n 8192 --k 8192 --precision fp16" 0 -k v9 --m 12 -n 8192 --k 8192 --precision fp16 -i 1
