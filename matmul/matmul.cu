@@ -906,6 +906,10 @@ template <matmul_precision P> static void launch_v8_as(const matmul_args *p, cud
 TENSOR_LAUNCHER(launch_v7, launch_v7_as)
 TENSOR_LAUNCHER(launch_v8, launch_v8_as)
 
+// v9 hands v8 a k shorter than its slabs (wgmma.cu).
+extern "C" void matmul_launch_v8(const matmul_args *p, cudaStream_t s) { launch_v8(p, s); }
+extern "C" size_t matmul_v8_workspace(const matmul_args *p) { return padded_workspace(p); }
+
 static const unsigned fp32_only = MATMUL_BIT(MATMUL_FP32);
 
 // clang-format off
@@ -929,7 +933,7 @@ extern "C" const matmul_version matmul_versions[] = {
      launch_v7, MATMUL_TENSOR_PRECISIONS, {TC_TILE, TC_TILE}, padded_workspace, false, false},
     {{"v8-mma", "mma.sync + ldmatrix, swizzled, 4-stage cp.async; tf32 truncated"},
      launch_v8, MATMUL_TENSOR_PRECISIONS, {TC_TILE, TC_TILE}, padded_workspace, false, true},
-    {{"v9-wgmma", "TMA + wgmma, warp-specialized, persistent (sm_90a), tile shape and split-K planned; tf32 truncated; m or n <= 16: thin path"},
+    {{"v9-wgmma", "TMA + wgmma, warp-specialized, persistent (sm_90a), tile shape and split-K planned; tf32 truncated; m or n <= 16: thin path; k < 64: v8"},
      matmul_launch_v9, MATMUL_TENSOR_PRECISIONS, {MATMUL_V9_TILE_M, MATMUL_V9_TILE_N},
      matmul_v9_workspace, true, true},
     {{"yours", matmul_yours_idea}, matmul_yours, matmul_yours_precisions, {0, 0}, NULL, false,

@@ -83,6 +83,10 @@ extern const char matmul_fastest_version[];         // the default for fp32
 extern const char matmul_fastest_tensor_version[];  // the default for the tensor-core precisions
 extern const char matmul_portable_tensor_version[]; // ... where that one cannot run
 
+// matmul.cu: v8 (mma.sync), which v9 takes for a short k.
+void matmul_launch_v8(const matmul_args *args, cudaStream_t stream);
+size_t matmul_v8_workspace(const matmul_args *args);
+
 // wgmma.cu: v9, Hopper's TMA + wgmma kernel (sm_90a). matmul_v9_built: this build
 // compiled it (the build included sm_90); otherwise its kernel is empty.
 extern const bool matmul_v9_built;

@@ -331,11 +331,13 @@ __global__ void __launch_bounds__(THIN_THREADS)
 // 32 x 4096 82 us in 256 x 64 tiles, 105 thin. At 32 rows they tie (32 x 4096 x 4096: 85
 // tiled, 89 thin; the tile is half padding), at 16 the thin path wins (16 x 4096 x 4096:
 // 59 thin, 85 tiled; 4096 x 16 x 4096: 64 thin, 82 tiled). bf16 and fp16 (v9), whose tiles
-// do the multiply-adds 16 times faster: rows for m <= 16 where B has at most 2^23
+// do the multiply-adds 16 times faster: rows for m <= 8 where B has at most 2^23
 // elements; columns for n <= 4, or n <= 16 where A has at most 2^23. Past that the tiles
 // won: 16 x 4096 x 4096 bf16 71 us thin, 28 tiled, and 1 x 8192 x 8192 bf16 128 us thin,
 // 102 tiled (ncu: DRAM 20% busy, warps waiting on their loads: too few bytes in flight);
-// below it the thin path won (8 x 1319 x 41: 9 us thin, 26 tiled). tf32 (2026-11-29,
+// below it the thin path won (8 x 1319 x 41: 9 us thin, 26 tiled). Rows 9 .. 16 take the
+// thin path's 16-row kernel at twice 8 rows' work: 9 x 1968 x 430 bf16 24 us and 16 x 4740
+// x 814 28 us thin, where tf32's tiles took 13 and 17 (2026-11-29). tf32 (2026-11-29,
 // v9's tiles of C^T): rows for m <= 16 only where B's rows are not whole 16-byte chunks
 // (n % 4 != 0), which v9's tiles would first copy (5 x 7659 x 2319: 60 us thin, 72 tiled;
 // 1 x 565 x 7040: 19, 26); with B as it lies the tiles won at every size tried (16 x 8192 x
@@ -360,7 +362,7 @@ static int thin_path(const matmul_args *p)
         cols = p->n <= THIN_GROUP && (a_size <= 1LL << 23 || p->k % 4 != 0);
         break;
     default:
-        rows = p->m <= THIN_GROUP && b_size <= 1LL << 23;
+        rows = p->m <= THIN_GROUP / 2 && b_size <= 1LL << 23;
         cols = p->n <= 4 || (p->n <= THIN_GROUP && a_size <= 1LL << 23);
     }
     if (rows && (!cols || p->n >= p->m))

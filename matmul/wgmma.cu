@@ -537,6 +537,19 @@ static bool v9_thin(const matmul_args *p)
     return !matmul_forced_tile("CUDALAB_V9_TILE") && matmul_thin_taken(p);
 }
 
+// Past the thin path, a k shorter than 64 goes to v8's kernel (unless CUDALAB_V9_TILE names
+// a tile shape): one or two slabs of k leave v9 its setup (two tensor maps, the padded
+// copies of rows shorter than 16 bytes, a persistent grid's first loads) and its epilogue,
+// where v8's cp.async reads short rows as they lie. Measured (H200, every such shape of the
+// sweep against -k v8): v8 took 0.4-0.95 of v9's time in bf16, fp16 and tf32 (18x71x1 bf16
+// 6.0 us against 14.7, 1771x419x15 12.7 against 15.9, 8192x8192x16 99 against 108); from k
+// = 64 v9 was faster (4096x4096x64 bf16 28.9 us against 32.3, 128x128x128 6.8 against 9.2).
+enum { V9_SHORT_K = 64 };
+static bool v9_short_k(const matmul_args *p)
+{
+    return !matmul_forced_tile("CUDALAB_V9_TILE") && p->k < V9_SHORT_K;
+}
+
 static v9_operands v9_plan(const matmul_args *p)
 {
     const size_t elem = matmul_element_bytes(p->precision);
@@ -566,6 +579,8 @@ extern "C" size_t matmul_v9_workspace(const matmul_args *p)
 {
     if (v9_thin(p))
         return matmul_thin_workspace(p);
+    if (v9_short_k(p))
+        return matmul_v8_workspace(p);
     return v9_plan(p).workspace();
 }
 
@@ -671,6 +686,8 @@ extern "C" void matmul_launch_v9(const matmul_args *p, cudaStream_t s)
 {
     if (v9_thin(p))
         matmul_thin_launch(p, s);
+    else if (v9_short_k(p))
+        matmul_launch_v8(p, s);
     else
         launch_v9(p, s);
 }

@@ -68,6 +68,12 @@ for tile in 128x256 128x128 128x64 64x256 64x128; do
     expect_gpu "matmul -k v9 tiles $tile bf16, 130 x 201 x 20001 (k in pieces)" 0 env CUDALAB_V9_TILE=$tile "$matmul" -k v9 --m 130 -n 201 --k 20001 --precision bf16 -i 1
     expect_gpu "matmul -k v9 tiles $tile tf32, 70 x 9 x 3001 (k in pieces, past the thin path)" 0 env CUDALAB_V9_TILE=$tile "$matmul" -k v9 --m 70 -n 9 --k 3001 --precision tf32 -i 1
 done
+# k under 64: v9 hands the shape to v8's kernel, unless a tile is named (v9's own kernel
+# at one slab of k, odd sides, alpha and beta).
+for p in bf16 tf32; do
+    expect_gpu "matmul -k v9 --m 1771 -n 419 --k 15 $p (v8's kernel)" 0 "$matmul" -k v9 --m 1771 -n 419 --k 15 --beta 1 --precision "$p" -i 1
+    expect_gpu "matmul -k v9 tiles 128x128 $p, 130 x 257 x 7 (v9's kernel)" 0 env CUDALAB_V9_TILE=128x128 "$matmul" -k v9 --m 130 -n 257 --k 7 --alpha -2 --beta 1 --precision "$p" -i 1
+done
 expect_gpu "matmul CUDALAB_V9_TILE=256x128 (no such tile, exit 2)" 2 env CUDALAB_V9_TILE=256x128 "$matmul" -k v9 --precision bf16 -n 64 -i 1
 if [ "$rc" -eq 2 ] && ! grep -q "v9's tiles are 128x256, 128x128, 128x64, 64x256, 64x128" "$tmp/out"; then fail "matmul CUDALAB_V9_TILE message"; fi
 
