@@ -332,25 +332,32 @@ __global__ void __launch_bounds__(THIN_THREADS)
 // tiled, 89 thin; the tile is half padding), at 16 the thin path wins (16 x 4096 x 4096:
 // 59 thin, 85 tiled; 4096 x 16 x 4096: 64 thin, 82 tiled). bf16 and fp16 (v9), whose tiles
 // do the multiply-adds 16 times faster: rows for m <= 8 where B has at most 2^23
-// elements; columns for n <= 4, or n <= 16 where A has at most 2^23. Past that the tiles
+// elements; columns for n <= 4, or n <= 8 where A has at most 2^23. Past that the tiles
 // won: 16 x 4096 x 4096 bf16 71 us thin, 28 tiled, and 1 x 8192 x 8192 bf16 128 us thin,
 // 102 tiled (ncu: DRAM 20% busy, warps waiting on their loads: too few bytes in flight);
 // below it the thin path won (8 x 1319 x 41: 9 us thin, 26 tiled). Rows 9 .. 16 take the
-// thin path's 16-row kernel at twice 8 rows' work: 9 x 1968 x 430 bf16 24 us and 16 x 4740
-// x 814 28 us thin, where tf32's tiles took 13 and 17 (2026-11-29). tf32 (2026-11-29,
+// thin path's 16-row kernel at twice 8 rows' work: 9 x 1968 x 430 bf16 19 us thin, 12
+// tiled; 16 x 4740 x 814 24 and 18 (2026-11-29). So do columns 9 .. 16, which keep the
+// thin path only for an A of at most 2^18 elements (2026-11-29, bf16, thin against the
+// planner's tiles: 2668 x 15 x 2289 41 us, 25; 500 x 10 x 2000 23, 15; 8192 x 12 x 1024
+// 47, 16; tf32 alike; but 300 x 14 x 300 12 thin, 19 tiled). tf32 (2026-11-29,
 // v9's tiles of C^T): rows for m <= 16 only where B's rows are not whole 16-byte chunks
 // (n % 4 != 0), which v9's tiles would first copy (5 x 7659 x 2319: 60 us thin, 72 tiled;
 // 1 x 565 x 7040: 19, 26); with B as it lies the tiles won at every size tried (16 x 8192 x
-// 8192: 229 thin, 73 tiled; 9 x 1968 x 430: 19, 13; 1 x 4096 x 4096: 29, 25). Columns for
-// n <= 16 where A has at most 2^23 elements or rows not whole chunks (k % 4 != 0: 5566 x
-// 1 x 1166 19 thin, 35 tiled); past that the tiles won (16384 x 1 x 16384: 342, 279;
-// 8192 x 1 x 8192: 113, 84). Where both sides are thin the longer operand is the one
+// 8192: 229 thin, 73 tiled; 9 x 1968 x 430: 19, 13; 1 x 4096 x 4096: 29, 25). Columns
+// as the 16-bit types' past 4, and up to 8 also where A's rows are not whole chunks (k %
+// 4 != 0: 5566 x 1 x 1166 19 thin, 35 tiled); past that the tiles won (16384 x 1 x 16384:
+// 342, 279; 8192 x 1 x 8192: 113, 84). Where both sides are thin the longer operand is the one
 // streamed.
 enum { THIN_PATH_NONE, THIN_PATH_ROWS, THIN_PATH_COLS };
 
 static int thin_path(const matmul_args *p)
 {
     const long long a_size = (long long)p->m * p->k, b_size = (long long)p->k * p->n;
+    // v9's columns: up to 8 for an A of at most 2^23 elements, 9 .. 16 (the 16-column
+    // kernel, twice 8's work) for one of at most 2^18.
+    const bool few_cols =
+        p->n <= THIN_GROUP / 2 ? a_size <= 1LL << 23 : p->n <= THIN_GROUP && a_size <= 1LL << 18;
     bool rows, cols;
     switch (p->precision) {
     case MATMUL_FP32:
@@ -359,11 +366,11 @@ static int thin_path(const matmul_args *p)
         break;
     case MATMUL_TF32:
         rows = p->m <= THIN_GROUP && p->n % 4 != 0;
-        cols = p->n <= THIN_GROUP && (a_size <= 1LL << 23 || p->k % 4 != 0);
+        cols = few_cols || (p->n <= THIN_GROUP / 2 && p->k % 4 != 0);
         break;
     default:
         rows = p->m <= THIN_GROUP / 2 && b_size <= 1LL << 23;
-        cols = p->n <= 4 || (p->n <= THIN_GROUP && a_size <= 1LL << 23);
+        cols = p->n <= 4 || few_cols;
     }
     if (rows && (!cols || p->n >= p->m))
         return THIN_PATH_ROWS;

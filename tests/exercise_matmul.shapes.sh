@@ -20,9 +20,11 @@ batch_gpu "matmul -k v6 --m 4096 -n 16 --k 4096" 0 -k v6 --m 4096 -n 16 --k 4096
 batch_gpu "matmul -k v6 --m 1030 -n 15 --k 1333 --alpha -2" 0 -k v6 --m 1030 -n 15 --k 1333 --alpha -2 -i 1
 batch_gpu "matmul -k v6 --m 777 -n 30 --k 1501 --beta 1 (past the thin rule: 256 x 64 tiles)" 0 -k v6 --m 777 -n 30 --k 1501 --beta 1 -i 1
 batch_gpu "matmul -k v6 --m 30 -n 12 --k 3000 (both thin: columns)" 0 -k v6 --m 30 -n 12 --k 3000 -i 1
-# v9's (m or n <= 16, any k): every element type read as floats, tf32 rounded.
+# v9's (m or n <= 16 where its rule says so): every element type read as floats, tf32
+# rounded.
 batch_gpu "matmul -k v9 --m 7 -n 1030 --k 333 --beta 1 --precision bf16" 0 -k v9 --m 7 -n 1030 --k 333 --beta 1 --precision bf16 -i 1
-batch_gpu "matmul -k v9 --m 1001 -n 9 --k 777 --alpha -2 --precision fp16" 0 -k v9 --m 1001 -n 9 --k 777 --alpha -2 --precision fp16 -i 1
+batch_gpu "matmul -k v9 --m 301 -n 9 --k 777 --alpha -2 --precision fp16 (thin, 16 columns)" 0 -k v9 --m 301 -n 9 --k 777 --alpha -2 --precision fp16 -i 1
+batch_gpu "matmul -k v9 --m 1001 -n 9 --k 777 --alpha -2 --precision fp16 (tiles)" 0 -k v9 --m 1001 -n 9 --k 777 --alpha -2 --precision fp16 -i 1
 batch_gpu "matmul -k v9 --m 16 -n 16 --k 5000 --precision tf32" 0 -k v9 --m 16 -n 16 --k 5000 --precision tf32 -i 1
 # tf32's rows where B's rows are not whole 16-byte chunks (thin), and where they are (v9's
 # tiles of C^T, m the tile's 64 columns; odd m, beta).
