@@ -236,6 +236,12 @@ __host__ __device__ constexpr int v9_box_bytes(matmul_precision p)
 // shared loads a thread a slab against 4 wgmma of 64 x 256 x 8 (~512 tensor cycles), and
 // A is wgmma's B, K-major as it lies. (Until 2026-11-29 v9 first wrote B^T to global
 // memory: 4 k n bytes each way, which at 64 x 8192 x 8192 took 3x the multiply.)
+// Napkin math (128 x 256, a slab of 32 k): the two consumers' 8 wgmma take ~1024 cycles
+// of the SM's tensor cores (64 x 256 x 8 at ~1024 tf32 multiply-adds a cycle: 128 each);
+// meanwhile shared memory takes TMA's 48 KB in, wgmma's 8 reads of A's 8 KB and the
+// fragment loads' 16 KB out: 128 KB, ~125 bytes a cycle of its 128. tf32's largest tile
+// runs at shared memory's rate; the narrower ones, whose wgmma do less a slab for the
+// same fragment loads, lose more (their slab times, matmul.h).
 #if WGMMA_CODE
 // The producer (one thread of warpgroup 0): each unit's slabs of A and B into the stages
 // in turn, a stage refilled once the consumers have given it back (empty[s]; full[s] then
@@ -417,7 +423,7 @@ v9_consume_tf32(float (&d)[T::accumulators], unsigned char *stages,
 // a row hold two runs of 8 columns, each run half in the low lanes (lane / 4 < 4) and half
 // in the high ones. One exchange (lane ^ 16) gives each lane one element of each run, so
 // a warp's store covers 4 rows with a whole 32-byte sector each (the columns as they
-// were, 16 bytes of a sector a store, took 3x the time at 8192 x 8192 x 16).
+// were, 16 bytes of a sector a store, took 2.7x the time at 8192 x 8192 x 16).
 template <matmul_precision P, class T>
 __device__ __forceinline__ void v9_store_tile(const matmul_args &p,
                                               const float (&d)[T::accumulators], tile_coord t,
