@@ -95,7 +95,61 @@ void matmul_launch_v9(const matmul_args *args, cudaStream_t stream);
 size_t matmul_v9_workspace(const matmul_args *args);
 
 // thin.cu: the thin paths for a C of few rows or few columns (the long operand streamed
-// once by the CUDA cores), which v6 and v9 take where matmul_thin_taken says so.
+// once by the CUDA cores), which v6 and v9 take where matmul_thin_rule says so.
+typedef enum { MATMUL_THIN_NONE, MATMUL_THIN_ROWS, MATMUL_THIN_COLS } matmul_thin_side;
+enum { MATMUL_THIN_GROUP = 16 }; // rows (columns) of C a thread's accumulators cover at most
+
+// Which path a shape takes, from the H200's sweep against the tiled versions. fp32 (v6):
+// m <= 32 for rows; n <= 16 with k >= 1024 for columns (below 1024 the tiles won). Past
+// those v6's smaller tiles win: 64 x 4096 x 4096 86 us in 64 x 128 tiles, 152 thin; 4096 x
+// 32 x 4096 82 us in 256 x 64 tiles, 105 thin. At 32 rows they tie (32 x 4096 x 4096: 85
+// tiled, 89 thin; the tile is half padding), at 16 the thin path wins (16 x 4096 x 4096:
+// 59 thin, 85 tiled; 4096 x 16 x 4096: 64 thin, 82 tiled). bf16 and fp16 (v9), whose tiles
+// do the multiply-adds 16 times faster: rows for m <= 8 where B has at most 2^23
+// elements; columns for n <= 4, or n <= 8 where A has at most 2^23. Past that the tiles
+// won: 16 x 4096 x 4096 bf16 71 us thin, 28 tiled, and 1 x 8192 x 8192 bf16 128 us thin,
+// 102 tiled (ncu: DRAM 20% busy, warps waiting on their loads: too few bytes in flight);
+// below it the thin path won (8 x 1319 x 41: 9 us thin, 26 tiled). Rows 9 .. 16 take the
+// thin path's 16-row kernel at twice 8 rows' work: 9 x 1968 x 430 bf16 19 us thin, 12
+// tiled; 16 x 4740 x 814 24 and 18 (2026-11-29). So do columns 9 .. 16, which keep the
+// thin path only for an A of at most 2^18 elements (2026-11-29, bf16, thin against the
+// planner's tiles: 2668 x 15 x 2289 41 us, 25; 500 x 10 x 2000 23, 15; 8192 x 12 x 1024
+// 47, 16; tf32 alike; but 300 x 14 x 300 12 thin, 19 tiled). tf32 (2026-11-29,
+// v9's tiles of C^T): rows for m <= 16 only where B's rows are not whole 16-byte chunks
+// (n % 4 != 0), which v9's tiles would first copy (5 x 7659 x 2319: 60 us thin, 72 tiled;
+// 1 x 565 x 7040: 19, 26); with B as it lies the tiles won at every size tried (16 x 8192 x
+// 8192: 229 thin, 73 tiled; 9 x 1968 x 430: 19, 13; 1 x 4096 x 4096: 29, 25). Columns
+// as the 16-bit types' past 4, and up to 8 also where A's rows are not whole chunks (k %
+// 4 != 0: 5566 x 1 x 1166 19 thin, 35 tiled); past that the tiles won (16384 x 1 x 16384:
+// 342, 279; 8192 x 1 x 8192: 113, 84). Where both sides are thin the longer operand is the one
+// streamed.
+static inline matmul_thin_side matmul_thin_rule(matmul_precision precision, long long m,
+                                                long long n, long long k)
+{
+    const long long a_size = m * k, b_size = k * n;
+    // v9's columns: up to 8 for an A of at most 2^23 elements, 9 .. 16 (the 16-column
+    // kernel, twice 8's work) for one of at most 2^18.
+    const bool few_cols = n <= MATMUL_THIN_GROUP / 2
+                              ? a_size <= 1LL << 23
+                              : n <= MATMUL_THIN_GROUP && a_size <= 1LL << 18;
+    bool rows, cols;
+    switch (precision) {
+    case MATMUL_FP32:
+        rows = m <= 2 * MATMUL_THIN_GROUP;
+        cols = n <= MATMUL_THIN_GROUP && k >= 1024;
+        break;
+    case MATMUL_TF32:
+        rows = m <= MATMUL_THIN_GROUP && n % 4 != 0;
+        cols = few_cols || (n <= MATMUL_THIN_GROUP / 2 && k % 4 != 0);
+        break;
+    default:
+        rows = m <= MATMUL_THIN_GROUP / 2 && b_size <= 1LL << 23;
+        cols = n <= 4 || few_cols;
+    }
+    if (rows && (!cols || n >= m))
+        return MATMUL_THIN_ROWS;
+    return cols ? MATMUL_THIN_COLS : MATMUL_THIN_NONE;
+}
 bool matmul_thin_taken(const matmul_args *args);
 size_t matmul_thin_workspace(const matmul_args *args);
 void matmul_thin_launch(const matmul_args *args, cudaStream_t stream);

@@ -25,7 +25,7 @@
 
 enum {
     THIN_THREADS = 256,
-    THIN_GROUP = 16, // rows (columns) of C a thread's accumulators cover at most
+    THIN_GROUP = MATMUL_THIN_GROUP,
     // columns: a warp 4 rows, a block 32
     THIN_COLS_ROWS_WARP = 4,
     THIN_COLS_ROWS = THIN_COLS_ROWS_WARP * THIN_THREADS / 32,
@@ -325,58 +325,6 @@ __global__ void __launch_bounds__(THIN_THREADS)
 
 // --- the planner ---------------------------------------------------------------------------
 
-// Which path a shape takes, from the H200's sweep against the tiled versions. fp32 (v6):
-// m <= 32 for rows; n <= 16 with k >= 1024 for columns (below 1024 the tiles won). Past
-// those v6's smaller tiles win: 64 x 4096 x 4096 86 us in 64 x 128 tiles, 152 thin; 4096 x
-// 32 x 4096 82 us in 256 x 64 tiles, 105 thin. At 32 rows they tie (32 x 4096 x 4096: 85
-// tiled, 89 thin; the tile is half padding), at 16 the thin path wins (16 x 4096 x 4096:
-// 59 thin, 85 tiled; 4096 x 16 x 4096: 64 thin, 82 tiled). bf16 and fp16 (v9), whose tiles
-// do the multiply-adds 16 times faster: rows for m <= 8 where B has at most 2^23
-// elements; columns for n <= 4, or n <= 8 where A has at most 2^23. Past that the tiles
-// won: 16 x 4096 x 4096 bf16 71 us thin, 28 tiled, and 1 x 8192 x 8192 bf16 128 us thin,
-// 102 tiled (ncu: DRAM 20% busy, warps waiting on their loads: too few bytes in flight);
-// below it the thin path won (8 x 1319 x 41: 9 us thin, 26 tiled). Rows 9 .. 16 take the
-// thin path's 16-row kernel at twice 8 rows' work: 9 x 1968 x 430 bf16 19 us thin, 12
-// tiled; 16 x 4740 x 814 24 and 18 (2026-11-29). So do columns 9 .. 16, which keep the
-// thin path only for an A of at most 2^18 elements (2026-11-29, bf16, thin against the
-// planner's tiles: 2668 x 15 x 2289 41 us, 25; 500 x 10 x 2000 23, 15; 8192 x 12 x 1024
-// 47, 16; tf32 alike; but 300 x 14 x 300 12 thin, 19 tiled). tf32 (2026-11-29,
-// v9's tiles of C^T): rows for m <= 16 only where B's rows are not whole 16-byte chunks
-// (n % 4 != 0), which v9's tiles would first copy (5 x 7659 x 2319: 60 us thin, 72 tiled;
-// 1 x 565 x 7040: 19, 26); with B as it lies the tiles won at every size tried (16 x 8192 x
-// 8192: 229 thin, 73 tiled; 9 x 1968 x 430: 19, 13; 1 x 4096 x 4096: 29, 25). Columns
-// as the 16-bit types' past 4, and up to 8 also where A's rows are not whole chunks (k %
-// 4 != 0: 5566 x 1 x 1166 19 thin, 35 tiled); past that the tiles won (16384 x 1 x 16384:
-// 342, 279; 8192 x 1 x 8192: 113, 84). Where both sides are thin the longer operand is the one
-// streamed.
-enum { THIN_PATH_NONE, THIN_PATH_ROWS, THIN_PATH_COLS };
-
-static int thin_path(const matmul_args *p)
-{
-    const long long a_size = (long long)p->m * p->k, b_size = (long long)p->k * p->n;
-    // v9's columns: up to 8 for an A of at most 2^23 elements, 9 .. 16 (the 16-column
-    // kernel, twice 8's work) for one of at most 2^18.
-    const bool few_cols =
-        p->n <= THIN_GROUP / 2 ? a_size <= 1LL << 23 : p->n <= THIN_GROUP && a_size <= 1LL << 18;
-    bool rows, cols;
-    switch (p->precision) {
-    case MATMUL_FP32:
-        rows = p->m <= 2 * THIN_GROUP;
-        cols = p->n <= THIN_GROUP && p->k >= 1024;
-        break;
-    case MATMUL_TF32:
-        rows = p->m <= THIN_GROUP && p->n % 4 != 0;
-        cols = few_cols || (p->n <= THIN_GROUP / 2 && p->k % 4 != 0);
-        break;
-    default:
-        rows = p->m <= THIN_GROUP / 2 && b_size <= 1LL << 23;
-        cols = p->n <= 4 || few_cols;
-    }
-    if (rows && (!cols || p->n >= p->m))
-        return THIN_PATH_ROWS;
-    return cols ? THIN_PATH_COLS : THIN_PATH_NONE;
-}
-
 // A thread's accumulators a column (rows) or a row (columns): the thin side rounded up to
 // a power of two, at most 16.
 static int thin_count(int side)
@@ -399,8 +347,8 @@ struct thin_plan {
 // bytes; none empty), groups of 16 along the thin side.
 static thin_plan plan_thin(const matmul_args *p)
 {
-    thin_plan t = {thin_path(p), dim3(1, 1, 1), 0, 0};
-    const bool rows = t.path == THIN_PATH_ROWS;
+    thin_plan t = {matmul_thin_rule(p->precision, p->m, p->n, p->k), dim3(1, 1, 1), 0, 0};
+    const bool rows = t.path == MATMUL_THIN_ROWS;
     const int thin = rows ? p->m : p->n;
     const unsigned blocks = rows ? cl_grid_blocks(p->n, THIN_ROWS_COLS, "the thin path")
                                  : cl_grid_blocks(p->m, THIN_COLS_ROWS, "the thin path");
@@ -419,7 +367,10 @@ static thin_plan plan_thin(const matmul_args *p)
     return t;
 }
 
-extern "C" bool matmul_thin_taken(const matmul_args *p) { return thin_path(p) != THIN_PATH_NONE; }
+extern "C" bool matmul_thin_taken(const matmul_args *p)
+{
+    return matmul_thin_rule(p->precision, p->m, p->n, p->k) != MATMUL_THIN_NONE;
+}
 
 static size_t thin_workspace(const thin_plan &t)
 {
@@ -459,7 +410,7 @@ template <matmul_precision P> static void launch_thin_as(const matmul_args *p, c
     // 4) tests; the columns path's take 16 bytes (4 floats, 8 16-bit elements).
     const split_k_space space = split_k_carve(p->workspace, (long long)t.grid.x * t.grid.z,
                                               t.grid.y, t.fixup_threads, t.accumulators);
-    if (t.path == THIN_PATH_ROWS)
+    if (t.path == MATMUL_THIN_ROWS)
         with_thin_count(thin_count(p->m), [&](auto rows) {
             matmul_thin_rows_kernel<P, rows()><<<t.grid, THIN_THREADS, 0, s>>>(
                 *p, rows_vectorize(p->b, p->n, 4), rows_vectorize(p->c, p->n, 4), space);

@@ -421,6 +421,49 @@ static void test_v9_tile_plan(void)
     EXPECT(matmul_v9_shapes[bf16.shape].tile_n == 128);
 }
 
+// Which path a shape takes (matmul_thin_rule): the shapes its rules were measured at, each
+// on the side that won (matmul.h says by how much).
+static void test_thin_rule(void)
+{
+    static const struct {
+        matmul_precision precision;
+        long long m, n, k;
+        matmul_thin_side side;
+    } cases[] = {
+        {MATMUL_FP32, 32, 4096, 4096, MATMUL_THIN_ROWS},
+        {MATMUL_FP32, 64, 4096, 4096, MATMUL_THIN_NONE},
+        {MATMUL_FP32, 4096, 16, 4096, MATMUL_THIN_COLS},
+        {MATMUL_FP32, 4096, 16, 512, MATMUL_THIN_NONE},
+        {MATMUL_BF16, 8, 1319, 41, MATMUL_THIN_ROWS},
+        {MATMUL_BF16, 9, 1968, 430, MATMUL_THIN_NONE},
+        {MATMUL_BF16, 16, 4096, 4096, MATMUL_THIN_NONE},
+        {MATMUL_BF16, 8192, 1, 8192, MATMUL_THIN_COLS},
+        {MATMUL_FP16, 5566, 1, 1166, MATMUL_THIN_COLS},
+        {MATMUL_FP16, 2668, 15, 2289, MATMUL_THIN_NONE},
+        {MATMUL_BF16, 300, 14, 300, MATMUL_THIN_COLS},
+        {MATMUL_BF16, 8192, 12, 1024, MATMUL_THIN_NONE},
+        {MATMUL_TF32, 16, 8192, 8192, MATMUL_THIN_NONE},
+        {MATMUL_TF32, 1, 4096, 4096, MATMUL_THIN_NONE},
+        {MATMUL_TF32, 5, 7659, 2319, MATMUL_THIN_ROWS},
+        {MATMUL_TF32, 16384, 1, 16384, MATMUL_THIN_NONE},
+        {MATMUL_TF32, 5566, 1, 1166, MATMUL_THIN_COLS},
+        {MATMUL_TF32, 2668, 15, 2289, MATMUL_THIN_NONE},
+        // both sides thin: the longer operand streamed (B's 3 columns are shorter than
+        // A's 5 rows, so the columns path reads A)
+        {MATMUL_TF32, 5, 3, 100, MATMUL_THIN_COLS},
+        {MATMUL_BF16, 3, 5, 100, MATMUL_THIN_ROWS},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const matmul_thin_side side =
+            matmul_thin_rule(cases[i].precision, cases[i].m, cases[i].n, cases[i].k);
+        if (side != cases[i].side)
+            fprintf(stderr, "  %s %lldx%lldx%lld: side %d, wanted %d\n",
+                    matmul_precision_names[cases[i].precision], cases[i].m, cases[i].n, cases[i].k,
+                    (int)side, (int)cases[i].side);
+        EXPECT(side == cases[i].side);
+    }
+}
+
 // v9 (sm_90a) runs on compute capability 9.0 alone, and only in a build that compiled it;
 // each refusal says which of the two it is.
 static void test_hopper_refusal(void)
@@ -448,6 +491,7 @@ int main(void)
     RUN_TEST(test_split_k_plan);
     RUN_TEST(test_v6_tile_plan);
     RUN_TEST(test_v9_tile_plan);
+    RUN_TEST(test_thin_rule);
     RUN_TEST(test_hopper_refusal);
     return UNIT_RESULT();
 }
