@@ -537,23 +537,24 @@ struct v9_operands {
     size_t workspace() const { return a_bytes + b_bytes + split_bytes; }
 };
 
-// The thin path where its rule says so, unless CUDALAB_V9_TILE names a tile shape.
-static bool v9_thin(const matmul_args *p)
-{
-    return !matmul_forced_tile("CUDALAB_V9_TILE") && matmul_thin_taken(p);
-}
-
-// Past the thin path, a k shorter than 64 goes to v8's kernel (unless CUDALAB_V9_TILE names
-// a tile shape): one or two slabs of k leave v9 its setup (two tensor maps, the padded
-// copies of rows shorter than 16 bytes, a persistent grid's first loads) and its epilogue,
-// where v8's cp.async reads short rows as they lie. Measured (H200, every such shape of the
-// sweep against -k v8): v8 took 0.4-0.95 of v9's time in bf16, fp16 and tf32 (18x71x1 bf16
-// 6.0 us against 14.7, 1771x419x15 12.7 against 15.9, 8192x8192x16 99 against 108); from k
-// = 64 v9 was faster (4096x4096x64 bf16 28.9 us against 32.3, 128x128x128 6.8 against 9.2).
+// Which kernel v9 gives a shape: the thin path where its rule says so; past it, for a k
+// shorter than 64, v8's; else its own tiles, which CUDALAB_V9_TILE (a tile shape named)
+// takes whatever the shape. A k under 64 is one or two slabs, which leave v9 its setup
+// (two tensor maps, the padded copies of rows shorter than 16 bytes, a persistent grid's
+// first loads) and its epilogue, where v8's cp.async reads short rows as they lie.
+// Measured (H200, every such shape of the sweep against -k v8): v8 took 0.4-0.95 of v9's
+// time in bf16, fp16 and tf32 (18x71x1 bf16 6.0 us against 14.7, 1771x419x15 12.7 against
+// 15.9, 8192x8192x16 99 against 108); from k = 64 v9 was faster (4096x4096x64 bf16 28.9 us
+// against 32.3, 128x128x128 6.8 against 9.2).
 enum { V9_SHORT_K = 64 };
-static bool v9_short_k(const matmul_args *p)
+enum v9_route { V9_THIN, V9_V8, V9_TILES };
+static v9_route v9_route_for(const matmul_args *p)
 {
-    return !matmul_forced_tile("CUDALAB_V9_TILE") && p->k < V9_SHORT_K;
+    if (matmul_forced_tile("CUDALAB_V9_TILE"))
+        return V9_TILES;
+    if (matmul_thin_taken(p))
+        return V9_THIN;
+    return p->k < V9_SHORT_K ? V9_V8 : V9_TILES;
 }
 
 static v9_operands v9_plan(const matmul_args *p)
@@ -583,11 +584,14 @@ static v9_operands v9_plan(const matmul_args *p)
 
 extern "C" size_t matmul_v9_workspace(const matmul_args *p)
 {
-    if (v9_thin(p))
+    switch (v9_route_for(p)) {
+    case V9_THIN:
         return matmul_thin_workspace(p);
-    if (v9_short_k(p))
+    case V9_V8:
         return matmul_v8_workspace(p);
-    return v9_plan(p).workspace();
+    default:
+        return v9_plan(p).workspace();
+    }
 }
 
 #if WGMMA_BUILT
@@ -690,10 +694,12 @@ TENSOR_LAUNCHER(launch_v9, launch_v9_as)
 
 extern "C" void matmul_launch_v9(const matmul_args *p, cudaStream_t s)
 {
-    if (v9_thin(p))
-        matmul_thin_launch(p, s);
-    else if (v9_short_k(p))
-        matmul_launch_v8(p, s);
-    else
-        launch_v9(p, s);
+    switch (v9_route_for(p)) {
+    case V9_THIN:
+        return matmul_thin_launch(p, s);
+    case V9_V8:
+        return matmul_launch_v8(p, s);
+    default:
+        return launch_v9(p, s);
+    }
 }
