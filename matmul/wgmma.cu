@@ -335,9 +335,6 @@ __device__ __forceinline__ void v9_consume(float (&d)[T::accumulators], unsigned
     constexpr int mmas = V9_SLAB_BYTES / 32; // wgmma a stage, 4
     const int a_offset = T::split_rows ? consumer * 64 * V9_SLAB_BYTES : 0;
     const int b_offset = T::a_bytes + (T::split_rows ? 0 : consumer * T::piece_n * V9_SLAB_BYTES);
-#pragma unroll
-    for (int i = 0; i < T::accumulators; i++)
-        d[i] = 0.0f;
     for (int s = range.first; s < range.end; s++)
         v9_slab<T>(s, range, stages, full, empty, lane, ring, [&](const unsigned char *stage) {
             wgmma_fence();
@@ -387,9 +384,6 @@ v9_consume_tf32(float (&d)[T::accumulators], unsigned char *stages,
     constexpr int mmas = V9_SLAB_BYTES / 32; // wgmma a stage, 4 of k 8
     const v9_tf32_fragments where(warp, lane, T::split_rows ? consumer * 2 : 0);
     const int a_offset = T::a_bytes + (T::split_rows ? 0 : consumer * T::piece_n * V9_SLAB_BYTES);
-#pragma unroll
-    for (int i = 0; i < T::accumulators; i++)
-        d[i] = 0.0f;
     auto multiply = [&](const unsigned char *stage, unsigned(&f)[mmas][4]) {
 #pragma unroll
         for (int i = 0; i < mmas; i++)
@@ -503,7 +497,7 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
         const int tile = unit / splits, split = unit % splits;
         const tile_coord t = grouped_tile(tile, tiles_m, tiles_n);
         const slab_range range = split_k_slabs(slabs, split, splits);
-        float d[T::accumulators];
+        float d[T::accumulators] = {}; // the unit's sums, from zero
         if constexpr (P == MATMUL_TF32)
             v9_consume_tf32<T>(d, stages, full, empty, range, consumer, warp, lane, ring);
         else
