@@ -76,9 +76,9 @@ __host__ __device__ constexpr int staged_tier_columns_blocks(int tier)
 // A block's copy in: loads a thread issues before it stores them to shared memory.
 enum { STAGED_COPY_LOADS = 8 };
 
-// 1 / d for div_mod, from the special-function unit (2 ulp): div_mod's correction absorbs
-// the error for the indices here (below 2^17). An IEEE division would take ~20
-// instructions, several a stage a thread.
+// 1 / d for div_mod, from the special-function unit (within 2 ulps, which div_mod allows
+// for the indices here, below 2^17). An IEEE division would take ~20 instructions, several
+// a stage a thread.
 __device__ __forceinline__ float rcp(int d) { return __fdividef(1.0f, (float)d); }
 
 // Every radix a stage may have (the planner's set, fft_staged_radices): X(R) for each; the
@@ -293,7 +293,7 @@ __device__ __forceinline__ void staged_stage(const Points &at, const float2 *src
         if constexpr (is_large_prime(R)) {
             // A prime: each twiddle its own table read (no products to keep), each output
             // stored as dft_odd_each makes it (the registers hold the a_j and b_j only).
-            if (jm > 0)
+            if (ns > 1)
 #pragma unroll
                 for (int q = 1; q < R; q++)
                     u[q] = cmul(u[q], __ldg(&roots[q * jm * step]));
@@ -304,7 +304,7 @@ __device__ __forceinline__ void staged_stage(const Points &at, const float2 *src
                     dst[write + q * write_stride] = y;
             });
         } else {
-            if (jm > 0)
+            if (ns > 1) // every butterfly, jm = 0 too (w^0 = 1): no branch lane by lane
                 twiddle_from_roots<R>(u, roots, jm * step);
             dft<R>(u);
 #pragma unroll
@@ -406,12 +406,12 @@ __device__ __forceinline__ void inplace_stage(const Points &at, float2 *buf, int
             // A prime (in the LARGE kernel): each twiddle its own table read, each output
             // twiddled and stored as dft_odd_each makes it (its inputs are in registers,
             // so the slots they came from can take it).
-            if (DIT && j > 0)
+            if (DIT && count > 1)
 #pragma unroll
                 for (int q = 1; q < R; q++)
                     u[q] = cmul(u[q], __ldg(&roots[q * j * ns]));
             dft_odd_each<R>(u, [&](int k, float2 y) {
-                if (!DIT && j > 0 && k > 0)
+                if (!DIT && count > 1 && k > 0)
                     y = cmul(y, __ldg(&roots[k * j * ns]));
                 if (KIND == TO_GLOBAL)
                     at.store(0, base + k * count, y);
@@ -419,10 +419,10 @@ __device__ __forceinline__ void inplace_stage(const Points &at, float2 *buf, int
                     buf[padded_slot(base + k * count)] = y;
             });
         } else {
-            if (DIT && j > 0)
+            if (DIT && count > 1) // j = 0 too (w^0 = 1): no branch lane by lane
                 twiddle_from_roots<R>(u, roots, j * ns);
             dft<R>(u);
-            if (!DIT && j > 0)
+            if (!DIT && count > 1)
                 twiddle_from_roots<R>(u, roots, j * ns);
 #pragma unroll
             for (int q = 0; q < R; q++)

@@ -65,3 +65,29 @@ extern "C" double fft_codelet_error(int R)
         }
     return -1;
 }
+
+// div_mod's misses: every d from 1 to 2^15, with inv_d 1.0f / d and the floats up to 2 ulps
+// either side (the kernels' reciprocals: the host's, or the special-function unit's
+// __fdividef), at the i where an error would show first, on either side of each multiple of d
+// below 2^17 (and i = 0 .. 2^17 - 1 for d up to 64).
+extern "C" long fft_div_mod_misses(void)
+{
+    long misses = 0;
+    for (int d = 1; d <= 1 << 15; d++) {
+        float inv[5];
+        inv[2] = 1.0f / (float)d;
+        inv[1] = nextafterf(inv[2], 0.0f);
+        inv[0] = nextafterf(inv[1], 0.0f);
+        inv[3] = nextafterf(inv[2], 1.0f);
+        inv[4] = nextafterf(inv[3], 1.0f);
+        const int step = d <= 64 ? 1 : d;
+        for (int base = 0; base < 1 << 17; base += step)
+            for (int i = base > 0 ? base - 1 : 0; i <= base + 1 && i < 1 << 17; i++)
+                for (int u = 0; u < 5; u++) {
+                    int r;
+                    const int q = div_mod(i, d, inv[u], r);
+                    misses += q != i / d || r != i % d;
+                }
+    }
+    return misses;
+}

@@ -430,6 +430,11 @@ static void test_codelets(void)
     EXPECT(fft_codelet_error(25) == -1); // no such codelet
 }
 
+// div_mod (codelets.cuh): the kernels' index division by a float reciprocal, exact for
+// the indices they divide (below 2^17) with a reciprocal off by up to 2 ulps.
+long fft_div_mod_misses(void);
+static void test_div_mod(void) { EXPECT(fft_div_mod_misses() == 0); }
+
 static void test_allowed_error(void)
 {
     // 4 (log2 n + 1) 2^-24 for smooth n; Bluestein's counts both inner transforms.
@@ -519,6 +524,7 @@ int main(void)
     RUN_TEST(test_dif_slot);
     RUN_TEST(test_staged_layout);
     RUN_TEST(test_codelets);
+    RUN_TEST(test_div_mod);
     RUN_TEST(test_allowed_error);
     RUN_TEST(test_conv_padding_and_gold);
     RUN_TEST(test_conv_allowance_catches_one_output);
