@@ -227,36 +227,54 @@ static void whole_shape(pass_desc &d, bool bluestein)
         d.pitch = d.m;
         d.smem_bytes = (int)(2 * (size_t)d.m * sizeof(float2));
     }
-    // One transform a block: the threads that finish the most transforms an SM, by a count
-    // of rounds. An SM holds as many blocks as its shared memory takes and the SMALL kernel's
-    // registers allow (64 a thread: STAGED_MAX_THREADS an SM together); a stage of b
-    // butterflies takes ceil(b / threads) rounds of the block, one after another. A thread a
-    // first butterfly took the SM alone from 513 threads (3125 = 5^5: 768, one block, each
-    // barrier stopping the SM; 3 blocks of 320 finish more), and where the later stages
-    // have more butterflies than the first, they loop (2450 = 10 7 7 5: 256 threads, 7
-    // rounds; 192, 9). Measured on the H200 (2^24 points, time over cuFFT's): 3125 2.44x ->
-    // 1.59x, 2401 = 7^4 1.83x -> 1.39x, 4375 = 7 5^4 2.42x -> 1.86x, 5103 = 9^3 7 1.71x ->
-    // 1.39x.
-    if (C == 1 && staged_tier(d) == TIER_SMALL && (size_t)d.smem_bytes <= room) {
-        const size_t per_block = (size_t)d.smem_bytes + device->shared_reserved_bytes;
-        const int by_memory = (int)(device->shared_sm_bytes / per_block);
-        int widest = 0;
-        for (int s = 0; s < d.stages; s++)
-            widest = d.m / d.radix[s] > widest ? d.m / d.radix[s] : widest;
+    // The SMALL kernel's block: the transforms (c) and threads (t) that finish the most
+    // transforms an SM, by a count of rounds. An SM holds as many blocks as its shared
+    // memory takes and the registers allow (64 a thread: STAGED_MAX_THREADS an SM
+    // together); a stage of b butterflies takes ceil(b / t) rounds of the block, one after
+    // another, so a block whose stages leave threads idle (625 = 5^4 as 3 transforms on 256
+    // threads: 375 butterflies a stage, two rounds, the second half empty) finishes fewer.
+    // c is at most the 2048 / m points' count (more points a block ran slower: fewer blocks
+    // an SM); Bluestein's kernel of several transforms keeps that count and 256 threads (the
+    // model moved it by nothing). A long transform alone in its block: a thread a first
+    // butterfly took the SM alone from 513 threads (3125 = 5^5: 768, one block, each
+    // barrier stopping the SM; 3 blocks of 320 finish more), and where the later stages have
+    // more butterflies than the first, they loop (2450 = 10 7 7 5: 256 threads, 7 rounds;
+    // 192, 9). The README's tuning notes have the times.
+    if (staged_tier(d) == TIER_SMALL && !single && (C == 1 || !bluestein) &&
+        (size_t)d.smem_bytes <= room) {
+        const int most_c = C;
         double best = 0;
-        int best_blocks = 0;
-        for (int t = 128; t <= STAGED_MAX_THREADS && t < widest + 32; t += 32) {
-            const int blocks =
-                by_memory < STAGED_MAX_THREADS / t ? by_memory : STAGED_MAX_THREADS / t;
-            int rounds = 0;
+        int best_blocks = 0, best_c = C;
+        for (int c = 1; c <= most_c; c++) {
+            const size_t smem =
+                c == C ? (size_t)d.smem_bytes : buffers * (size_t)layout(c) * sizeof(float2);
+            if (smem > room)
+                break;
+            const int by_memory =
+                (int)(device->shared_sm_bytes / (smem + device->shared_reserved_bytes));
+            int widest = 0;
             for (int s = 0; s < d.stages; s++)
-                rounds += (d.m / d.radix[s] + t - 1) / t;
-            const double rate = (double)blocks / rounds; // transforms a round, an SM
-            if (rate > best * 1.0001 || (rate > best * 0.9999 && blocks > best_blocks)) {
-                best = rate;
-                best_blocks = blocks;
-                threads = t;
+                widest = c * (d.m / d.radix[s]) > widest ? c * (d.m / d.radix[s]) : widest;
+            for (int t = 128; t <= STAGED_MAX_THREADS && t < widest + 32; t += 32) {
+                const int blocks =
+                    by_memory < STAGED_MAX_THREADS / t ? by_memory : STAGED_MAX_THREADS / t;
+                int rounds = 0;
+                for (int s = 0; s < d.stages; s++)
+                    rounds += (c * (d.m / d.radix[s]) + t - 1) / t;
+                const double rate = (double)blocks * c / rounds; // transforms a round, an SM
+                if (rate > best * 1.0001 || (rate > best * 0.9999 && blocks > best_blocks)) {
+                    best = rate;
+                    best_blocks = blocks;
+                    best_c = c;
+                    threads = t;
+                }
             }
+        }
+        if (most_c > 1) { // pad and pitch as layout(C) leaves them
+            C = best_c;
+            d.columns_per_block = C;
+            d.pitch = layout(C);
+            d.smem_bytes = (int)(buffers * (size_t)d.pitch * sizeof(float2));
         }
     }
     d.block_threads = threads;
