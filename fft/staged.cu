@@ -198,6 +198,14 @@ static void whole_shape(pass_desc &d, bool bluestein)
         while (prime_stage_short(d, C, staged_tier_threads(TIER_HUGE)) &&
                buffers * (size_t)layout(2 * C) * sizeof(float2) <= tier_smem_share(d))
             C *= 2;
+    // A long transform whose prime stage (17 .. 31) has fewer butterflies than a block of
+    // 256 has threads (1380 = 23 10 6: 60) takes more transforms, as the HUGE tier does,
+    // while their buffers fit the LARGE tier's share (a block of one ran that stage on two
+    // warps for microseconds). A large composite stage (18 .. 30) gained nothing so.
+    if (staged_tier(d) == TIER_LARGE && C == 1 && is_large_prime(largest_radix(d)))
+        while (prime_stage_short(d, C, STAGED_THREADS) &&
+               buffers * (size_t)layout(2 * C) * sizeof(float2) <= tier_smem_share(d))
+            C *= 2;
     // 256 threads, 4 blocks an SM (64 registers a thread); a block of one long transform
     // (whose buffers leave room for few blocks an SM) up to a thread a butterfly of the
     // first stage, in steps of 256.
