@@ -194,18 +194,20 @@ static void whole_shape(pass_desc &d, bool bluestein)
             pitch[0] = pitch[d.stages];
         return slots;
     };
-    if (staged_tier(d) == TIER_HUGE)
-        while (prime_stage_short(d, C, staged_tier_threads(TIER_HUGE)) &&
-               buffers * (size_t)layout(2 * C) * sizeof(float2) <= tier_smem_share(d))
-            C *= 2;
-    // A long transform whose prime stage (17 .. 31) has fewer butterflies than a block of
-    // 256 has threads (1380 = 23 10 6: 60) takes more transforms, as the HUGE tier does,
-    // while their buffers fit the LARGE tier's share (a block of one ran that stage on two
-    // warps for microseconds). A large composite stage (18 .. 30) gained nothing so.
-    if (staged_tier(d) == TIER_LARGE && C == 1 && is_large_prime(largest_radix(d)))
-        while (prime_stage_short(d, C, STAGED_THREADS) &&
-               buffers * (size_t)layout(2 * C) * sizeof(float2) <= tier_smem_share(d))
-            C *= 2;
+    // A prime stage with fewer butterflies than the block has threads runs on a warp or two
+    // (a stage of 17 .. 47 costs ~R^2 / 4 products a butterfly): the block takes more
+    // transforms while their buffers fit the tier's share of shared memory. The HUGE tier
+    // always; the LARGE tier for a long transform whose widest stage is a prime (1380 = 23
+    // 10 6: 60 butterflies on 256 threads), where a large composite stage (18 .. 30)
+    // gained nothing so.
+    const int short_of =
+        staged_tier(d) == TIER_HUGE ? staged_tier_threads(TIER_HUGE)
+        : staged_tier(d) == TIER_LARGE && C == 1 && is_large_prime(largest_radix(d))
+            ? (int)STAGED_THREADS
+            : 0;
+    while (short_of > 0 && prime_stage_short(d, C, short_of) &&
+           buffers * (size_t)layout(2 * C) * sizeof(float2) <= tier_smem_share(d))
+        C *= 2;
     // 256 threads, 4 blocks an SM (64 registers a thread); a block of one long transform
     // (whose buffers leave room for few blocks an SM) up to a thread a butterfly of the
     // first stage, in steps of 256.
@@ -250,10 +252,9 @@ static void whole_shape(pass_desc &d, bool bluestein)
     // 192, 9). The README's tuning notes have the times.
     if (staged_tier(d) == TIER_SMALL && !single && (C == 1 || !bluestein) &&
         (size_t)d.smem_bytes <= room) {
-        const int most_c = C;
         double best = 0;
         int best_blocks = 0, best_c = C;
-        for (int c = 1; c <= most_c; c++) {
+        for (int c = 1; c <= C; c++) {
             const size_t smem =
                 c == C ? (size_t)d.smem_bytes : buffers * (size_t)layout(c) * sizeof(float2);
             if (smem > room)
@@ -278,7 +279,7 @@ static void whole_shape(pass_desc &d, bool bluestein)
                 }
             }
         }
-        if (most_c > 1) { // pad and pitch as layout(C) leaves them
+        if (C > 1) { // the loop left pad and pitch as layout(c) made them for its last c
             C = best_c;
             d.columns_per_block = C;
             d.pitch = layout(C);
