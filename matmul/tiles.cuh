@@ -280,12 +280,14 @@ __global__ void pad_rows_kernel(const T *src, int rows, int cols, uint4 *dst, in
         const T *from = src + (size_t)row * cols + col0;
 #pragma unroll
         for (int e = 0; e < per_chunk; e++)
-            out.e[e] = col0 + e < cols ? from[e] : T(0);
+            out.e[e] = col0 + e < cols ? from[e] : T{};
         dst[(size_t)row * chunks + chunk] = out.v;
     }
 }
 
-// pad_rows_kernel for elements of `elem` bytes (4: fp32 and tf32; 2: bf16 and fp16).
+// pad_rows_kernel for elements of `elem` bytes (4: fp32 and tf32; 2: bf16 and fp16); rows
+// already whole 16-byte chunks (a copy that moves them onto 128 bytes, wgmma.cu) a chunk a
+// load.
 inline void pad_rows(const void *src, int rows, int cols, size_t elem, void *dst,
                      size_t pitch_bytes, cudaStream_t s)
 {
@@ -293,7 +295,10 @@ inline void pad_rows(const void *src, int rows, int cols, size_t elem, void *dst
     const int chunks = (int)(pitch_bytes / 16);
     const dim3 grid(cl_grid_blocks(chunks, THREADS, "the copy into padded rows"),
                     rows < (int)MAX_GRID_Y ? (unsigned)rows : MAX_GRID_Y);
-    if (elem == 4)
+    if ((size_t)cols * elem % 16 == 0)
+        pad_rows_kernel<uint4><<<grid, THREADS, 0, s>>>(
+            (const uint4 *)src, rows, (int)((size_t)cols * elem / 16), (uint4 *)dst, chunks);
+    else if (elem == 4)
         pad_rows_kernel<float>
             <<<grid, THREADS, 0, s>>>((const float *)src, rows, cols, (uint4 *)dst, chunks);
     else

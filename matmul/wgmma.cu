@@ -518,8 +518,27 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
 // --- host: operands TMA can describe, tensor maps, the launch -------------------------
 
 // TMA needs each row to start on 16 bytes: a row of A holds k elements, of B n. Where
-// that fails the launcher first copies the matrix into rows padded to 16 bytes in the
-// workspace (the copy is part of v9's time).
+// that fails the launcher first copies the matrix into padded rows in the workspace (the
+// copy is part of v9's time).
+//
+// A row on 16 bytes but not 32 (bf16 k = 3000: 6000 bytes) is slow to read: each 128-byte
+// piece of it a box takes straddles 32-byte sectors, and L2 serves ~3x the requests
+// (ncu, 3000^3 bf16 on an H200: 18.1 M against 5.9 M with its rows padded; the kernel
+// 175 us against 115). v9 took ~2x cuBLAS's time at such sizes (3000^3 bf16 2.05, 5000^3
+// 2.14, 8196^3 tf32 1.69). Two remedies, measured on an H200 (time over cuBLAS's):
+// - the tensor maps of rows not on 128 bytes promote L2 fills to 128 bytes, not 256, which
+//   costs nothing: 3000^3 bf16 2.05 -> 1.77, 1304^3 1.26 -> 1.13, 6000^3 (rows on 32
+//   bytes, not 128) 1.44 -> 1.23, tf32 4096x4096x3004 1.04 -> 0.94; aligned rows as before;
+// - the copy into rows padded to 128 bytes, where it pays (each operand's bytes read and
+//   written once against its reuse). The operand on the tile's wide side (B's 256 columns
+//   in 16-bit types; A in tf32, whose tiles are C^T's) gains the most: copied where its
+//   rows are not on 32 bytes, it is reused at least REALIGN_WIDE_FROM times and the product
+//   has REALIGN_MIN_WORK multiply-adds: bf16 m x 3000 x 4096 from m = 1536 (1.73 -> 1.61;
+//   1024: 1.74 -> 1.82), 1800^3 1.25 -> 1.24, 5000^3 1.82 -> 1.51, tf32 5004^3 1.16 ->
+//   0.96, 8196^3 1.37 -> 1.04 (1304^3 lost: 1.13 -> 1.26). In 16-bit types the other
+//   operand too, where it is reused at least REALIGN_NARROW_FROM times: 3000^3 1.55 ->
+//   1.44, 5000^3 1.51 -> 1.26, 7000^3 1.40 -> 1.11 (2600^3 lost: 1.25 -> 1.38; in tf32 it
+//   lost at every size tried: 5004^3 0.96 -> 1.01).
 
 struct v9_operands {
     size_t a_pitch, b_pitch; // bytes a row (A: k elements; B: n)
@@ -551,15 +570,30 @@ static v9_route v9_route_for(const matmul_args *p)
     return p->k < V9_SHORT_K ? V9_V8 : V9_TILES;
 }
 
+enum { REALIGN_WIDE_FROM = 1536, REALIGN_NARROW_FROM = 2800 };
+constexpr double REALIGN_MIN_WORK = 4.0 * (1 << 30);
+
 static v9_operands v9_plan(const matmul_args *p)
 {
     const size_t elem = matmul_element_bytes(p->precision);
+    const size_t a_row = (size_t)p->k * elem, b_row = (size_t)p->n * elem;
+    const bool tf32 = p->precision == MATMUL_TF32;
+    // The wide operand, the narrow one: their rows' bytes and reuse (the other side of C).
+    const size_t wide_row = tf32 ? a_row : b_row, narrow_row = tf32 ? b_row : a_row;
+    const int wide_reuse = tf32 ? p->n : p->m, narrow_reuse = tf32 ? p->m : p->n;
+    const bool large = (double)p->m * p->n * p->k >= REALIGN_MIN_WORK;
+    const bool wide_copied =
+        wide_row % 16 != 0 || (wide_row % 32 != 0 && large && wide_reuse >= REALIGN_WIDE_FROM);
+    const bool narrow_copied =
+        narrow_row % 16 != 0 || (!tf32 && wide_row % 32 != 0 && wide_copied &&
+                                 narrow_row % 32 != 0 && narrow_reuse >= REALIGN_NARROW_FROM);
     v9_operands o = {};
-    o.a_pitch = padded_row(p->k, elem);
-    o.a_copied = o.a_pitch != (size_t)p->k * elem;
+    o.a_copied = tf32 ? wide_copied : narrow_copied;
+    o.b_copied = tf32 ? narrow_copied : wide_copied;
+    const auto realigned = [](size_t row) { return (row + 127) / 128 * 128; };
+    o.a_pitch = o.a_copied ? realigned(a_row) : a_row;
     o.a_bytes = o.a_copied ? workspace_round(o.a_pitch * p->m) : 0;
-    o.b_pitch = padded_row(p->n, elem);
-    o.b_copied = o.b_pitch != (size_t)p->n * elem;
+    o.b_pitch = o.b_copied ? realigned(b_row) : b_row;
     o.b_bytes = o.b_copied ? workspace_round(o.b_pitch * p->k) : 0;
     // The product's sides: tf32 tiles C^T (the kernel's rows are C's columns). One block
     // an SM: its shared memory takes the SM.
@@ -609,7 +643,8 @@ static PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder(void)
 }
 
 // A tensor map of a row-major rows x cols matrix (rows `pitch` bytes apart), boxes of
-// box_cols x box_rows, 128-byte swizzled in shared memory, zeros outside the matrix.
+// box_cols x box_rows, 128-byte swizzled in shared memory, zeros outside the matrix; L2
+// fills of 256 bytes, 128 where rows are not on 128 bytes (v9_operands says why).
 static CUtensorMap tensor_map(const void *base, int rows, int cols, size_t pitch, int box_cols,
                               int box_rows, matmul_precision p)
 {
@@ -624,7 +659,8 @@ static CUtensorMap tensor_map(const void *base, int rows, int cols, size_t pitch
     const CUresult r = tensor_map_encoder()(
         &map, type, 2, const_cast<void *>(base), dims, strides, box, element_strides,
         CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+        pitch % 128 ? CU_TENSOR_MAP_L2_PROMOTION_L2_128B : CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS)
         cl_die(CL_EXIT_CUDA, "v9: cuTensorMapEncodeTiled failed (error %d) for a %d x %d matrix",
                (int)r, rows, cols);

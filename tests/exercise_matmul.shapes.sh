@@ -33,6 +33,11 @@ batch_gpu "matmul -k v9 --m 7 -n 4096 --k 3333 --beta 1 --precision tf32 (tiles)
 batch_gpu "matmul -k v9 --m 3000 -n 3 --k 100 --beta 1 --precision tf32" 0 -k v9 --m 3000 -n 3 --k 100 --beta 1 --precision tf32 -i 1
 batch_gpu "matmul -k v9 --m 5566 -n 1 --k 1166 --precision bf16" 0 -k v9 --m 5566 -n 1 --k 1166 --precision bf16 -i 1
 batch_gpu "matmul -k v9 --m 12 -n 8192 --k 8192 --precision fp16" 0 -k v9 --m 12 -n 8192 --k 8192 --precision fp16 -i 1
+# v9's copies onto rows of 128 bytes where rows sit on 16 bytes but not 32 (wgmma.cu,
+# v9_plan): both operands (bf16), the wide one only (fp16's B; tf32's A, odd sides).
+batch_gpu "matmul -k v9 -n 3000 --beta 1 --precision bf16 (A and B realigned)" 0 -k v9 -n 3000 --beta 1 --precision bf16 -i 1
+batch_gpu "matmul -k v9 --m 1800 -n 1800 --k 1800 --alpha -2 --precision fp16 (B realigned)" 0 -k v9 --m 1800 -n 1800 --k 1800 --alpha -2 --precision fp16 -i 1
+batch_gpu "matmul -k v9 --m 1601 -n 2004 --k 1604 --beta 1 --precision tf32 (A realigned)" 0 -k v9 --m 1601 -n 2004 --k 1604 --beta 1 --precision tf32 -i 1
 # v6's smaller tiles where the planner takes them: 128 x 128 for 128 rows, 256 x 64 for 64
 # columns.
 batch_gpu "matmul -k v6 --m 128 -n 8192 --k 8192 --beta 1 (128 x 128 tiles)" 0 -k v6 --m 128 -n 8192 --k 8192 --beta 1 -i 1
