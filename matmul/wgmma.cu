@@ -638,10 +638,9 @@ static v9_operands v9_plan(const matmul_args *p)
     o.b_bytes = o.b_copied ? workspace_round(o.b_pitch * p->k) : 0;
     // The product's sides: tf32 tiles C^T (the kernel's rows are C's columns). One block
     // an SM: its shared memory takes the SM.
-    const bool transposed = p->precision == MATMUL_TF32;
-    const int rows = transposed ? p->n : p->m, cols = transposed ? p->m : p->n;
+    const int rows = tf32 ? p->n : p->m, cols = tf32 ? p->m : p->n;
     o.plan = matmul_plan_version("v9", "CUDALAB_V9_TILE",
-                                 transposed ? matmul_v9_tf32_shapes : matmul_v9_shapes,
+                                 tf32 ? matmul_v9_tf32_shapes : matmul_v9_shapes,
                                  MATMUL_V9_SHAPE_COUNT, rows, cols,
                                  (int)cl_ceil_div(p->k, v9_slab_k(p->precision)), sm_count());
     const matmul_tile_shape &shape = matmul_v9_shapes[o.plan.shape];
