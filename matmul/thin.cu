@@ -248,6 +248,32 @@ __device__ __forceinline__ void load_row_steps(float (&v)[E], const thin_element
     }
 }
 
+// B's steps at..at+E-1 of its one column (n = 1: contiguous), `valid` left (zeros past
+// the end), through L1 (__ldg): one 16-byte load when `vec` says they are aligned.
+template <matmul_precision P, int E>
+__device__ __forceinline__ void load_column_steps(float (&v)[E], const thin_element<P> *at,
+                                                  int valid, bool vec)
+{
+    if (vec && valid >= E) {
+        if constexpr (E == 4) {
+            const float4 q = to_float4<P>(__ldg(reinterpret_cast<const thin_quad<P> *>(at)));
+            v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+        } else {
+            const uint4 q = __ldg(reinterpret_cast<const uint4 *>(at));
+            const unsigned w[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                v[2 * i] = to_float<P>((unsigned short)(w[i] & 0xFFFFu));
+                v[2 * i + 1] = to_float<P>((unsigned short)(w[i] >> 16));
+            }
+        }
+        return;
+    }
+#pragma unroll
+    for (int i = 0; i < E; i++)
+        v[i] = i < valid ? to_float<P>(__ldg(at + i)) : 0.0f;
+}
+
 // A warp takes 4 rows of A, its lanes E steps of k each, one 16-byte load a row (4
 // floats or 8 16-bit elements: a warp reads 512 contiguous bytes of a row), times B's
 // values for those steps, which the block stages in shared memory a slab (32 E steps) at a
@@ -260,7 +286,9 @@ __device__ __forceinline__ void load_row_steps(float (&v)[E], const thin_element
 // once a group.
 // Napkin math (H200, fp32 8192 x 1 x 8192): 256 MB of A at ~4 TB/s, 64 us; cuBLAS 92 us,
 // v6's tiles 500 us. 16-bit elements read 8 bytes a lane (4 steps) ran at ~1.7 TB/s
-// (16384 x 1 x 16384 bf16 303 us, fp32's 1 GB 272 us): too few bytes in flight.
+// (16384 x 1 x 16384 bf16 303 us, fp32's 1 GB 272 us): too few bytes in flight. One
+// column staged through shared memory like the others took 231 us (2.3 TB/s, two barriers
+// a slab); read straight (below) 198 us; cuBLAS 127.
 template <matmul_precision P, int C>
 __global__ void __launch_bounds__(THIN_THREADS)
     matmul_thin_cols_kernel(matmul_args p, bool vec_a, split_k_space space)
@@ -276,33 +304,56 @@ __global__ void __launch_bounds__(THIN_THREADS)
     const int row0 = blockIdx.x * THIN_COLS_ROWS + warp * R;
     const slab_range range = split_k_slabs(ceil_div(p.k, SLAB), blockIdx.y, gridDim.y);
     float acc[R * C] = {};
-    for (int s = range.first; s < range.end; s++) {
-        const int l = s * SLAB + E * lane;
-        float av[R][E];
+    if constexpr (C == 1) {
+        // One column: B's k values lie contiguous, so a lane reads its E of them as it reads
+        // A's (one 16-byte load, but kept in L1 and L2: every warp wants them), with no
+        // staging and no barrier, and two slabs' loads are in flight at once.
+        const bool vec_b = ((size_t)p.b & 15) == 0;
+#pragma unroll 2
+        for (int s = range.first; s < range.end; s++) {
+            const int l = s * SLAB + E * lane;
+            float av[R][E], bv[E];
 #pragma unroll
-        for (int r = 0; r < R; r++)
-            load_row_steps<P, E>(av[r], a + (size_t)(row0 + r) * p.k + l,
-                                 row0 + r < p.m ? p.k - l : 0, vec_a);
-        const int l0 = s * SLAB;
-        __syncthreads(); // the last slab is read
-        for (int e = threadIdx.x; e < SLAB * C; e += THIN_THREADS) {
-            const int step = e / C, j = e % C; // along B's rows: coalesced
-            const int owner = step / E, i = step % E;
-            bt[j][128 * (i / 4) + 4 * owner + i % 4] =
-                l0 + step < p.k && j < cols ? to_float<P>(b[(size_t)(l0 + step) * p.n + col0 + j])
-                                            : 0.0f;
+            for (int r = 0; r < R; r++)
+                load_row_steps<P, E>(av[r], a + (size_t)(row0 + r) * p.k + l,
+                                     row0 + r < p.m ? p.k - l : 0, vec_a);
+            load_column_steps<P, E>(bv, b + l, p.k - l, vec_b);
+#pragma unroll
+            for (int r = 0; r < R; r++)
+#pragma unroll
+                for (int e = 0; e < E; e++)
+                    acc[r] += av[r][e] * bv[e];
         }
-        __syncthreads();
+    } else {
+        for (int s = range.first; s < range.end; s++) {
+            const int l = s * SLAB + E * lane;
+            float av[R][E];
 #pragma unroll
-        for (int j = 0; j < C; j++)
-#pragma unroll
-            for (int h = 0; h < E / 4; h++) {
-                const float4 b4 = *reinterpret_cast<const float4 *>(&bt[j][128 * h + 4 * lane]);
-#pragma unroll
-                for (int r = 0; r < R; r++)
-                    acc[r * C + j] += av[r][4 * h] * b4.x + av[r][4 * h + 1] * b4.y +
-                                      av[r][4 * h + 2] * b4.z + av[r][4 * h + 3] * b4.w;
+            for (int r = 0; r < R; r++)
+                load_row_steps<P, E>(av[r], a + (size_t)(row0 + r) * p.k + l,
+                                     row0 + r < p.m ? p.k - l : 0, vec_a);
+            const int l0 = s * SLAB;
+            __syncthreads(); // the last slab is read
+            for (int e = threadIdx.x; e < SLAB * C; e += THIN_THREADS) {
+                const int step = e / C, j = e % C; // along B's rows: coalesced
+                const int owner = step / E, i = step % E;
+                bt[j][128 * (i / 4) + 4 * owner + i % 4] =
+                    l0 + step < p.k && j < cols
+                        ? to_float<P>(b[(size_t)(l0 + step) * p.n + col0 + j])
+                        : 0.0f;
             }
+            __syncthreads();
+#pragma unroll
+            for (int j = 0; j < C; j++)
+#pragma unroll
+                for (int h = 0; h < E / 4; h++) {
+                    const float4 b4 = *reinterpret_cast<const float4 *>(&bt[j][128 * h + 4 * lane]);
+#pragma unroll
+                    for (int r = 0; r < R; r++)
+                        acc[r * C + j] += av[r][4 * h] * b4.x + av[r][4 * h + 1] * b4.y +
+                                          av[r][4 * h + 2] * b4.z + av[r][4 * h + 3] * b4.w;
+                }
+        }
     }
     if (gridDim.y > 1 &&
         !split_k_fixup(acc, space, (long long)blockIdx.z * gridDim.x + blockIdx.x, blockIdx.y,
