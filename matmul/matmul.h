@@ -294,6 +294,46 @@ static inline matmul_tile_plan matmul_plan_tiles(const matmul_tile_shape *shapes
     return best;
 }
 
+// A persistent grid (v9: a block an SM, taking units of work in turn) can cut the last
+// wave's tiles alone: the tiles of whole waves run whole, and the rest (tiles % sms, the
+// last wave's) each into `splits` pieces, the most one wave holds and each at least
+// MATMUL_TAIL_PIECE_SLABS long. 3000^3 tf32 in 128 x 256 tiles: 288 tiles of 94 slabs, 2
+// waves of 132 whole, then 24 tiles in 5 pieces of 19 slabs, where uniform plans run a
+// third wave of 24 tiles on 132 SMs or cut every tile. `whole` the tiles that run whole
+// (they come first), `time` in matmul_tile_time's units; splits 1 where there is no last
+// wave to cut or no two pieces of it fit.
+//
+// Pieces shorter than 16 slabs ran slower than this model says (H200, against the uniform
+// plan: 1536^3 bf16 in 8 pieces of 3 slabs 1.05x, 300 x 7000 x 2000 in 16 of 2 slabs 1.40x,
+// 900 x 2600 x 1500 in 3 of 8 slabs 1.24x): a unit's fixed costs, the pipeline's fill and
+// the fixup's, outweigh the few slabs such a piece saves.
+enum { MATMUL_TAIL_PIECE_SLABS = 16 };
+typedef struct {
+    long long whole;
+    int splits;
+    double time;
+} matmul_tail_plan;
+static inline matmul_tail_plan matmul_plan_tail(const matmul_tile_shape *s, long long tiles,
+                                                int slabs, int sms)
+{
+    matmul_tail_plan t = {tiles, 1, 0.0};
+    const long long rest = tiles % sms;
+    if (tiles < sms || rest == 0)
+        return t;
+    long long splits = sms / rest;
+    splits = splits < (long long)SPLIT_K_MAX ? splits : (long long)SPLIT_K_MAX;
+    splits = splits < slabs / MATMUL_TAIL_PIECE_SLABS ? splits : slabs / MATMUL_TAIL_PIECE_SLABS;
+    while (splits > 1 && split_k_pieces(slabs, (int)splits) != splits)
+        splits--;
+    if (splits < 2)
+        return t;
+    t.whole = tiles - rest;
+    t.splits = (int)splits;
+    t.time = (double)(tiles / sms) * s->full * slabs +
+             s->full * ((slabs + t.splits - 1) / t.splits + s->fixup);
+    return t;
+}
+
 // The tile shape an environment variable names (CUDALAB_V6_TILE=128x128), NULL when unset:
 // a version then takes that shape whatever its planner or the thin path's rule would, to
 // measure each shape against the others.

@@ -18,7 +18,9 @@
 //    through mbarriers (full: the copy engine has landed a stage; empty: both consumer
 //    warpgroups are done reading it);
 //  - a persistent grid: one block an SM walks the tiles, so the loads of its next tile
-//    start while it writes the last one.
+//    start while it writes the last one; where the tiles leave the last wave part empty,
+//    that wave's tiles alone are cut into pieces of k that fill it (the whole waves run
+//    whole: Stream-K's "data-parallel + one tile per SM" hybrid, Osama et al. 2023).
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
@@ -243,6 +245,20 @@ __host__ __device__ constexpr int v9_box_bytes(matmul_precision p)
 // runs at shared memory's rate; the narrower ones, whose wgmma do less a slab for the
 // same fragment loads, lose more (their slab times, matmul.h).
 #if WGMMA_CODE
+// A block's unit of work: a tile, or a piece of one. Tiles before `whole` run whole; each
+// from `whole` on is cut into `splits` pieces of k (v9_operands: all of them, or the last
+// wave's alone), its pieces numbered one after another.
+struct v9_unit {
+    int tile, split, splits;
+};
+__device__ __forceinline__ v9_unit v9_unit_of(int unit, int whole, int splits)
+{
+    if (unit < whole)
+        return {unit, 0, 1};
+    const int piece = unit - whole;
+    return {whole + piece / splits, piece % splits, splits};
+}
+
 // The producer (one thread of warpgroup 0): each unit's slabs of A and B into the stages
 // in turn, a stage refilled once the consumers have given it back (empty[s]; full[s] then
 // counts the copy engine's bytes in). A's slab is one box of the tile's rows of A by 128
@@ -252,7 +268,7 @@ template <matmul_precision P, class T>
 __device__ __forceinline__ void
 v9_produce(const CUtensorMap &map_a, const CUtensorMap &map_b, unsigned char *stages,
            unsigned long long (&full)[T::stages], unsigned long long (&empty)[T::stages],
-           int tiles_m, int tiles_n, int slabs, int units, int splits)
+           int tiles_m, int tiles_n, int slabs, int units, int whole, int splits)
 {
     constexpr int slab = v9_slab_k(P); // k a stage
     constexpr bool transposed = P == MATMUL_TF32;
@@ -260,8 +276,9 @@ v9_produce(const CUtensorMap &map_a, const CUtensorMap &map_b, unsigned char *st
     int stage = 0;
     unsigned phase = 0;
     for (int unit = blockIdx.x; unit < units; unit += gridDim.x) {
-        const tile_coord t = grouped_tile(unit / splits, tiles_m, tiles_n);
-        const slab_range range = split_k_slabs(slabs, unit % splits, splits);
+        const v9_unit u = v9_unit_of(unit, whole, splits);
+        const tile_coord t = grouped_tile(u.tile, tiles_m, tiles_n);
+        const slab_range range = split_k_slabs(slabs, u.split, u.splits);
         const int a_row = transposed ? t.col * T::tile_n : t.row * T::tile_m;
         const int b_col = transposed ? t.row * T::tile_m : t.col * T::tile_n;
         for (int s = range.first; s < range.end; s++) {
@@ -492,8 +509,8 @@ __device__ __forceinline__ void v9_store_tile(const matmul_args &p,
 template <matmul_precision P, class T>
 __global__ void __launch_bounds__(V9_THREADS, 1)
     matmul_v9_kernel(const __grid_constant__ CUtensorMap map_a,
-                     const __grid_constant__ CUtensorMap map_b, matmul_args p, int splits,
-                     split_k_space split_space)
+                     const __grid_constant__ CUtensorMap map_b, matmul_args p, int whole,
+                     int splits, split_k_space split_space)
 {
 #if WGMMA_CODE
     constexpr int slab = v9_slab_k(P); // k a stage
@@ -506,7 +523,8 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
     // The product's rows and columns: C's, or C^T's for tf32.
     const int rows = P == MATMUL_TF32 ? p.n : p.m, cols = P == MATMUL_TF32 ? p.m : p.n;
     const int tiles_m = ceil_div(rows, T::tile_m), tiles_n = ceil_div(cols, T::tile_n);
-    const int tiles = tiles_m * tiles_n, slabs = ceil_div(p.k, slab), units = tiles * splits;
+    const int tiles = tiles_m * tiles_n, slabs = ceil_div(p.k, slab);
+    const int units = whole + (tiles - whole) * splits;
     if (threadIdx.x == 0) {
         for (int s = 0; s < T::stages; s++) {
             mbarrier_init(&full[s], 1);  // the producer's arrival (and the TMA bytes)
@@ -520,7 +538,8 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
         registers_decrease<24>();
         if (threadIdx.x != 0)
             return;
-        v9_produce<P, T>(map_a, map_b, stages, full, empty, tiles_m, tiles_n, slabs, units, splits);
+        v9_produce<P, T>(map_a, map_b, stages, full, empty, tiles_m, tiles_n, slabs, units, whole,
+                         splits);
         return;
     }
 
@@ -528,9 +547,9 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
     const int consumer = warpgroup - 1, warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
     v9_ring ring = {0, 0, 0};
     for (int unit = blockIdx.x; unit < units; unit += gridDim.x) {
-        const int tile = unit / splits, split = unit % splits;
-        const tile_coord t = grouped_tile(tile, tiles_m, tiles_n);
-        const slab_range range = split_k_slabs(slabs, split, splits);
+        const v9_unit u = v9_unit_of(unit, whole, splits);
+        const tile_coord t = grouped_tile(u.tile, tiles_m, tiles_n);
+        const slab_range range = split_k_slabs(slabs, u.split, u.splits);
         float d[T::accumulators] = {}; // the unit's sums, from zero
         if constexpr (P == MATMUL_TF32) {
             v9_consume_tf32<T>(d, stages, full, empty, range, consumer, warp, lane, ring);
@@ -546,10 +565,10 @@ __global__ void __launch_bounds__(V9_THREADS, 1)
         // A piece of k: all but the tile's last piece to finish leave their sums in the
         // workspace; the last adds them up and writes C. The consumers' own barrier (1):
         // the producer does not take part.
-        if (splits > 1 &&
-            !split_k_fixup(d, split_space, tile, split, splits, 256, threadIdx.x - 128, [] {
-                asm volatile("bar.sync 1, 256;" ::: "memory");
-            }))
+        if (u.splits > 1 && !split_k_fixup(d, split_space, u.tile - whole, u.split, u.splits, 256,
+                                           threadIdx.x - 128, [] {
+                                               asm volatile("bar.sync 1, 256;" ::: "memory");
+                                           }))
             continue;
         v9_store_tile<P, T>(p, d, t, consumer, warp, lane);
     }
@@ -587,6 +606,7 @@ struct v9_operands {
     size_t a_bytes, b_bytes; // workspace each takes
     matmul_tile_plan plan;   // the tile shape (matmul_v9_shapes; tf32: of C^T), pieces of k
     long long tiles;
+    long long whole;    // tiles that run whole, before those cut into plan.splits pieces
     size_t split_bytes; // workspace split-K takes, after the copies
     size_t workspace() const { return a_bytes + b_bytes + split_bytes; }
 };
@@ -639,14 +659,40 @@ static v9_operands v9_plan(const matmul_args *p)
     // The product's sides: tf32 tiles C^T (the kernel's rows are C's columns). One block
     // an SM: its shared memory takes the SM.
     const int rows = tf32 ? p->n : p->m, cols = tf32 ? p->m : p->n;
-    o.plan = matmul_plan_version("v9", "CUDALAB_V9_TILE",
-                                 tf32 ? matmul_v9_tf32_shapes : matmul_v9_shapes,
-                                 MATMUL_V9_SHAPE_COUNT, rows, cols,
-                                 (int)cl_ceil_div(p->k, v9_slab_k(p->precision)), sm_count());
+    const matmul_tile_shape *shapes = tf32 ? matmul_v9_tf32_shapes : matmul_v9_shapes;
+    const int slabs = (int)cl_ceil_div(p->k, v9_slab_k(p->precision)), sms = sm_count();
+    o.plan = matmul_plan_version("v9", "CUDALAB_V9_TILE", shapes, MATMUL_V9_SHAPE_COUNT, rows, cols,
+                                 slabs, sms);
+    const auto tiles_of = [&](const matmul_tile_shape &s) {
+        return (long long)cl_ceil_div(rows, s.tile_m) * cl_ceil_div(cols, s.tile_n);
+    };
+    // Every tile cut alike (matmul_plan_tiles), or the last wave's tiles alone (the grid is
+    // persistent: matmul_plan_tail) where the model finishes that 3% sooner or more (its
+    // error is a few percent: a smaller gain is a coin toss), in tiles no smaller than the
+    // uniform plan's: the smaller shapes' slab times come from a full machine at 8192 x 8192
+    // x 4096, and where C is one wave of the larger tile they were far off (H200, 300 x 7000
+    // x 2000 bf16: 128 x 256 in one wave 27.4 us, a tail plan of 128 x 128 tiles 37.8 where
+    // the model said 0.91 of it). A shape named by CUDALAB_V9_TILE keeps that shape.
+    o.whole = 0;
+    const matmul_tile_shape &uniform = shapes[o.plan.shape];
+    double best = 0.97 * matmul_tile_time(&uniform, tiles_of(uniform), slabs, sms, o.plan.splits);
+    const bool forced = matmul_forced_tile("CUDALAB_V9_TILE") != NULL;
+    for (int i = 0; i < MATMUL_V9_SHAPE_COUNT; i++) {
+        if ((forced && i != o.plan.shape) ||
+            shapes[i].tile_m * shapes[i].tile_n < uniform.tile_m * uniform.tile_n)
+            continue;
+        const matmul_tail_plan tail = matmul_plan_tail(&shapes[i], tiles_of(shapes[i]), slabs, sms);
+        if (tail.splits > 1 && tail.time < best) {
+            best = tail.time;
+            o.plan.shape = i;
+            o.plan.splits = tail.splits;
+            o.whole = tail.whole;
+        }
+    }
     const matmul_tile_shape &shape = matmul_v9_shapes[o.plan.shape];
-    o.tiles = (long long)cl_ceil_div(rows, shape.tile_m) * cl_ceil_div(cols, shape.tile_n);
-    o.split_bytes =
-        split_k_bytes(o.tiles, o.plan.splits, 256, v9_piece_n(shape.tile_m, shape.tile_n) / 2);
+    o.tiles = tiles_of(shape);
+    o.split_bytes = split_k_bytes(o.tiles - o.whole, o.plan.splits, 256,
+                                  v9_piece_n(shape.tile_m, shape.tile_n) / 2);
     return o;
 }
 
@@ -723,12 +769,12 @@ static void launch_v9_tiles(const matmul_args *p, const void *a, const void *b,
         cl_die(CL_EXIT_CUDA,
                "v9: no block of %d threads and %d bytes of shared memory fits an SM of this GPU",
                V9_THREADS, T::shared_bytes);
-    const long long units = o.tiles * o.plan.splits;
+    const long long units = o.whole + (o.tiles - o.whole) * o.plan.splits;
     const int grid = units < fit.resident ? (int)units : fit.resident;
     const split_k_space space =
-        split_k_carve(split_workspace, o.tiles, o.plan.splits, 256, T::accumulators);
-    matmul_v9_kernel<P, T>
-        <<<grid, V9_THREADS, T::shared_bytes, s>>>(map_a, map_b, *p, o.plan.splits, space);
+        split_k_carve(split_workspace, o.tiles - o.whole, o.plan.splits, 256, T::accumulators);
+    matmul_v9_kernel<P, T><<<grid, V9_THREADS, T::shared_bytes, s>>>(map_a, map_b, *p, (int)o.whole,
+                                                                     o.plan.splits, space);
     CL_LAUNCH_CHECK();
 }
 

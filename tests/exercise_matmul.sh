@@ -68,6 +68,10 @@ for tile in 128x256 128x128 128x64 64x256 64x128; do
     expect_gpu "matmul -k v9 tiles $tile bf16, 130 x 201 x 20001 (k in pieces)" 0 env CUDALAB_V9_TILE=$tile "$matmul" -k v9 --m 130 -n 201 --k 20001 --precision bf16 -i 1
     expect_gpu "matmul -k v9 tiles $tile tf32, 70 x 9 x 3001 (k in pieces, past the thin path)" 0 env CUDALAB_V9_TILE=$tile "$matmul" -k v9 --m 70 -n 9 --k 3001 --precision tf32 -i 1
 done
+# The last wave's tiles alone cut into pieces of k (64 x 128 tiles: 140 tiles, 132 whole,
+# then 8 of 2 pieces; tf32's of C^T), beta read by the piece that writes C.
+expect_gpu "matmul -k v9 tiles 64x128 bf16, 640 x 1792 x 2048 (the last wave in pieces)" 0 env CUDALAB_V9_TILE=64x128 "$matmul" -k v9 --m 640 -n 1792 --k 2048 --beta 1 --precision bf16 -i 1
+expect_gpu "matmul -k v9 tiles 64x128 tf32, 1792 x 640 x 1024 (the last wave in pieces)" 0 env CUDALAB_V9_TILE=64x128 "$matmul" -k v9 --m 1792 -n 640 --k 1024 --alpha -2 --precision tf32 -i 1
 # k under 64: v9 hands the shape to v8's kernel, unless a tile is named (v9's own kernel
 # at one slab of k, odd sides, alpha and beta).
 for p in bf16 tf32; do

@@ -337,6 +337,31 @@ static void test_split_k_plan(void)
         }
 }
 
+// The last wave's tiles cut alone (v9's persistent grid): the tiles of whole waves run
+// whole, the rest into the most pieces one wave holds, none empty; nothing to cut where the
+// tiles fill whole waves, or are fewer than one.
+static void test_tail_plan(void)
+{
+    const matmul_tile_shape one = {128, 256, 1, MATMUL_V9_FIXUP_SLABS, 1.0, 1.0};
+    matmul_tail_plan t = matmul_plan_tail(&one, 288, 94, 132); // 3000^3 tf32, 128 x 256
+    EXPECT(t.whole == 264 && t.splits == 5);
+    EXPECT(t.time == 2 * 94 + (19 + MATMUL_V9_FIXUP_SLABS));
+    EXPECT(matmul_plan_tail(&one, 288, 47, 132).splits == 2);    // pieces of 16 slabs at least
+    EXPECT(matmul_plan_tail(&one, 264, 94, 132).splits == 1);    // two whole waves
+    EXPECT(matmul_plan_tail(&one, 100, 94, 132).splits == 1);    // under one wave
+    EXPECT(matmul_plan_tail(&one, 265, 2048, 132).splits == 64); // one tile left: SPLIT_K_MAX
+    EXPECT(matmul_plan_tail(&one, 200, 31, 132).splits == 1);    // no two pieces of 16 slabs
+    for (long long tiles = 132; tiles <= 700; tiles += 13)
+        for (int slabs = 1; slabs <= 200; slabs += 7) {
+            t = matmul_plan_tail(&one, tiles, slabs, 132);
+            const long long rest = tiles - t.whole;
+            EXPECT(t.splits == 1 ? t.whole == tiles
+                                 : t.whole % 132 == 0 && rest * t.splits <= 132 &&
+                                       slabs / t.splits >= MATMUL_TAIL_PIECE_SLABS &&
+                                       split_k_pieces(slabs, t.splits) == t.splits);
+        }
+}
+
 // v6's tile shapes: a large C keeps the largest tile (the score table's rows), a C of few
 // tiles takes a smaller one that fills the SMs, and every plan is a shape and a split the
 // kernels can run.
@@ -489,6 +514,7 @@ int main(void)
     RUN_TEST(test_freivalds_catches_one_element);
     RUN_TEST(test_freivalds_long_sums);
     RUN_TEST(test_split_k_plan);
+    RUN_TEST(test_tail_plan);
     RUN_TEST(test_v6_tile_plan);
     RUN_TEST(test_v9_tile_plan);
     RUN_TEST(test_thin_rule);
