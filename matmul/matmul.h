@@ -294,6 +294,28 @@ static inline matmul_tile_plan matmul_plan_tiles(const matmul_tile_shape *shapes
     return best;
 }
 
+// The pieces of k (1..most, none empty) that finish `placed` blocks of `slabs` slabs
+// soonest on a GPU that holds `resident` of them at once, where a piece's fixup costs
+// little (the thin path's one column: 4 KB a piece): time ~ waves x (slabs a piece + 1),
+// the 1 a block's fixed cost (its first wait on memory, the fixup); of equal times the
+// fewest pieces. H200: 8192 x 1 x 8192 bf16, 256 blocks of 32 slabs, 528 held: 2 pieces,
+// one wave of 17 (3 pieces, two waves of 12, took 54 us against 39); fp32 30000 x 1 x 3000,
+// 938 blocks of 24 slabs: whole, 2 waves of 25 (5 pieces, 9 waves of 6, took 103 us
+// against 87, which the model without the 1 chose).
+static inline int matmul_wave_splits(long long placed, int slabs, int most, long long resident)
+{
+    int splits = 1;
+    long long best = -1;
+    for (int s = 1; s <= most && s <= slabs; s++) {
+        if (split_k_pieces(slabs, s) != s)
+            continue;
+        const long long time = (placed * s + resident - 1) / resident * ((slabs + s - 1) / s + 1);
+        if (best < 0 || time < best)
+            best = time, splits = s;
+    }
+    return splits;
+}
+
 // A persistent grid (v9: a block an SM, taking units of work in turn) can cut the last
 // wave's tiles alone: the tiles of whole waves run whole, and the rest (tiles % sms, the
 // last wave's) each into `splits` pieces, the most one wave holds and each at least

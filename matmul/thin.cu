@@ -8,6 +8,7 @@
 //             of 16 rows, A's slab staged in shared memory
 //   columns   n few: each warp 4 rows of C, its lanes 4 steps of k each, A streamed once a
 //             group of 16 columns, B's slab staged transposed in shared memory
+//   column    n = 1 (a matrix-vector product): as columns, B read straight from memory
 //
 // Both split k into pieces (split-K, the fixup of tiles.cuh) until the grid holds ~4
 // blocks an SM. Each element is read as a float (bf16 and fp16 exactly, tf32 rounded to
@@ -20,6 +21,7 @@
 
 #include "check.h"
 #include "device.h"
+#include "launch.h"
 #include "matmul.h"
 #include "tiles.cuh"
 
@@ -79,36 +81,47 @@ template <matmul_precision P> __device__ __forceinline__ float to_float(thin_ele
 template <matmul_precision P>
 using thin_quad = typename std::conditional<sizeof(thin_element<P>) == 4, float4, ushort4>::type;
 
-// Elements at..at+3 of a row with `valid` of them left in it (zeros past the end), read
-// once and evicted first (__ldcs): one vector load when `vec` says the row's groups of 4
-// are aligned. Kept raw until used: 16-bit loads in flight take half the registers.
-template <matmul_precision P>
-__device__ __forceinline__ thin_quad<P> load_quad_streaming(const thin_element<P> *at, int valid,
-                                                            bool vec)
+// How a load treats the caches: a stream read once is evicted first (__ldcs); what every
+// warp reads, as one column of B, is kept in L1 and L2 (__ldg).
+enum thin_cache { THIN_STREAM, THIN_KEEP };
+template <thin_cache K, class T> __device__ __forceinline__ T load_as(const T *at)
+{
+    if constexpr (K == THIN_STREAM)
+        return __ldcs(at);
+    else
+        return __ldg(at);
+}
+
+// Elements at..at+3 of a row with `valid` of them left in it (zeros past the end): one
+// vector load when `vec` says the row's groups of 4 are aligned. Kept raw until used:
+// 16-bit loads in flight take half the registers.
+template <matmul_precision P, thin_cache K = THIN_STREAM>
+__device__ __forceinline__ thin_quad<P> load_quad(const thin_element<P> *at, int valid, bool vec)
 {
     if (vec && valid >= 4)
-        return __ldcs(reinterpret_cast<const thin_quad<P> *>(at));
+        return load_as<K>(reinterpret_cast<const thin_quad<P> *>(at));
     const thin_element<P> zero = 0;
     thin_quad<P> q;
-    q.x = valid > 0 ? __ldcs(at) : zero;
-    q.y = valid > 1 ? __ldcs(at + 1) : zero;
-    q.z = valid > 2 ? __ldcs(at + 2) : zero;
-    q.w = valid > 3 ? __ldcs(at + 3) : zero;
+    q.x = valid > 0 ? load_as<K>(at) : zero;
+    q.y = valid > 1 ? load_as<K>(at + 1) : zero;
+    q.z = valid > 2 ? load_as<K>(at + 2) : zero;
+    q.w = valid > 3 ? load_as<K>(at + 3) : zero;
     return q;
 }
 
 // Elements at..at+7 of a row of 16-bit elements with `valid` left in it (zeros past the
-// end), read once and evicted first: one 16-byte load when `vec` says the row's groups
-// of 8 are aligned. Element 2i in the low half of word i, as memory holds them.
-__device__ __forceinline__ uint4 load_octet_streaming(const unsigned short *at, int valid, bool vec)
+// end): one 16-byte load when `vec` says the row's groups of 8 are aligned. Element 2i in
+// the low half of word i, as memory holds them.
+template <thin_cache K = THIN_STREAM>
+__device__ __forceinline__ uint4 load_octet(const unsigned short *at, int valid, bool vec)
 {
     if (vec && valid >= 8)
-        return __ldcs(reinterpret_cast<const uint4 *>(at));
+        return load_as<K>(reinterpret_cast<const uint4 *>(at));
     unsigned w[4];
 #pragma unroll
     for (int i = 0; i < 4; i++) {
-        const unsigned lo = 2 * i < valid ? __ldcs(at + 2 * i) : 0u;
-        const unsigned hi = 2 * i + 1 < valid ? __ldcs(at + 2 * i + 1) : 0u;
+        const unsigned lo = 2 * i < valid ? load_as<K>(at + 2 * i) : 0u;
+        const unsigned hi = 2 * i + 1 < valid ? load_as<K>(at + 2 * i + 1) : 0u;
         w[i] = lo | hi << 16;
     }
     return make_uint4(w[0], w[1], w[2], w[3]);
@@ -167,8 +180,7 @@ __global__ void __launch_bounds__(THIN_THREADS)
 #pragma unroll
         for (int t = 0; t < STEPS; t++) {
             const int l = l0 + warp + t * THIN_ROWS_WARPS;
-            bq[t] =
-                load_quad_streaming<P>(b + (size_t)l * p.n + col, l < p.k ? p.n - col : 0, vec_b);
+            bq[t] = load_quad<P>(b + (size_t)l * p.n + col, l < p.k ? p.n - col : 0, vec_b);
         }
         __syncthreads(); // the last slab is read
         for (int e = threadIdx.x; e < SLAB * R; e += THIN_THREADS) {
@@ -235,10 +247,10 @@ __device__ __forceinline__ void load_row_steps(float (&v)[E], const thin_element
                                                bool vec)
 {
     if constexpr (E == 4) {
-        const float4 q = to_float4<P>(load_quad_streaming<P>(at, valid, vec));
+        const float4 q = to_float4<P>(load_quad<P>(at, valid, vec));
         v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
     } else {
-        const uint4 q = load_octet_streaming(at, valid, vec);
+        const uint4 q = load_octet(at, valid, vec);
         const unsigned w[4] = {q.x, q.y, q.z, q.w};
 #pragma unroll
         for (int i = 0; i < 4; i++) {
@@ -248,30 +260,29 @@ __device__ __forceinline__ void load_row_steps(float (&v)[E], const thin_element
     }
 }
 
-// B's steps at..at+E-1 of its one column (n = 1: contiguous), `valid` left (zeros past
-// the end), through L1 (__ldg): one 16-byte load when `vec` says they are aligned.
-template <matmul_precision P, int E>
-__device__ __forceinline__ void load_column_steps(float (&v)[E], const thin_element<P> *at,
-                                                  int valid, bool vec)
+// The end of a columns block: its pieces of k added up (split-K's fixup), then each warp
+// adds its lanes' parts of every sum across the warp (every lane ends with every total)
+// and lane i writes total i, i + 32, ... of its R rows x C columns.
+template <int R, int C>
+__device__ __forceinline__ void cols_finish(float (&acc)[R * C], const matmul_args &p,
+                                            const split_k_space &space, int row0, int col0,
+                                            int cols, int lane)
 {
-    if (vec && valid >= E) {
-        if constexpr (E == 4) {
-            const float4 q = to_float4<P>(__ldg(reinterpret_cast<const thin_quad<P> *>(at)));
-            v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
-        } else {
-            const uint4 q = __ldg(reinterpret_cast<const uint4 *>(at));
-            const unsigned w[4] = {q.x, q.y, q.z, q.w};
-#pragma unroll
-            for (int i = 0; i < 4; i++) {
-                v[2 * i] = to_float<P>((unsigned short)(w[i] & 0xFFFFu));
-                v[2 * i + 1] = to_float<P>((unsigned short)(w[i] >> 16));
-            }
-        }
+    if (gridDim.y > 1 &&
+        !split_k_fixup(acc, space, (long long)blockIdx.z * gridDim.x + blockIdx.x, blockIdx.y,
+                       gridDim.y, THIN_THREADS, threadIdx.x, [] { __syncthreads(); }))
         return;
-    }
 #pragma unroll
-    for (int i = 0; i < E; i++)
-        v[i] = i < valid ? to_float<P>(__ldg(at + i)) : 0.0f;
+    for (int i = 0; i < R * C; i++)
+#pragma unroll
+        for (int offset = 16; offset > 0; offset /= 2)
+            acc[i] += __shfl_xor_sync(0xFFFFFFFFu, acc[i], offset);
+#pragma unroll
+    for (int i = 0; i < R * C; i++) {
+        const int row = row0 + i / C, j = i % C;
+        if (i % 32 == lane && row < p.m && j < cols)
+            store_result(p.c, (size_t)row * p.n + col0 + j, acc[i], p.alpha, p.beta);
+    }
 }
 
 // A warp takes 4 rows of A, its lanes E steps of k each, one 16-byte load a row (4
@@ -286,9 +297,7 @@ __device__ __forceinline__ void load_column_steps(float (&v)[E], const thin_elem
 // once a group.
 // Napkin math (H200, fp32 8192 x 1 x 8192): 256 MB of A at ~4 TB/s, 64 us; cuBLAS 92 us,
 // v6's tiles 500 us. 16-bit elements read 8 bytes a lane (4 steps) ran at ~1.7 TB/s
-// (16384 x 1 x 16384 bf16 303 us, fp32's 1 GB 272 us): too few bytes in flight. One
-// column staged through shared memory like the others took 231 us (2.3 TB/s, two barriers
-// a slab); read straight (below) 198 us; cuBLAS 127.
+// (16384 x 1 x 16384 bf16 303 us, fp32's 1 GB 272 us): too few bytes in flight.
 template <matmul_precision P, int C>
 __global__ void __launch_bounds__(THIN_THREADS)
     matmul_thin_cols_kernel(matmul_args p, bool vec_a, split_k_space space)
@@ -304,74 +313,112 @@ __global__ void __launch_bounds__(THIN_THREADS)
     const int row0 = blockIdx.x * THIN_COLS_ROWS + warp * R;
     const slab_range range = split_k_slabs(ceil_div(p.k, SLAB), blockIdx.y, gridDim.y);
     float acc[R * C] = {};
-    if constexpr (C == 1) {
-        // One column: B's k values lie contiguous, so a lane reads its E of them as it reads
-        // A's (one 16-byte load, but kept in L1 and L2: every warp wants them), with no
-        // staging and no barrier, and two slabs' loads are in flight at once.
-        const bool vec_b = ((size_t)p.b & 15) == 0;
-#pragma unroll 2
-        for (int s = range.first; s < range.end; s++) {
-            const int l = s * SLAB + E * lane;
-            float av[R][E], bv[E];
+    for (int s = range.first; s < range.end; s++) {
+        const int l = s * SLAB + E * lane;
+        float av[R][E];
 #pragma unroll
-            for (int r = 0; r < R; r++)
-                load_row_steps<P, E>(av[r], a + (size_t)(row0 + r) * p.k + l,
-                                     row0 + r < p.m ? p.k - l : 0, vec_a);
-            load_column_steps<P, E>(bv, b + l, p.k - l, vec_b);
+        for (int r = 0; r < R; r++)
+            load_row_steps<P, E>(av[r], a + (size_t)(row0 + r) * p.k + l,
+                                 row0 + r < p.m ? p.k - l : 0, vec_a);
+        const int l0 = s * SLAB;
+        __syncthreads(); // the last slab is read
+        for (int e = threadIdx.x; e < SLAB * C; e += THIN_THREADS) {
+            const int step = e / C, j = e % C; // along B's rows: coalesced
+            const int owner = step / E, i = step % E;
+            bt[j][128 * (i / 4) + 4 * owner + i % 4] =
+                l0 + step < p.k && j < cols ? to_float<P>(b[(size_t)(l0 + step) * p.n + col0 + j])
+                                            : 0.0f;
+        }
+        __syncthreads();
 #pragma unroll
-            for (int r = 0; r < R; r++)
+        for (int j = 0; j < C; j++)
 #pragma unroll
-                for (int e = 0; e < E; e++)
-                    acc[r] += av[r][e] * bv[e];
+            for (int h = 0; h < E / 4; h++) {
+                const float4 b4 = *reinterpret_cast<const float4 *>(&bt[j][128 * h + 4 * lane]);
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    acc[r * C + j] += av[r][4 * h] * b4.x + av[r][4 * h + 1] * b4.y +
+                                      av[r][4 * h + 2] * b4.z + av[r][4 * h + 3] * b4.w;
+            }
+    }
+    cols_finish<R, C>(acc, p, space, row0, col0, cols, lane);
+}
+
+// --- one column: a matrix-vector product ---------------------------------------------------
+
+// 16 bytes of a row as they lie in memory: 8 16-bit elements (element 2i in the low half
+// of word i) or 4 floats.
+template <matmul_precision P>
+using thin_chunk = typename std::conditional<sizeof(thin_element<P>) == 2, uint4, float4>::type;
+
+template <matmul_precision P, thin_cache K>
+__device__ __forceinline__ thin_chunk<P> load_chunk(const thin_element<P> *at, int valid, bool vec)
+{
+    if constexpr (sizeof(thin_element<P>) == 2)
+        return load_octet<K>(at, valid, vec);
+    else
+        return load_quad<P, K>(at, valid, vec);
+}
+
+// sum + the products of two chunks' elements, widened to floats only here, in order.
+template <matmul_precision P>
+__device__ __forceinline__ float dot_chunk(thin_chunk<P> a, thin_chunk<P> b, float sum)
+{
+    if constexpr (sizeof(thin_element<P>) == 2) {
+        const unsigned wa[4] = {a.x, a.y, a.z, a.w}, wb[4] = {b.x, b.y, b.z, b.w};
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            sum += to_float<P>((unsigned short)(wa[i] & 0xFFFFu)) *
+                   to_float<P>((unsigned short)(wb[i] & 0xFFFFu));
+            sum += to_float<P>((unsigned short)(wa[i] >> 16)) *
+                   to_float<P>((unsigned short)(wb[i] >> 16));
         }
     } else {
-        for (int s = range.first; s < range.end; s++) {
-            const int l = s * SLAB + E * lane;
-            float av[R][E];
-#pragma unroll
-            for (int r = 0; r < R; r++)
-                load_row_steps<P, E>(av[r], a + (size_t)(row0 + r) * p.k + l,
-                                     row0 + r < p.m ? p.k - l : 0, vec_a);
-            const int l0 = s * SLAB;
-            __syncthreads(); // the last slab is read
-            for (int e = threadIdx.x; e < SLAB * C; e += THIN_THREADS) {
-                const int step = e / C, j = e % C; // along B's rows: coalesced
-                const int owner = step / E, i = step % E;
-                bt[j][128 * (i / 4) + 4 * owner + i % 4] =
-                    l0 + step < p.k && j < cols
-                        ? to_float<P>(b[(size_t)(l0 + step) * p.n + col0 + j])
-                        : 0.0f;
-            }
-            __syncthreads();
-#pragma unroll
-            for (int j = 0; j < C; j++)
-#pragma unroll
-                for (int h = 0; h < E / 4; h++) {
-                    const float4 b4 = *reinterpret_cast<const float4 *>(&bt[j][128 * h + 4 * lane]);
-#pragma unroll
-                    for (int r = 0; r < R; r++)
-                        acc[r * C + j] += av[r][4 * h] * b4.x + av[r][4 * h + 1] * b4.y +
-                                          av[r][4 * h + 2] * b4.z + av[r][4 * h + 3] * b4.w;
-                }
-        }
+        sum += to_float<P>(a.x) * to_float<P>(b.x);
+        sum += to_float<P>(a.y) * to_float<P>(b.y);
+        sum += to_float<P>(a.z) * to_float<P>(b.z);
+        sum += to_float<P>(a.w) * to_float<P>(b.w);
     }
-    if (gridDim.y > 1 &&
-        !split_k_fixup(acc, space, (long long)blockIdx.z * gridDim.x + blockIdx.x, blockIdx.y,
-                       gridDim.y, THIN_THREADS, threadIdx.x, [] { __syncthreads(); }))
-        return;
-        // The warp's lanes each hold a part of every sum: add them across the warp (every lane
-        // ends with every total), then lane i writes total i, i + 32, ...
+    return sum;
+}
+
+enum { THIN_COLUMN_BLOCKS = 4 }; // blocks an SM the registers are capped for
+
+// n = 1: every element of A is read once for 2 flops, so memory's rate is the whole
+// story. A warp takes 4 rows as in the columns kernel, but B's one column is k values in
+// a row, so a lane reads its 16 bytes of B (kept in L1 and L2: every warp reads them) as
+// it reads A's (streamed): no staging in shared memory, no barrier. Loads stay raw until
+// the multiply, 20 registers a slab, and the loop unrolled twice keeps two slabs in
+// flight; registers capped for 4 blocks an SM (at 80, 3 fit).
+// Napkin math (H200, bf16 16384 x 1 x 16384): 537 MB of A at ~4.2 TB/s (fp32's rate in
+// the columns kernel), 128 us; cuBLAS 127. Staged like the columns kernel 231 us; read
+// straight at 80 registers 198.
+template <matmul_precision P>
+__global__ void __launch_bounds__(THIN_THREADS, THIN_COLUMN_BLOCKS)
+    matmul_thin_column_kernel(matmul_args p, bool vec_a, split_k_space space)
+{
+    constexpr int E = 16 / sizeof(thin_element<P>), SLAB = 32 * E, R = THIN_COLS_ROWS_WARP;
+    const thin_element<P> *a = static_cast<const thin_element<P> *>(p.a);
+    const thin_element<P> *b = static_cast<const thin_element<P> *>(p.b);
+    const bool vec_b = ((size_t)b & 15) == 0;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int row0 = blockIdx.x * THIN_COLS_ROWS + warp * R;
+    const slab_range range = split_k_slabs(ceil_div(p.k, SLAB), blockIdx.y, gridDim.y);
+    float acc[R] = {};
+#pragma unroll 2
+    for (int s = range.first; s < range.end; s++) {
+        const int l = s * SLAB + E * lane;
+        thin_chunk<P> av[R];
 #pragma unroll
-    for (int i = 0; i < R * C; i++)
+        for (int r = 0; r < R; r++)
+            av[r] = load_chunk<P, THIN_STREAM>(a + (size_t)(row0 + r) * p.k + l,
+                                               row0 + r < p.m ? p.k - l : 0, vec_a);
+        const thin_chunk<P> bv = load_chunk<P, THIN_KEEP>(b + l, p.k - l, vec_b);
 #pragma unroll
-        for (int offset = 16; offset > 0; offset /= 2)
-            acc[i] += __shfl_xor_sync(0xFFFFFFFFu, acc[i], offset);
-#pragma unroll
-    for (int i = 0; i < R * C; i++) {
-        const int row = row0 + i / C, j = i % C;
-        if (i % 32 == lane && row < p.m && j < cols)
-            store_result(p.c, (size_t)row * p.n + col0 + j, acc[i], p.alpha, p.beta);
+        for (int r = 0; r < R; r++)
+            acc[r] = dot_chunk<P>(av[r], bv, acc[r]);
     }
+    cols_finish<R, 1>(acc, p, space, row0, 0, 1, lane);
 }
 
 // --- the planner ---------------------------------------------------------------------------
@@ -393,10 +440,19 @@ struct thin_plan {
     int fixup_threads; // a block's threads that take part in split-K's fixup
 };
 
-// The grid: blocks along the long side, pieces of k (enough for ~4 blocks an SM, each at
-// least 2 slabs for rows, 512 steps of k for columns, whose fixup moves 8 times the
-// bytes; none empty), groups of 16 along the thin side.
-static thin_plan plan_thin(const matmul_args *p)
+// The blocks of the one-column kernel the GPU holds at once.
+template <matmul_precision P> static long long thin_column_resident()
+{
+    const int resident =
+        cl_kernel_fit_for((const void *)matmul_thin_column_kernel<P>, THIN_THREADS, 0).resident;
+    return resident > 0 ? resident : 1;
+}
+
+// The grid: blocks along the long side, pieces of k (each at least 2 slabs for rows, 512
+// steps of k for columns, whose fixup moves 8 times the bytes; none empty), groups of 16
+// along the thin side. The pieces: enough for ~4 blocks an SM; for one column, whose
+// fixup is small (4 KB a piece), matmul_wave_splits.
+template <matmul_precision P> static thin_plan plan_thin(const matmul_args *p)
 {
     thin_plan t = {matmul_thin_rule(p->precision, p->m, p->n, p->k), dim3(1, 1, 1), 0, 0};
     const bool rows = t.path == MATMUL_THIN_ROWS;
@@ -408,10 +464,12 @@ static thin_plan plan_thin(const matmul_args *p)
         p->k, rows ? (int)THIN_ROWS_SLAB
                    : thin_cols_slab(matmul_element_bytes(p->precision), thin_count(p->n)));
     const long long placed = (long long)blocks * groups;
-    const long long wanted = (4LL * sm_count() + placed - 1) / placed;
-    const long long most = rows ? slabs / 2 : p->k / 512; // columns: 512 steps a piece
-    long long splits = most < wanted ? most : wanted;
-    splits = splits < 1 ? 1 : splits > SPLIT_K_MAX ? (long long)SPLIT_K_MAX : splits;
+    long long most = rows ? slabs / 2 : p->k / 512; // columns: 512 steps a piece
+    most = most < 1 ? 1 : most > SPLIT_K_MAX ? (long long)SPLIT_K_MAX : most;
+    long long splits = (4LL * sm_count() + placed - 1) / placed;
+    splits = splits < most ? splits : most;
+    if (!rows && p->n == 1)
+        splits = matmul_wave_splits(placed, (int)slabs, (int)most, thin_column_resident<P>());
     t.grid = dim3(blocks, split_k_pieces((int)slabs, (int)splits), groups);
     t.accumulators = thin_count(thin) * (rows ? 4 : THIN_COLS_ROWS_WARP);
     t.fixup_threads = rows ? 32 : THIN_THREADS;
@@ -428,9 +486,29 @@ static size_t thin_workspace(const thin_plan &t)
     return split_k_bytes((long long)t.grid.x * t.grid.z, t.grid.y, t.fixup_threads, t.accumulators);
 }
 
+// Calls f with the precision as a compile-time constant.
+template <typename F> static void with_thin_precision(matmul_precision precision, F f)
+{
+    switch (precision) {
+    case MATMUL_FP32:
+        return f(std::integral_constant<matmul_precision, MATMUL_FP32>());
+    case MATMUL_TF32:
+        return f(std::integral_constant<matmul_precision, MATMUL_TF32>());
+    case MATMUL_BF16:
+        return f(std::integral_constant<matmul_precision, MATMUL_BF16>());
+    case MATMUL_FP16:
+        return f(std::integral_constant<matmul_precision, MATMUL_FP16>());
+    default:
+        cl_die(CL_EXIT_USAGE, "the thin path: no such precision (%d)", (int)precision);
+    }
+}
+
 extern "C" size_t matmul_thin_workspace(const matmul_args *p)
 {
-    return thin_workspace(plan_thin(p));
+    size_t bytes = 0;
+    with_thin_precision(p->precision,
+                        [&](auto precision) { bytes = thin_workspace(plan_thin<precision()>(p)); });
+    return bytes;
 }
 
 // Calls launch with the kernels' compile-time count (1, 2, 4, 8 or 16) equal to count.
@@ -452,7 +530,7 @@ template <typename Launch> static void with_thin_count(int count, Launch launch)
 
 template <matmul_precision P> static void launch_thin_as(const matmul_args *p, cudaStream_t s)
 {
-    const thin_plan t = plan_thin(p);
+    const thin_plan t = plan_thin<P>(p);
     if (thin_workspace(t) > p->workspace_bytes)
         cl_die(CL_EXIT_CUDA, "the thin path: needs %zu bytes of workspace, was given %zu",
                thin_workspace(t), p->workspace_bytes);
@@ -468,31 +546,18 @@ template <matmul_precision P> static void launch_thin_as(const matmul_args *p, c
         });
     else
         with_thin_count(thin_count(p->n), [&](auto cols) {
-            matmul_thin_cols_kernel<P, cols()><<<t.grid, THIN_THREADS, 0, s>>>(
-                *p,
-                rows_vectorize(p->a, p->k,
-                               16 / thin_cols_per_lane(sizeof(thin_element<P>), cols())),
-                space);
+            const bool vec_a = rows_vectorize(
+                p->a, p->k, 16 / thin_cols_per_lane(sizeof(thin_element<P>), cols()));
+            if constexpr (cols() == 1)
+                matmul_thin_column_kernel<P><<<t.grid, THIN_THREADS, 0, s>>>(*p, vec_a, space);
+            else
+                matmul_thin_cols_kernel<P, cols()>
+                    <<<t.grid, THIN_THREADS, 0, s>>>(*p, vec_a, space);
         });
     CL_LAUNCH_CHECK();
 }
 
 extern "C" void matmul_thin_launch(const matmul_args *p, cudaStream_t s)
 {
-    switch (p->precision) {
-    case MATMUL_FP32:
-        launch_thin_as<MATMUL_FP32>(p, s);
-        return;
-    case MATMUL_TF32:
-        launch_thin_as<MATMUL_TF32>(p, s);
-        return;
-    case MATMUL_BF16:
-        launch_thin_as<MATMUL_BF16>(p, s);
-        return;
-    case MATMUL_FP16:
-        launch_thin_as<MATMUL_FP16>(p, s);
-        return;
-    default:
-        cl_die(CL_EXIT_USAGE, "the thin path: no such precision (%d)", (int)p->precision);
-    }
+    with_thin_precision(p->precision, [&](auto precision) { launch_thin_as<precision()>(p, s); });
 }

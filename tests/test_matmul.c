@@ -362,6 +362,22 @@ static void test_tail_plan(void)
         }
 }
 
+// The one-column path's pieces of k: whole waves of the blocks the GPU holds.
+static void test_wave_splits(void)
+{
+    EXPECT(matmul_wave_splits(256, 32, 16, 528) == 2);  // 8192 x 1 x 8192 bf16: one wave of 16
+    EXPECT(matmul_wave_splits(512, 64, 32, 528) == 1);  // 16384^2: one wave already
+    EXPECT(matmul_wave_splits(10, 20, 9, 528) == 7);    // 300 x 1 x 5000: pieces of 3 slabs
+    EXPECT(matmul_wave_splits(938, 24, 5, 528) == 1);   // 30000 x 1 x 3000 fp32: 2 waves
+    EXPECT(matmul_wave_splits(31, 1, 1, 528) == 1);     // one slab
+    EXPECT(matmul_wave_splits(1000, 100, 0, 528) == 1); // no piece allowed: whole
+    for (long long placed = 1; placed < 3000; placed += 97)
+        for (int slabs = 1; slabs < 90; slabs += 11) {
+            const int s = matmul_wave_splits(placed, slabs, 64, 528);
+            EXPECT(s >= 1 && split_k_pieces(slabs, s) == s);
+        }
+}
+
 // v6's tile shapes: a large C keeps the largest tile (the score table's rows), a C of few
 // tiles takes a smaller one that fills the SMs, and every plan is a shape and a split the
 // kernels can run.
@@ -515,6 +531,7 @@ int main(void)
     RUN_TEST(test_freivalds_long_sums);
     RUN_TEST(test_split_k_plan);
     RUN_TEST(test_tail_plan);
+    RUN_TEST(test_wave_splits);
     RUN_TEST(test_v6_tile_plan);
     RUN_TEST(test_v9_tile_plan);
     RUN_TEST(test_thin_rule);
