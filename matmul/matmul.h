@@ -100,7 +100,8 @@ typedef enum { MATMUL_THIN_NONE, MATMUL_THIN_ROWS, MATMUL_THIN_COLS } matmul_thi
 enum { MATMUL_THIN_GROUP = 16 }; // rows (columns) of C a thread's accumulators cover at most
 
 // Which path a shape takes, from the H200's sweep against the tiled versions. fp32 (v6):
-// m <= 32 for rows; n <= 16 with k >= 1024 for columns (below 1024 the tiles won). Past
+// m <= 32 for rows; n <= 16 with k >= 1024 for columns (below 1024 the tiles won), n = 1
+// at any k (below). Past
 // those v6's smaller tiles win: 64 x 4096 x 4096 86 us in 64 x 128 tiles, 152 thin; 4096 x
 // 32 x 4096 82 us in 256 x 64 tiles, 105 thin. At 32 rows they tie (32 x 4096 x 4096: 85
 // tiled, 89 thin; the tile is half padding), at 16 the thin path wins (16 x 4096 x 4096:
@@ -122,7 +123,12 @@ enum { MATMUL_THIN_GROUP = 16 }; // rows (columns) of C a thread's accumulators 
 // as the 16-bit types' past 4, and up to 8 also where A's rows are not whole chunks (k %
 // 4 != 0: 5566 x 1 x 1166 19 thin, 35 tiled); past that the tiles won (16384 x 1 x 16384:
 // 342, 279; 8192 x 1 x 8192: 113, 84). Where both sides are thin the longer operand is the one
-// streamed.
+// streamed. One column (n = 1) has a kernel of its own (thin.cu), which changed the count
+// (2026-11-30, H200, thin against tiled): fp32 takes it at every k (2500 x 1 x 333 6.2 us,
+// 20.6; 50000 x 1 x 333 22.6, 84.9; 961 x 1 x 55 5.0, 10.0); tf32 for an A of at most 2^27
+// elements (3000 x 1 x 3000 19.8, 31.4; 4096 x 1 x 4096 26.3, 36.6; 8192 x 1 x 8192 80.4,
+// 84.8; 2500 x 1 x 25000 90.3, 100.1), past which tf32's rounding of every element cost
+// more than the tiles (16384 x 1 x 16384 293, 273; 50000 x 1 x 7000 398, 362).
 static inline matmul_thin_side matmul_thin_rule(matmul_precision precision, long long m,
                                                 long long n, long long k)
 {
@@ -136,11 +142,12 @@ static inline matmul_thin_side matmul_thin_rule(matmul_precision precision, long
     switch (precision) {
     case MATMUL_FP32:
         rows = m <= 2 * MATMUL_THIN_GROUP;
-        cols = n <= MATMUL_THIN_GROUP && k >= 1024;
+        cols = n <= MATMUL_THIN_GROUP && (k >= 1024 || n == 1);
         break;
     case MATMUL_TF32:
         rows = m <= MATMUL_THIN_GROUP && n % 4 != 0;
-        cols = few_cols || (n <= MATMUL_THIN_GROUP / 2 && k % 4 != 0);
+        cols = few_cols || (n <= MATMUL_THIN_GROUP / 2 && k % 4 != 0) ||
+               (n == 1 && a_size <= 1LL << 27);
         break;
     default:
         rows = m <= MATMUL_THIN_GROUP / 2 && b_size <= 1LL << 23;

@@ -488,6 +488,10 @@ static void test_thin_rule(void)
         {MATMUL_TF32, 5, 7659, 2319, MATMUL_THIN_ROWS},
         {MATMUL_TF32, 16384, 1, 16384, MATMUL_THIN_NONE},
         {MATMUL_TF32, 5566, 1, 1166, MATMUL_THIN_COLS},
+        {MATMUL_TF32, 8192, 1, 8192, MATMUL_THIN_COLS},  // one column: A of 2^26
+        {MATMUL_TF32, 50000, 1, 7000, MATMUL_THIN_NONE}, // past 2^27
+        {MATMUL_FP32, 2500, 1, 333, MATMUL_THIN_COLS},   // one column at any k
+        {MATMUL_FP32, 2500, 2, 333, MATMUL_THIN_NONE},
         {MATMUL_TF32, 2668, 15, 2289, MATMUL_THIN_NONE},
         // both sides thin: the longer operand streamed (B's 3 columns are shorter than
         // A's 5 rows, so the columns path reads A)
