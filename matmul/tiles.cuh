@@ -256,8 +256,12 @@ struct operand {
 // CUDA's limit on grid.y (and z): the copies below loop over what is past it.
 constexpr unsigned MAX_GRID_Y = 65535;
 
-// Bytes of a row of `cols` elements padded to whole 16-byte chunks.
-inline size_t padded_row(int cols, size_t elem) { return ((size_t)cols * elem + 15) / 16 * 16; }
+// Bytes of a row of `cols` elements padded to whole chunks of `chunk` bytes (16: a vector
+// load's; v9 pads to 128, a TMA box row's).
+inline size_t padded_row(int cols, size_t elem, size_t chunk = 16)
+{
+    return ((size_t)cols * elem + chunk - 1) / chunk * chunk;
+}
 
 // The rows x cols matrix `src` (packed) into rows `pitch_bytes` apart (a multiple of 16),
 // each row's tail past cols zeroed. A thread writes one 16-byte chunk of a row, one store,

@@ -651,10 +651,9 @@ static v9_operands v9_plan(const matmul_args *p)
     v9_operands o = {};
     o.a_copied = tf32 ? wide_copied : narrow_copied;
     o.b_copied = tf32 ? narrow_copied : wide_copied;
-    const auto realigned = [](size_t row) { return (row + 127) / 128 * 128; };
-    o.a_pitch = o.a_copied ? realigned(a_row) : a_row;
+    o.a_pitch = o.a_copied ? padded_row(p->k, elem, 128) : a_row;
     o.a_bytes = o.a_copied ? workspace_round(o.a_pitch * p->m) : 0;
-    o.b_pitch = o.b_copied ? realigned(b_row) : b_row;
+    o.b_pitch = o.b_copied ? padded_row(p->n, elem, 128) : b_row;
     o.b_bytes = o.b_copied ? workspace_round(o.b_pitch * p->k) : 0;
     // The product's sides: tf32 tiles C^T (the kernel's rows are C's columns). One block
     // an SM: its shared memory takes the SM.
