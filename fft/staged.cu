@@ -252,6 +252,9 @@ static void whole_shape(pass_desc &d, bool bluestein)
     // 192, 9). The README's tuning notes have the times.
     if (staged_tier(d) == TIER_SMALL && !single && (C == 1 || !bluestein) &&
         (size_t)d.smem_bytes <= room) {
+        int widest = 0; // butterflies of one transform's widest stage
+        for (int s = 0; s < d.stages; s++)
+            widest = d.m / d.radix[s] > widest ? d.m / d.radix[s] : widest;
         double best = 0;
         int best_blocks = 0, best_c = C;
         for (int c = 1; c <= C; c++) {
@@ -261,10 +264,7 @@ static void whole_shape(pass_desc &d, bool bluestein)
                 break;
             const int by_memory =
                 (int)(device->shared_sm_bytes / (smem + device->shared_reserved_bytes));
-            int widest = 0;
-            for (int s = 0; s < d.stages; s++)
-                widest = c * (d.m / d.radix[s]) > widest ? c * (d.m / d.radix[s]) : widest;
-            for (int t = 128; t <= STAGED_MAX_THREADS && t < widest + 32; t += 32) {
+            for (int t = 128; t <= STAGED_MAX_THREADS && t < c * widest + 32; t += 32) {
                 const int blocks =
                     by_memory < STAGED_MAX_THREADS / t ? by_memory : STAGED_MAX_THREADS / t;
                 int rounds = 0;

@@ -10,9 +10,10 @@
 //             group of 16 columns, B's slab staged transposed in shared memory
 //   column    n = 1 (a matrix-vector product): as columns, B read straight from memory
 //
-// Both split k into pieces (split-K, the fixup of tiles.cuh) until the grid holds ~4
-// blocks an SM. Each element is read as a float (bf16 and fp16 exactly, tf32 rounded to
-// nearest as cuBLAS and v7 round it) and every sum is an fp32 one.
+// All split k into pieces (split-K, the fixup of tiles.cuh) until the grid holds ~4
+// blocks an SM; one column into the pieces that fill whole waves (matmul_wave_splits). Each element
+// is read as a float (bf16 and fp16 exactly, tf32 rounded to nearest as cuBLAS and v7 round it) and
+// every sum is an fp32 one.
 #include <stdint.h>
 
 #include <cuda_bf16.h>

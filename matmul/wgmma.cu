@@ -688,7 +688,7 @@ static v9_operands v9_plan(const matmul_args *p)
             o.whole = tail.whole;
         }
     }
-    const matmul_tile_shape &shape = matmul_v9_shapes[o.plan.shape];
+    const matmul_tile_shape &shape = shapes[o.plan.shape];
     o.tiles = tiles_of(shape);
     o.split_bytes = split_k_bytes(o.tiles - o.whole, o.plan.splits, 256,
                                   v9_piece_n(shape.tile_m, shape.tile_n) / 2);
