@@ -123,10 +123,10 @@ enum { MATMUL_THIN_GROUP = 16 }; // rows (columns) of C a thread's accumulators 
 // as the 16-bit types' past 4, and up to 8 also where A's rows are not whole chunks (k %
 // 4 != 0: 5566 x 1 x 1166 19 thin, 35 tiled); past that the tiles won (16384 x 1 x 16384:
 // 342, 279; 8192 x 1 x 8192: 113, 84). Where both sides are thin the longer operand is the one
-// streamed. One column (n = 1) has a kernel of its own (thin.cu), which changed the count
-// (2026-11-30, H200, thin against tiled): fp32 takes it at every k (2500 x 1 x 333 6.2 us,
-// 20.6; 50000 x 1 x 333 22.6, 84.9; 961 x 1 x 55 5.0, 10.0); tf32 for an A of at most 2^27
-// elements (3000 x 1 x 3000 19.8, 31.4; 4096 x 1 x 4096 26.3, 36.6; 8192 x 1 x 8192 80.4,
+// streamed. Up to 4 columns have a kernel of their own (thin.cu); for one column it
+// changed the count (2026-11-30, H200, thin against tiled): fp32 takes it at every k (2500 x 1 x
+// 333 6.2 us, 20.6; 50000 x 1 x 333 22.6, 84.9; 961 x 1 x 55 5.0, 10.0); tf32 for an A of at most
+// 2^27 elements (3000 x 1 x 3000 19.8, 31.4; 4096 x 1 x 4096 26.3, 36.6; 8192 x 1 x 8192 80.4,
 // 84.8; 2500 x 1 x 25000 90.3, 100.1), past which tf32's rounding of every element cost
 // more than the tiles (16384 x 1 x 16384 293, 273; 50000 x 1 x 7000 398, 362).
 static inline matmul_thin_side matmul_thin_rule(matmul_precision precision, long long m,

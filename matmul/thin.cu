@@ -8,12 +8,13 @@
 //             of 16 rows, A's slab staged in shared memory
 //   columns   n few: each warp 4 rows of C, its lanes 4 steps of k each, A streamed once a
 //             group of 16 columns, B's slab staged transposed in shared memory
-//   column    n = 1 (a matrix-vector product): as columns, B read straight from memory
+//   column    n <= 4 (n = 1: a matrix-vector product): as columns, B read straight from
+//             memory
 //
 // All split k into pieces (split-K, the fixup of tiles.cuh) until the grid holds ~4
-// blocks an SM; one column into the pieces that fill whole waves (matmul_wave_splits). Each element
-// is read as a float (bf16 and fp16 exactly, tf32 rounded to nearest as cuBLAS and v7 round it) and
-// every sum is an fp32 one.
+// blocks an SM; the column kernel into the pieces that fill whole waves (matmul_wave_splits). Each
+// element is read as a float (bf16 and fp16 exactly, tf32 rounded to nearest as cuBLAS and v7 round
+// it) and every sum is an fp32 one.
 #include <stdint.h>
 
 #include <cuda_bf16.h>
@@ -361,41 +362,43 @@ __device__ __forceinline__ thin_chunk<P> load_chunk(const thin_element<P> *at, i
         return load_quad<P, K>(at, valid, vec);
 }
 
-// sum + the products of two chunks' elements, widened to floats only here, in order.
+// Element i (a constant once unrolled) of a chunk, as a float.
 template <matmul_precision P>
-__device__ __forceinline__ float dot_chunk(thin_chunk<P> a, thin_chunk<P> b, float sum)
+__device__ __forceinline__ float chunk_at(const thin_chunk<P> &c, int i)
 {
     if constexpr (sizeof(thin_element<P>) == 2) {
-        const unsigned wa[4] = {a.x, a.y, a.z, a.w}, wb[4] = {b.x, b.y, b.z, b.w};
-#pragma unroll
-        for (int i = 0; i < 4; i++) {
-            sum += to_float<P>((unsigned short)(wa[i] & 0xFFFFu)) *
-                   to_float<P>((unsigned short)(wb[i] & 0xFFFFu));
-            sum += to_float<P>((unsigned short)(wa[i] >> 16)) *
-                   to_float<P>((unsigned short)(wb[i] >> 16));
-        }
+        const unsigned w = i < 2 ? c.x : i < 4 ? c.y : i < 6 ? c.z : c.w;
+        return to_float<P>((unsigned short)(i % 2 ? w >> 16 : w & 0xFFFFu));
     } else {
-        sum += to_float<P>(a.x) * to_float<P>(b.x);
-        sum += to_float<P>(a.y) * to_float<P>(b.y);
-        sum += to_float<P>(a.z) * to_float<P>(b.z);
-        sum += to_float<P>(a.w) * to_float<P>(b.w);
+        return to_float<P>(i == 0 ? c.x : i == 1 ? c.y : i == 2 ? c.z : c.w);
     }
-    return sum;
 }
 
-enum { THIN_COLUMN_BLOCKS = 4 }; // blocks an SM the registers are capped for
+// The columns up to which B's few columns are read straight (the column kernel below).
+enum { THIN_COLUMN_MAX = 4 };
 
-// n = 1: every element of A is read once for 2 flops, so memory's rate is the whole
-// story. A warp takes 4 rows as in the columns kernel, but B's one column is k values in
-// a row, so a lane reads its 16 bytes of B (kept in L1 and L2: every warp reads them) as
-// it reads A's (streamed): no staging in shared memory, no barrier. Loads stay raw until
-// the multiply, 20 registers a slab, and the loop unrolled twice keeps two slabs in
-// flight; registers capped for 4 blocks an SM (at 80, 3 fit).
-// Napkin math (H200, bf16 16384 x 1 x 16384): 537 MB of A at ~4.2 TB/s (fp32's rate in
-// the columns kernel), 128 us; cuBLAS 127. Staged like the columns kernel 231 us; read
-// straight at 80 registers 198.
-template <matmul_precision P>
-__global__ void __launch_bounds__(THIN_THREADS, THIN_COLUMN_BLOCKS)
+// Blocks an SM the registers are capped for, and slabs a loop turn keeps in flight. N
+// columns' sums and B's N chunks a slab take 8 N registers more than one column's 64
+// (16384 x N x 16384 bf16, H200, 2026-11-30): up to 3 columns fit 64 registers (4 blocks;
+// 3 columns with one slab a turn, two spilled 12 to 44 bytes: 16384 x 3 x 16384 126.7 us,
+// 131.0 spilled, 141.1 at 80 registers), 4 columns 80 (3 blocks: 149.1 us, 162.3 at 64
+// registers spilling 40 to 84 bytes; 165.2 at 2 blocks).
+__host__ __device__ constexpr int thin_column_blocks(int columns) { return columns <= 3 ? 4 : 3; }
+__host__ __device__ constexpr int thin_column_unroll(int columns) { return columns == 3 ? 1 : 2; }
+
+// n = N <= 4 (one column: a matrix-vector product): every element of A is read once for
+// 2 N flops, so memory's rate is the whole story. A warp takes 4 rows as in the columns
+// kernel, but B's N columns lie k rows of N elements in a row, so a lane's E steps of
+// them are E N contiguous elements: it reads them, N chunks of 16 bytes (kept in L1 and
+// L2: every warp reads them), as it reads A's (streamed), with no staging in shared
+// memory and no barrier. Loads stay raw until the multiply (one column: 20 registers a
+// slab), and the loop unrolled twice keeps two slabs in flight (3 columns: one, above).
+// Napkin math (H200, bf16 16384 x N x 16384): 537 MB of A at ~4.2 TB/s (fp32's rate in
+// the columns kernel), 128 us. Measured: 1 column 126.8 us (cuBLAS 126.4; staged like the
+// columns kernel 231, read straight at 80 registers 198), 2 columns 125.0 (cuBLAS 174.4;
+// the columns kernel 264.9), 3 126.7 (479.8), 4 149.1 (3.6 TB/s; cuBLAS 176.3).
+template <matmul_precision P, int N>
+__global__ void __launch_bounds__(THIN_THREADS, thin_column_blocks(N))
     matmul_thin_column_kernel(matmul_args p, bool vec_a, split_k_space space)
 {
     constexpr int E = 16 / sizeof(thin_element<P>), SLAB = 32 * E, R = THIN_COLS_ROWS_WARP;
@@ -405,21 +408,30 @@ __global__ void __launch_bounds__(THIN_THREADS, THIN_COLUMN_BLOCKS)
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int row0 = blockIdx.x * THIN_COLS_ROWS + warp * R;
     const slab_range range = split_k_slabs(ceil_div(p.k, SLAB), blockIdx.y, gridDim.y);
-    float acc[R] = {};
-#pragma unroll 2
+    float acc[R * N] = {};
+#pragma unroll(thin_column_unroll(N))
     for (int s = range.first; s < range.end; s++) {
         const int l = s * SLAB + E * lane;
-        thin_chunk<P> av[R];
+        thin_chunk<P> av[R], bv[N];
 #pragma unroll
         for (int r = 0; r < R; r++)
             av[r] = load_chunk<P, THIN_STREAM>(a + (size_t)(row0 + r) * p.k + l,
                                                row0 + r < p.m ? p.k - l : 0, vec_a);
-        const thin_chunk<P> bv = load_chunk<P, THIN_KEEP>(b + l, p.k - l, vec_b);
+#pragma unroll
+        for (int c = 0; c < N; c++)
+            bv[c] =
+                load_chunk<P, THIN_KEEP>(b + (size_t)l * N + c * E, (p.k - l) * N - c * E, vec_b);
 #pragma unroll
         for (int r = 0; r < R; r++)
-            acc[r] = dot_chunk<P>(av[r], bv, acc[r]);
+#pragma unroll
+            for (int e = 0; e < E; e++) {
+                const float x = chunk_at<P>(av[r], e);
+#pragma unroll
+                for (int j = 0; j < N; j++)
+                    acc[r * N + j] += x * chunk_at<P>(bv[(e * N + j) / E], (e * N + j) % E);
+            }
     }
-    cols_finish<R, 1>(acc, p, space, row0, 0, 1, lane);
+    cols_finish<R, N>(acc, p, space, row0, 0, N, lane);
 }
 
 // --- the planner ---------------------------------------------------------------------------
@@ -441,11 +453,30 @@ struct thin_plan {
     int fixup_threads; // a block's threads that take part in split-K's fixup
 };
 
-// The blocks of the one-column kernel the GPU holds at once.
-template <matmul_precision P> static long long thin_column_resident()
+// Calls f with n (1 .. THIN_COLUMN_MAX) as a compile-time constant.
+template <typename F> static void with_column_count(int n, F f)
 {
-    const int resident =
-        cl_kernel_fit_for((const void *)matmul_thin_column_kernel<P>, THIN_THREADS, 0).resident;
+    switch (n) {
+    case 1:
+        return f(std::integral_constant<int, 1>());
+    case 2:
+        return f(std::integral_constant<int, 2>());
+    case 3:
+        return f(std::integral_constant<int, 3>());
+    default:
+        return f(std::integral_constant<int, 4>());
+    }
+}
+
+// The blocks of the column kernel for n columns the GPU holds at once.
+template <matmul_precision P> static long long thin_column_resident(int n)
+{
+    int resident = 0;
+    with_column_count(n, [&](auto columns) {
+        resident = cl_kernel_fit_for((const void *)matmul_thin_column_kernel<P, columns()>,
+                                     THIN_THREADS, 0)
+                       .resident;
+    });
     return resident > 0 ? resident : 1;
 }
 
@@ -469,8 +500,9 @@ template <matmul_precision P> static thin_plan plan_thin(const matmul_args *p)
     most = most < 1 ? 1 : most > SPLIT_K_MAX ? (long long)SPLIT_K_MAX : most;
     long long splits = (4LL * sm_count() + placed - 1) / placed;
     splits = splits < most ? splits : most;
-    if (!rows && p->n == 1)
-        splits = matmul_wave_splits(placed, (int)slabs, (int)most, thin_column_resident<P>());
+    const bool column = !rows && p->n <= THIN_COLUMN_MAX;
+    if (column)
+        splits = matmul_wave_splits(placed, (int)slabs, (int)most, thin_column_resident<P>(p->n));
     t.grid = dim3(blocks, split_k_pieces((int)slabs, (int)splits), groups);
     t.accumulators = thin_count(thin) * (rows ? 4 : THIN_COLS_ROWS_WARP);
     t.fixup_threads = rows ? 32 : THIN_THREADS;
@@ -545,15 +577,19 @@ template <matmul_precision P> static void launch_thin_as(const matmul_args *p, c
             matmul_thin_rows_kernel<P, rows()><<<t.grid, THIN_THREADS, 0, s>>>(
                 *p, rows_vectorize(p->b, p->n, 4), rows_vectorize(p->c, p->n, 4), space);
         });
-    else
+    else if (p->n <= THIN_COLUMN_MAX)
+        with_column_count(p->n, [&](auto columns) {
+            matmul_thin_column_kernel<P, columns()><<<t.grid, THIN_THREADS, 0, s>>>(
+                *p, rows_vectorize(p->a, p->k, sizeof(thin_element<P>)), space);
+        });
+    else // 5 .. 16 columns: 8 or 16 a block
         with_thin_count(thin_count(p->n), [&](auto cols) {
-            const bool vec_a = rows_vectorize(
-                p->a, p->k, 16 / thin_cols_per_lane(sizeof(thin_element<P>), cols()));
-            if constexpr (cols() == 1)
-                matmul_thin_column_kernel<P><<<t.grid, THIN_THREADS, 0, s>>>(*p, vec_a, space);
-            else
-                matmul_thin_cols_kernel<P, cols()>
-                    <<<t.grid, THIN_THREADS, 0, s>>>(*p, vec_a, space);
+            if constexpr (cols() > THIN_COLUMN_MAX)
+                matmul_thin_cols_kernel<P, cols()><<<t.grid, THIN_THREADS, 0, s>>>(
+                    *p,
+                    rows_vectorize(p->a, p->k,
+                                   16 / thin_cols_per_lane(sizeof(thin_element<P>), cols())),
+                    space);
         });
     CL_LAUNCH_CHECK();
 }
