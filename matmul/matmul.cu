@@ -613,33 +613,6 @@ __device__ __forceinline__ void load_matrix_x4_trans(unsigned (&r)[4], unsigned 
                  : "r"(address));
 }
 
-// One warp-wide tensor-core multiply-add, d += a * b: m16n8k16 for bf16/fp16, m16n8k8
-// for tf32 (4 A registers, 2 B registers, 4 fp32 accumulators a lane).
-template <matmul_precision P>
-__device__ __forceinline__ void mma_16x8(float (&d)[4], const unsigned (&a)[4],
-                                         const unsigned (&b)[2])
-{
-#if !CL_SM80
-    __trap();
-#else
-    if constexpr (P == MATMUL_BF16)
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-                     "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-    else if constexpr (P == MATMUL_FP16)
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-                     "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-    else
-        asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
-                     "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-#endif
-}
-
 template <matmul_precision P> struct v8_shape {
     static constexpr int elem = precision_traits<P>::elem;
     static constexpr int slab = TC_SLAB_BYTES / elem; // k a stage: 32 (16-bit) or 16 (tf32)

@@ -107,20 +107,24 @@ enum { MATMUL_THIN_GROUP = 16 }; // rows (columns) of C a thread's accumulators 
 // tiled, 89 thin; the tile is half padding), at 16 the thin path wins (16 x 4096 x 4096:
 // 59 thin, 85 tiled; 4096 x 16 x 4096: 64 thin, 82 tiled). bf16 and fp16 (v9), whose tiles
 // do the multiply-adds 16 times faster: rows for m <= 8 where B has at most 2^23
-// elements; columns for n <= 4, or n <= 8 where A has at most 2^23. Past that the tiles
-// won: 16 x 4096 x 4096 bf16 71 us thin, 28 tiled, and 1 x 8192 x 8192 bf16 128 us thin,
-// 102 tiled (ncu: DRAM 20% busy, warps waiting on their loads: too few bytes in flight);
-// below it the thin path won (8 x 1319 x 41: 9 us thin, 26 tiled). Rows 9 .. 16 take the
-// thin path's 16-row kernel at twice 8 rows' work: 9 x 1968 x 430 bf16 19 us thin, 12
-// tiled; 16 x 4740 x 814 24 and 18 (2026-11-29). So do columns 9 .. 16, which keep the
-// thin path only for an A of at most 2^18 elements (2026-11-29, bf16, thin against the
-// planner's tiles: 2668 x 15 x 2289 41 us, 25; 500 x 10 x 2000 23, 15; 8192 x 12 x 1024
-// 47, 16; tf32 alike; but 300 x 14 x 300 12 thin, 19 tiled). tf32 (2026-11-29,
+// elements. Past that the tiles won: 16 x 4096 x 4096 bf16 71 us thin, 28 tiled, and 1 x
+// 8192 x 8192 bf16 128 us thin, 102 tiled (ncu: DRAM 20% busy, warps waiting on their
+// loads: too few bytes in flight); below it the thin path won (8 x 1319 x 41: 9 us thin,
+// 26 tiled). Rows 9 .. 16 take the thin path's 16-row kernel at twice 8 rows' work: 9 x
+// 1968 x 430 bf16 19 us thin, 12 tiled; 16 x 4740 x 814 24 and 18 (2026-11-29). Columns
+// (2026-11-30, H200, thin.cu's column kernel to 4 and tensor-core kernel from 5): up to
+// 12 at any size, 13 .. 16 for an A of at most 2^25 elements (thin against tiled: 12345 x
+// 8 x 6789 bf16 90 us, 154; 100000 x 12 x 500 62, 94; 65432 x 10 x 1234 fp16 83, 141;
+// 2668 x 15 x 2289 19, 24; but 8192 x 16 x 8192 49, 43; 16384 x 16 x 16384 fp16 152, 137;
+// 20000 x 13 x 3000 fp16 47, 48). tf32's columns keep the rule the 16-bit types had
+// before (few_cols: the CUDA cores' columns kernel against the tiles, 2026-11-29, bf16 and
+// tf32 alike: 2668 x 15 x 2289 41 us, 25; 500 x 10 x 2000 23, 15; 8192 x 12 x 1024 47, 16;
+// but 300 x 14 x 300 12 thin, 19 tiled). tf32 (2026-11-29,
 // v9's tiles of C^T): rows for m <= 16 only where B's rows are not whole 16-byte chunks
 // (n % 4 != 0), which v9's tiles would first copy (5 x 7659 x 2319: 60 us thin, 72 tiled;
 // 1 x 565 x 7040: 19, 26); with B as it lies the tiles won at every size tried (16 x 8192 x
 // 8192: 229 thin, 73 tiled; 9 x 1968 x 430: 19, 13; 1 x 4096 x 4096: 29, 25). Columns
-// as the 16-bit types' past 4, and up to 8 also where A's rows are not whole chunks (k %
+// by few_cols, and up to 8 also where A's rows are not whole chunks (k %
 // 4 != 0: 5566 x 1 x 1166 19 thin, 35 tiled); past that the tiles won (16384 x 1 x 16384:
 // 342, 279; 8192 x 1 x 8192: 113, 84). Where both sides are thin the longer operand is the one
 // streamed. Up to 4 columns have a kernel of their own (thin.cu); for one column it
@@ -133,7 +137,7 @@ static inline matmul_thin_side matmul_thin_rule(matmul_precision precision, long
                                                 long long n, long long k)
 {
     const long long a_size = m * k, b_size = k * n;
-    // v9's columns: up to 8 for an A of at most 2^23 elements, 9 .. 16 (the 16-column
+    // tf32's columns: up to 8 for an A of at most 2^23 elements, 9 .. 16 (the 16-column
     // kernel, twice 8's work) for one of at most 2^18.
     const bool few_cols = n <= MATMUL_THIN_GROUP / 2
                               ? a_size <= 1LL << 23
@@ -151,7 +155,7 @@ static inline matmul_thin_side matmul_thin_rule(matmul_precision precision, long
         break;
     default:
         rows = m <= MATMUL_THIN_GROUP / 2 && b_size <= 1LL << 23;
-        cols = n <= 4 || few_cols;
+        cols = n <= 12 || (n <= MATMUL_THIN_GROUP && a_size <= 1LL << 25);
     }
     if (rows && (!cols || n >= m))
         return MATMUL_THIN_ROWS;

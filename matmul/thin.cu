@@ -30,23 +30,12 @@
 enum {
     THIN_THREADS = 256,
     THIN_GROUP = MATMUL_THIN_GROUP,
-    // columns: a warp 4 rows, a block 32
+    // columns: a warp 4 rows, a block 32; a lane 4 steps of k (a float4), a warp 128
     THIN_COLS_ROWS_WARP = 4,
     THIN_COLS_ROWS = THIN_COLS_ROWS_WARP * THIN_THREADS / 32,
+    THIN_COLS_STEPS = 4,
+    THIN_COLS_SLAB = 32 * THIN_COLS_STEPS,
 };
-
-// The columns path's steps of k a lane reads in one load, and a slab's (a warp's): 16
-// bytes (4 floats, 8 16-bit elements), but 8 bytes of 16-bit elements for 16 columns,
-// whose 64 sums a lane and 32 elements of A in flight took 137 registers, one block an SM
-// (2668 x 15 x 2289 bf16 64 us against 41 with 4 elements a lane).
-__host__ __device__ constexpr int thin_cols_per_lane(size_t element_bytes, int columns)
-{
-    return element_bytes == 2 && columns <= 8 ? 8 : 4;
-}
-__host__ __device__ constexpr int thin_cols_slab(size_t element_bytes, int columns)
-{
-    return 32 * thin_cols_per_lane(element_bytes, columns);
-}
 
 // --- elements: what the operands hold in memory, read as floats --------------------------
 
@@ -127,6 +116,30 @@ __device__ __forceinline__ uint4 load_octet(const unsigned short *at, int valid,
         w[i] = lo | hi << 16;
     }
     return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
+// load_octet for a row that does not start on 16 bytes: where 16 elements or more are
+// left in it, the two aligned 16-byte words that hold at..at+7 (both inside the row),
+// shifted together by the row's offset (2 to 14 bytes), instead of 8 loads of 2 bytes.
+template <thin_cache K = THIN_STREAM>
+__device__ __forceinline__ uint4 load_octet_shifted(const unsigned short *at, int valid)
+{
+    if (valid < 16)
+        return load_octet<K>(at, valid, false);
+    const uintptr_t address = reinterpret_cast<uintptr_t>(at);
+    const uint4 *word = reinterpret_cast<const uint4 *>(address & ~(uintptr_t)15);
+    const uint4 x = load_as<K>(word), y = load_as<K>(word + 1);
+    const unsigned w[8] = {x.x, x.y, x.z, x.w, y.x, y.y, y.z, y.w};
+    const int q = (address & 15) / 4;        // whole words to skip
+    const unsigned bits = (address & 2) * 8; // and a half word, or none
+    unsigned out[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        const unsigned lo = q == 0 ? w[i] : q == 1 ? w[i + 1] : q == 2 ? w[i + 2] : w[i + 3];
+        const unsigned hi = q == 0 ? w[i + 1] : q == 1 ? w[i + 2] : q == 2 ? w[i + 3] : w[i + 4];
+        out[i] = __funnelshift_r(lo, hi, bits);
+    }
+    return make_uint4(out[0], out[1], out[2], out[3]);
 }
 
 template <matmul_precision P> __device__ __forceinline__ float4 to_float4(thin_quad<P> q)
@@ -243,25 +256,6 @@ __global__ void __launch_bounds__(THIN_THREADS)
 
 // --- columns: a C of few columns streams A once -------------------------------------------
 
-// A lane's E (thin_cols_per_lane) steps of k from a row of A as floats: one 16-byte load.
-template <matmul_precision P, int E>
-__device__ __forceinline__ void load_row_steps(float (&v)[E], const thin_element<P> *at, int valid,
-                                               bool vec)
-{
-    if constexpr (E == 4) {
-        const float4 q = to_float4<P>(load_quad<P>(at, valid, vec));
-        v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
-    } else {
-        const uint4 q = load_octet(at, valid, vec);
-        const unsigned w[4] = {q.x, q.y, q.z, q.w};
-#pragma unroll
-        for (int i = 0; i < 4; i++) {
-            v[2 * i] = to_float<P>((unsigned short)(w[i] & 0xFFFFu));
-            v[2 * i + 1] = to_float<P>((unsigned short)(w[i] >> 16));
-        }
-    }
-}
-
 // The end of a columns block: its pieces of k added up (split-K's fixup), then each warp
 // adds its lanes' parts of every sum across the warp (every lane ends with every total)
 // and lane i writes total i, i + 32, ... of its R rows x C columns.
@@ -287,25 +281,21 @@ __device__ __forceinline__ void cols_finish(float (&acc)[R * C], const matmul_ar
     }
 }
 
-// A warp takes 4 rows of A, its lanes E steps of k each, one 16-byte load a row (4
-// floats or 8 16-bit elements: a warp reads 512 contiguous bytes of a row), times B's
-// values for those steps, which the block stages in shared memory a slab (32 E steps) at a
-// time, transposed ([column][step]). A lane's steps 4i..4i+3 of its E are staged at 128 i
-// + 4 lane, so it reads them as float4s whose addresses the warp's lanes spread over all
-// banks (E = 8 at 8 lane would put lanes 4 apart on the same banks). A's loads for a slab
-// are issued before the barrier that waits for B's staging, so the two wait on memory
-// together. Each lane sums 4 rows x C columns over its steps; at the end the warp adds
-// its lanes' sums by shuffles. Past 16 columns grid.z takes groups of 16 and A is read
-// once a group.
-// Napkin math (H200, fp32 8192 x 1 x 8192): 256 MB of A at ~4 TB/s, 64 us; cuBLAS 92 us,
-// v6's tiles 500 us. 16-bit elements read 8 bytes a lane (4 steps) ran at ~1.7 TB/s
-// (16384 x 1 x 16384 bf16 303 us, fp32's 1 GB 272 us): too few bytes in flight.
+// fp32 and tf32, 5 to 16 columns. A warp takes 4 rows of A, its lanes 4 steps of k each,
+// one 16-byte load a row (a warp reads 512 contiguous bytes of a row), times B's values
+// for those steps, which the block stages in shared memory a slab (128 steps) at a time,
+// transposed ([column][step]): lane l's 4 steps at 4 l, read as a float4. A's loads for a
+// slab are issued before the barrier that waits for B's staging, so the two wait on
+// memory together. Each lane sums 4 rows x C columns over its steps; at the end the warp
+// adds its lanes' sums by shuffles.
+// Napkin math (H200, fp32 8192 x 1 x 8192, when one column ran here): 256 MB of A at ~4
+// TB/s, 64 us; cuBLAS 92 us, v6's tiles 500 us.
 template <matmul_precision P, int C>
 __global__ void __launch_bounds__(THIN_THREADS)
     matmul_thin_cols_kernel(matmul_args p, bool vec_a, split_k_space space)
 {
-    constexpr int E = thin_cols_per_lane(sizeof(thin_element<P>), C);
-    constexpr int SLAB = thin_cols_slab(sizeof(thin_element<P>), C), PITCH = SLAB + 4;
+    static_assert(sizeof(thin_element<P>) == 4, "16-bit columns take the tensor cores");
+    constexpr int E = THIN_COLS_STEPS, SLAB = THIN_COLS_SLAB, PITCH = SLAB + 4;
     __shared__ __align__(16) float bt[C][PITCH]; // B's slab, [column][step, as above]
     constexpr int R = THIN_COLS_ROWS_WARP;
     const thin_element<P> *a = static_cast<const thin_element<P> *>(p.a);
@@ -319,29 +309,28 @@ __global__ void __launch_bounds__(THIN_THREADS)
         const int l = s * SLAB + E * lane;
         float av[R][E];
 #pragma unroll
-        for (int r = 0; r < R; r++)
-            load_row_steps<P, E>(av[r], a + (size_t)(row0 + r) * p.k + l,
-                                 row0 + r < p.m ? p.k - l : 0, vec_a);
+        for (int r = 0; r < R; r++) {
+            const float4 q = to_float4<P>(load_quad<P>(a + (size_t)(row0 + r) * p.k + l,
+                                                       row0 + r < p.m ? p.k - l : 0, vec_a));
+            av[r][0] = q.x, av[r][1] = q.y, av[r][2] = q.z, av[r][3] = q.w;
+        }
         const int l0 = s * SLAB;
         __syncthreads(); // the last slab is read
         for (int e = threadIdx.x; e < SLAB * C; e += THIN_THREADS) {
             const int step = e / C, j = e % C; // along B's rows: coalesced
-            const int owner = step / E, i = step % E;
-            bt[j][128 * (i / 4) + 4 * owner + i % 4] =
-                l0 + step < p.k && j < cols ? to_float<P>(b[(size_t)(l0 + step) * p.n + col0 + j])
-                                            : 0.0f;
+            bt[j][step] = l0 + step < p.k && j < cols
+                              ? to_float<P>(b[(size_t)(l0 + step) * p.n + col0 + j])
+                              : 0.0f;
         }
         __syncthreads();
 #pragma unroll
-        for (int j = 0; j < C; j++)
+        for (int j = 0; j < C; j++) {
+            const float4 b4 = *reinterpret_cast<const float4 *>(&bt[j][E * lane]);
 #pragma unroll
-            for (int h = 0; h < E / 4; h++) {
-                const float4 b4 = *reinterpret_cast<const float4 *>(&bt[j][128 * h + 4 * lane]);
-#pragma unroll
-                for (int r = 0; r < R; r++)
-                    acc[r * C + j] += av[r][4 * h] * b4.x + av[r][4 * h + 1] * b4.y +
-                                      av[r][4 * h + 2] * b4.z + av[r][4 * h + 3] * b4.w;
-            }
+            for (int r = 0; r < R; r++)
+                acc[r * C + j] +=
+                    av[r][0] * b4.x + av[r][1] * b4.y + av[r][2] * b4.z + av[r][3] * b4.w;
+        }
     }
     cols_finish<R, C>(acc, p, space, row0, col0, cols, lane);
 }
@@ -434,6 +423,123 @@ __global__ void __launch_bounds__(THIN_THREADS, thin_column_blocks(N))
     cols_finish<R, N>(acc, p, space, row0, 0, N, lane);
 }
 
+// --- 5 to 16 columns in 16-bit: the tensor cores ------------------------------------------
+
+// A warp takes 16 rows of A (mma's m), a block 128; k goes in slabs of 256 (split-K's
+// unit: a piece may be one slab), each 8 chunks of 32 (two mma of k = 16), 4 chunks' loads
+// issued at once; B is staged a window of chunks at a time (32 KB: 64 chunks of one group
+// of 8 columns, 32 of two).
+enum {
+    THIN_MMA_ROWS = 16 * THIN_THREADS / 32,
+    THIN_MMA_CHUNK = 32,
+    THIN_MMA_SLAB = 256,
+    THIN_MMA_WINDOW = 64,
+    THIN_MMA_UNROLL = 4,
+};
+
+// Blocks an SM the registers are capped for: 3 (80 registers) where A's rows lie on 16
+// bytes, 4 (64) where they are loaded in shifted pairs (H200, 2026-11-30: 7777 x 8 x 7777
+// bf16 65.2 us against 77.6 at 3, 65432 x 10 x 1234 fp16 83.0 against 119.8; aligned rows at
+// 4 blocks spilled and ran up to a tenth slower, 16384 x 8 x 16384 fp16 167.5 against 148.8).
+__host__ __device__ constexpr int thin_mma_blocks(bool aligned) { return aligned ? 3 : 4; }
+
+// n = 5 .. 16 in bf16 or fp16: 2 n flops an element of A, too many for the CUDA cores'
+// conversions (the column kernel at 8 columns, each of B's elements turned to a float once
+// a row: 8192 x 8 x 8192 107 us, cuBLAS 41), so mma.sync m16n8k16 does the multiply-adds,
+// a group of 8 columns (G of them) as its n. Lane (g, t) reads 16 bytes of rows g and g +
+// 8 at k = 8 t .. 8 t + 7 of each chunk: a warp's 4 lanes a row read 64 contiguous bytes,
+// and no element is converted or moved between lanes. mma wants a lane's registers at k =
+// 2 t, 2 t + 1 and 2 t + 8, 2 t + 9; since a sum does not care in which order its k come,
+// the kernel lets logical k 2 t + i stand for 8 t + i and 2 t + 8 + i for 8 t + 2 + i in
+// the chunk's first mma (8 t + 4 .. 8 t + 7 in its second), and stages B in that order:
+// lane (g, t)'s 16 bytes of a chunk are B's column g at k = 8 t .. 8 t + 7, gathered once a
+// block (B is k rows of n elements: the column's values lie n apart).
+// Napkin math (H200, bf16 16384 x 8 x 16384): 537 MB of A at ~4.2 TB/s, 128 us; measured
+// 149 (3.6 TB/s; cuBLAS 136, v9's tiles 159). The loads of 4 chunks go out before their
+// first mma: one chunk at a time (two loads in flight a lane) ran at 2.2 TB/s.
+// A row's 8 elements for the tensor-core kernel: rows on 16 bytes (V) one load each,
+// others two shifted together.
+template <bool V>
+__device__ __forceinline__ uint4 load_row_octet(const unsigned short *at, int valid)
+{
+    if constexpr (V)
+        return load_octet<THIN_STREAM>(at, valid, true);
+    else
+        return load_octet_shifted<THIN_STREAM>(at, valid);
+}
+
+template <matmul_precision P, int G, bool V>
+__global__ void __launch_bounds__(THIN_THREADS, thin_mma_blocks(V))
+    matmul_thin_mma_kernel(matmul_args p, split_k_space space)
+{
+    constexpr int W = THIN_MMA_WINDOW / G, CHUNKS = THIN_MMA_SLAB / THIN_MMA_CHUNK,
+                  U = THIN_MMA_UNROLL;
+    __shared__ uint4 bw[W][G][32]; // B's window, a chunk's fragments by lane
+    const unsigned short *a = static_cast<const unsigned short *>(p.a);
+    const unsigned short *b = static_cast<const unsigned short *>(p.b);
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    const int row = blockIdx.x * THIN_MMA_ROWS + warp * 16 + g;
+    const unsigned short *a_lo = a + (size_t)row * p.k, *a_hi = a_lo + (size_t)8 * p.k;
+    const int k_lo = row < p.m ? p.k : 0, k_hi = row + 8 < p.m ? p.k : 0;
+    const slab_range range = split_k_slabs(ceil_div(p.k, THIN_MMA_SLAB), blockIdx.y, gridDim.y);
+    const int last = min(range.end * CHUNKS, ceil_div(p.k, THIN_MMA_CHUNK));
+    float acc[G][4] = {};
+    for (int w0 = range.first * CHUNKS; w0 < last; w0 += W) {
+        const int chunks = min(W, last - w0);
+        __syncthreads(); // every warp is done with the last window
+        for (int e = threadIdx.x; e < chunks * G * 32; e += THIN_THREADS) {
+            const int l = e % 32, h = e / 32 % G, col = 8 * h + l / 4;
+            const int k0 = (w0 + e / (32 * G)) * THIN_MMA_CHUNK + 8 * (l % 4);
+            unsigned w[4];
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                const int k = k0 + 2 * i;
+                const unsigned lo = col < p.n && k < p.k ? __ldg(b + (size_t)k * p.n + col) : 0u;
+                const unsigned hi =
+                    col < p.n && k + 1 < p.k ? __ldg(b + (size_t)(k + 1) * p.n + col) : 0u;
+                w[i] = lo | hi << 16;
+            }
+            bw[e / (32 * G)][h][l] = make_uint4(w[0], w[1], w[2], w[3]);
+        }
+        __syncthreads();
+        // U chunks' loads issued before their first multiply: 4 KB of A in flight a warp
+        for (int c0 = 0; c0 < chunks; c0 += U) {
+            uint4 lo[U], hi[U];
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                const int k = (w0 + c0 + u) * THIN_MMA_CHUNK + 8 * t;
+                const bool in = c0 + u < chunks;
+                lo[u] = load_row_octet<V>(a_lo + k, in ? k_lo - k : 0);
+                hi[u] = load_row_octet<V>(a_hi + k, in ? k_hi - k : 0);
+            }
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                if (c0 + u < chunks)
+#pragma unroll
+                    for (int h = 0; h < G; h++) {
+                        const uint4 bv = bw[c0 + u][h][lane];
+                        mma_16x8<P>(acc[h], {lo[u].x, hi[u].x, lo[u].y, hi[u].y}, {bv.x, bv.y});
+                        mma_16x8<P>(acc[h], {lo[u].z, hi[u].z, lo[u].w, hi[u].w}, {bv.z, bv.w});
+                    }
+        }
+    }
+    // The pieces of k added up (split-K's fixup), then acc[h] stored: rows g and g + 8,
+    // columns 8 h + 2 t and 8 h + 2 t + 1.
+    if (gridDim.y > 1 &&
+        !split_k_fixup(reinterpret_cast<float(&)[4 * G]>(acc), space,
+                       (long long)blockIdx.z * gridDim.x + blockIdx.x, blockIdx.y, gridDim.y,
+                       THIN_THREADS, threadIdx.x, [] { __syncthreads(); }))
+        return;
+#pragma unroll
+    for (int h = 0; h < G; h++)
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            const int r = row + 8 * (i / 2), col = 8 * h + 2 * t + i % 2;
+            if (r < p.m && col < p.n)
+                store_result(p.c, (size_t)r * p.n + col, acc[h][i], p.alpha, p.beta);
+        }
+}
+
 // --- the planner ---------------------------------------------------------------------------
 
 // A thread's accumulators a column (rows) or a row (columns): the thin side rounded up to
@@ -468,6 +574,20 @@ template <typename F> static void with_column_count(int n, F f)
     }
 }
 
+// The shapes the tensor-core columns kernel takes: 5 to 16 columns in 16-bit.
+template <matmul_precision P> static bool thin_mma_taken(const matmul_args *p)
+{
+    return sizeof(thin_element<P>) == 2 && p->n > THIN_COLUMN_MAX && p->n <= THIN_GROUP;
+}
+
+// Calls f with the groups of 8 columns (1 or 2) n takes as a compile-time constant.
+template <typename F> static void with_mma_groups(int n, F f)
+{
+    if (n <= 8)
+        return f(std::integral_constant<int, 1>());
+    return f(std::integral_constant<int, 2>());
+}
+
 // The blocks of the column kernel for n columns the GPU holds at once.
 template <matmul_precision P> static long long thin_column_resident(int n)
 {
@@ -480,6 +600,30 @@ template <matmul_precision P> static long long thin_column_resident(int n)
     return resident > 0 ? resident : 1;
 }
 
+// The tensor-core columns kernel for a shape: its groups of 8 columns, and whether A's
+// rows lie on 16 bytes.
+typedef void (*thin_mma_kernel)(matmul_args, split_k_space);
+template <matmul_precision P> static thin_mma_kernel thin_mma_kernel_for(const matmul_args *p)
+{
+    thin_mma_kernel kernel = nullptr;
+    if constexpr (sizeof(thin_element<P>) == 2) {
+        const bool aligned = rows_vectorize(p->a, p->k, 2);
+        with_mma_groups(p->n, [&](auto groups) {
+            kernel = aligned ? matmul_thin_mma_kernel<P, groups(), true>
+                             : matmul_thin_mma_kernel<P, groups(), false>;
+        });
+    }
+    return kernel;
+}
+
+// The blocks of the tensor-core columns kernel the GPU holds at once.
+template <matmul_precision P> static long long thin_mma_resident(const matmul_args *p)
+{
+    const int resident =
+        cl_kernel_fit_for((const void *)thin_mma_kernel_for<P>(p), THIN_THREADS, 0).resident;
+    return resident > 0 ? resident : 1;
+}
+
 // The grid: blocks along the long side, pieces of k (each at least 2 slabs for rows, 512
 // steps of k for columns, whose fixup moves 8 times the bytes; none empty), groups of 16
 // along the thin side. The pieces: enough for ~4 blocks an SM; for one column, whose
@@ -489,22 +633,27 @@ template <matmul_precision P> static thin_plan plan_thin(const matmul_args *p)
     thin_plan t = {matmul_thin_rule(p->precision, p->m, p->n, p->k), dim3(1, 1, 1), 0, 0};
     const bool rows = t.path == MATMUL_THIN_ROWS;
     const int thin = rows ? p->m : p->n;
-    const unsigned blocks = rows ? cl_grid_blocks(p->n, THIN_ROWS_COLS, "the thin path")
-                                 : cl_grid_blocks(p->m, THIN_COLS_ROWS, "the thin path");
+    const bool mma = !rows && thin_mma_taken<P>(p);
+    const unsigned blocks =
+        rows
+            ? cl_grid_blocks(p->n, THIN_ROWS_COLS, "the thin path")
+            : cl_grid_blocks(p->m, mma ? (int)THIN_MMA_ROWS : (int)THIN_COLS_ROWS, "the thin path");
     const unsigned groups = cl_ceil_div(thin, THIN_GROUP);
-    const long long slabs = cl_ceil_div(
-        p->k, rows ? (int)THIN_ROWS_SLAB
-                   : thin_cols_slab(matmul_element_bytes(p->precision), thin_count(p->n)));
+    const long long slabs = cl_ceil_div(p->k, rows  ? (int)THIN_ROWS_SLAB
+                                              : mma ? (int)THIN_MMA_SLAB
+                                                    : (int)THIN_COLS_SLAB);
     const long long placed = (long long)blocks * groups;
-    long long most = rows ? slabs / 2 : p->k / 512; // columns: 512 steps a piece
+    long long most = rows ? slabs / 2 : mma ? slabs : p->k / 512; // columns: 512 steps a piece
     most = most < 1 ? 1 : most > SPLIT_K_MAX ? (long long)SPLIT_K_MAX : most;
     long long splits = (4LL * sm_count() + placed - 1) / placed;
     splits = splits < most ? splits : most;
-    const bool column = !rows && p->n <= THIN_COLUMN_MAX;
-    if (column)
+    if (mma)
+        splits = matmul_wave_splits(placed, (int)slabs, (int)most, thin_mma_resident<P>(p));
+    else if (!rows && p->n <= THIN_COLUMN_MAX)
         splits = matmul_wave_splits(placed, (int)slabs, (int)most, thin_column_resident<P>(p->n));
     t.grid = dim3(blocks, split_k_pieces((int)slabs, (int)splits), groups);
-    t.accumulators = thin_count(thin) * (rows ? 4 : THIN_COLS_ROWS_WARP);
+    t.accumulators =
+        mma ? 4 * cl_ceil_div(p->n, 8) : thin_count(thin) * (rows ? 4 : THIN_COLS_ROWS_WARP);
     t.fixup_threads = rows ? 32 : THIN_THREADS;
     return t;
 }
@@ -577,19 +726,18 @@ template <matmul_precision P> static void launch_thin_as(const matmul_args *p, c
             matmul_thin_rows_kernel<P, rows()><<<t.grid, THIN_THREADS, 0, s>>>(
                 *p, rows_vectorize(p->b, p->n, 4), rows_vectorize(p->c, p->n, 4), space);
         });
-    else if (p->n <= THIN_COLUMN_MAX)
+    else if (thin_mma_taken<P>(p)) {
+        thin_mma_kernel_for<P>(p)<<<t.grid, THIN_THREADS, 0, s>>>(*p, space);
+    } else if (p->n <= THIN_COLUMN_MAX)
         with_column_count(p->n, [&](auto columns) {
             matmul_thin_column_kernel<P, columns()><<<t.grid, THIN_THREADS, 0, s>>>(
                 *p, rows_vectorize(p->a, p->k, sizeof(thin_element<P>)), space);
         });
-    else // 5 .. 16 columns: 8 or 16 a block
+    else if constexpr (sizeof(thin_element<P>) == 4) // 5 .. 16 columns: 8 or 16 a block
         with_thin_count(thin_count(p->n), [&](auto cols) {
             if constexpr (cols() > THIN_COLUMN_MAX)
-                matmul_thin_cols_kernel<P, cols()><<<t.grid, THIN_THREADS, 0, s>>>(
-                    *p,
-                    rows_vectorize(p->a, p->k,
-                                   16 / thin_cols_per_lane(sizeof(thin_element<P>), cols())),
-                    space);
+                matmul_thin_cols_kernel<P, cols()>
+                    <<<t.grid, THIN_THREADS, 0, s>>>(*p, rows_vectorize(p->a, p->k, 4), space);
         });
     CL_LAUNCH_CHECK();
 }

@@ -1,11 +1,13 @@
-// matmul's pieces that both kernel files (matmul.cu, wgmma.cu) use: the tile a block
-// computes, how a result is written with alpha and beta, and the tensor-core launchers'
-// choice of kernel by precision.
+// matmul's pieces that its kernel files (matmul.cu, wgmma.cu, thin.cu) share: the tile a
+// block computes, how a result is written with alpha and beta, split-K's fixup, the
+// tensor-core launchers' choice of kernel by precision, and mma.sync (v8 and the thin
+// path's 16-bit columns).
 #ifndef MATMUL_TILES_CUH
 #define MATMUL_TILES_CUH
 
 #include <stddef.h>
 
+#include "bulk_copy.cuh"
 #include "check.h"
 #include "device.h"
 #include "matmul.h"
@@ -389,5 +391,32 @@ inline tiled_operands place_operands(const matmul_args *p, size_t elem, bool a_i
             cl_die(CL_EXIT_USAGE, #name ": no fp32 kernel (it runs tf32, bf16, fp16)");            \
         }                                                                                          \
     }
+
+// One warp-wide tensor-core multiply-add, d += a * b: m16n8k16 for bf16/fp16, m16n8k8
+// for tf32 (4 A registers, 2 B registers, 4 fp32 accumulators a lane).
+template <matmul_precision P>
+__device__ __forceinline__ void mma_16x8(float (&d)[4], const unsigned (&a)[4],
+                                         const unsigned (&b)[2])
+{
+#if !CL_SM80
+    __trap();
+#else
+    if constexpr (P == MATMUL_BF16)
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                     "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    else if constexpr (P == MATMUL_FP16)
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                     "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    else
+        asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+                     "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#endif
+}
 
 #endif
