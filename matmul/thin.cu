@@ -1,20 +1,22 @@
 // matmul's thin paths: a C of few rows or few columns, where a tile of 128 or 256 sides is
 // mostly padding (m = 1: 1/256 of a v6 tile's multiply-adds count) and the work is reading
 // the long operand once. v6 takes them in fp32, v9 in tf32, bf16 and fp16: the CUDA cores
-// keep up with the memory there, and the tensor cores' tiles would copy and pad the
-// operands of odd sides first.
+// keep up with the memory there (the tensor cores with 16-bit columns past 4), and the
+// tensor cores' tiles would copy and pad the operands of odd sides first.
 //
 //   rows      m few: each thread 4 columns of up to 16 rows of C, B streamed once a group
 //             of 16 rows, A's slab staged in shared memory
-//   columns   n few: each warp 4 rows of C, its lanes 4 steps of k each, A streamed once a
-//             group of 16 columns, B's slab staged transposed in shared memory
-//   column    n <= 4 (n = 1: a matrix-vector product): as columns, B read straight from
-//             memory
+//   columns   n few, fp32 and tf32: each warp 4 rows of C, its lanes 4 steps of k each,
+//             B's slab staged transposed in shared memory
+//   column    n <= 4 (n = 1: a matrix-vector product): a warp 4 rows, B read straight
+//             from memory
+//   mma       n = 5 .. 16, bf16 and fp16: a warp 16 rows, mma.sync on A's loads as they
+//             lie, B staged once a block in the order they give k
 //
-// All split k into pieces (split-K, the fixup of tiles.cuh) until the grid holds ~4
-// blocks an SM; the column kernel into the pieces that fill whole waves (matmul_wave_splits). Each
-// element is read as a float (bf16 and fp16 exactly, tf32 rounded to nearest as cuBLAS and v7 round
-// it) and every sum is an fp32 one.
+// All split k into pieces (split-K, the fixup of tiles.cuh): rows and columns until the
+// grid holds ~4 blocks an SM, column and mma into the pieces that fill whole waves
+// (matmul_wave_splits). The CUDA cores read each element as a float (bf16 and fp16
+// exactly, tf32 rounded to nearest as cuBLAS and v7 round it); every sum is an fp32 one.
 #include <stdint.h>
 
 #include <cuda_bf16.h>
@@ -625,9 +627,10 @@ template <matmul_precision P> static long long thin_mma_resident(const matmul_ar
 }
 
 // The grid: blocks along the long side, pieces of k (each at least 2 slabs for rows, 512
-// steps of k for columns, whose fixup moves 8 times the bytes; none empty), groups of 16
-// along the thin side. The pieces: enough for ~4 blocks an SM; for one column, whose
-// fixup is small (4 KB a piece), matmul_wave_splits.
+// steps of k for columns, whose fixup moves 8 times the bytes, one slab of 256 for mma;
+// none empty), groups of 16 along the thin side. The pieces: enough for ~4 blocks an SM;
+// for the column and mma kernels, whose fixups are small (16 KB a piece at most),
+// matmul_wave_splits.
 template <matmul_precision P> static thin_plan plan_thin(const matmul_args *p)
 {
     thin_plan t = {matmul_thin_rule(p->precision, p->m, p->n, p->k), dim3(1, 1, 1), 0, 0};
@@ -718,7 +721,7 @@ template <matmul_precision P> static void launch_thin_as(const matmul_args *p, c
                thin_workspace(t), p->workspace_bytes);
     // Vector loads: the rows path's take 4 elements (16 bytes of floats, 8 of 16-bit
     // elements), aligned wherever a row holds whole groups of 4, which rows_vectorize(...,
-    // 4) tests; the columns path's take 16 bytes (4 floats, 8 16-bit elements).
+    // 4) tests; the others take 16 bytes (4 floats, 8 16-bit elements).
     const split_k_space space = split_k_carve(p->workspace, (long long)t.grid.x * t.grid.z,
                                               t.grid.y, t.fixup_threads, t.accumulators);
     if (t.path == MATMUL_THIN_ROWS)
@@ -726,9 +729,9 @@ template <matmul_precision P> static void launch_thin_as(const matmul_args *p, c
             matmul_thin_rows_kernel<P, rows()><<<t.grid, THIN_THREADS, 0, s>>>(
                 *p, rows_vectorize(p->b, p->n, 4), rows_vectorize(p->c, p->n, 4), space);
         });
-    else if (thin_mma_taken<P>(p)) {
+    else if (thin_mma_taken<P>(p))
         thin_mma_kernel_for<P>(p)<<<t.grid, THIN_THREADS, 0, s>>>(*p, space);
-    } else if (p->n <= THIN_COLUMN_MAX)
+    else if (p->n <= THIN_COLUMN_MAX)
         with_column_count(p->n, [&](auto columns) {
             matmul_thin_column_kernel<P, columns()><<<t.grid, THIN_THREADS, 0, s>>>(
                 *p, rows_vectorize(p->a, p->k, sizeof(thin_element<P>)), space);
