@@ -554,6 +554,18 @@ static int thin_count(int side)
     return count;
 }
 
+// Calls f with std::integral_constant<int, V> for the V of Vs equal to n, or the last V
+// where none is: a kernel's compile-time count chosen at run time.
+template <int V, int... Vs, typename F> static void with_constant(int n, F f)
+{
+    if constexpr (sizeof...(Vs) == 0)
+        f(std::integral_constant<int, V>());
+    else if (n == V)
+        f(std::integral_constant<int, V>());
+    else
+        with_constant<Vs...>(n, f);
+}
+
 struct thin_plan {
     int path;
     dim3 grid;
@@ -561,45 +573,27 @@ struct thin_plan {
     int fixup_threads; // a block's threads that take part in split-K's fixup
 };
 
-// Calls f with n (1 .. THIN_COLUMN_MAX) as a compile-time constant.
-template <typename F> static void with_column_count(int n, F f)
-{
-    switch (n) {
-    case 1:
-        return f(std::integral_constant<int, 1>());
-    case 2:
-        return f(std::integral_constant<int, 2>());
-    case 3:
-        return f(std::integral_constant<int, 3>());
-    default:
-        return f(std::integral_constant<int, 4>());
-    }
-}
-
 // The shapes the tensor-core columns kernel takes: 5 to 16 columns in 16-bit.
 template <matmul_precision P> static bool thin_mma_taken(const matmul_args *p)
 {
     return sizeof(thin_element<P>) == 2 && p->n > THIN_COLUMN_MAX && p->n <= THIN_GROUP;
 }
 
-// Calls f with the groups of 8 columns (1 or 2) n takes as a compile-time constant.
-template <typename F> static void with_mma_groups(int n, F f)
+// The blocks of a thin kernel the GPU holds at once.
+static long long thin_resident(const void *kernel)
 {
-    if (n <= 8)
-        return f(std::integral_constant<int, 1>());
-    return f(std::integral_constant<int, 2>());
+    const int resident = cl_kernel_fit_for(kernel, THIN_THREADS, 0).resident;
+    return resident > 0 ? resident : 1;
 }
 
-// The blocks of the column kernel for n columns the GPU holds at once.
-template <matmul_precision P> static long long thin_column_resident(int n)
+// The column kernel for n (1 .. THIN_COLUMN_MAX) columns.
+typedef void (*thin_column_kernel)(matmul_args, bool, split_k_space);
+template <matmul_precision P> static thin_column_kernel thin_column_kernel_for(int n)
 {
-    int resident = 0;
-    with_column_count(n, [&](auto columns) {
-        resident = cl_kernel_fit_for((const void *)matmul_thin_column_kernel<P, columns()>,
-                                     THIN_THREADS, 0)
-                       .resident;
-    });
-    return resident > 0 ? resident : 1;
+    thin_column_kernel kernel = nullptr;
+    with_constant<1, 2, 3, 4>(
+        n, [&](auto columns) { kernel = matmul_thin_column_kernel<P, columns()>; });
+    return kernel;
 }
 
 // The tensor-core columns kernel for a shape: its groups of 8 columns, and whether A's
@@ -610,20 +604,12 @@ template <matmul_precision P> static thin_mma_kernel thin_mma_kernel_for(const m
     thin_mma_kernel kernel = nullptr;
     if constexpr (sizeof(thin_element<P>) == 2) {
         const bool aligned = rows_vectorize(p->a, p->k, 2);
-        with_mma_groups(p->n, [&](auto groups) {
+        with_constant<1, 2>(cl_ceil_div(p->n, 8), [&](auto groups) {
             kernel = aligned ? matmul_thin_mma_kernel<P, groups(), true>
                              : matmul_thin_mma_kernel<P, groups(), false>;
         });
     }
     return kernel;
-}
-
-// The blocks of the tensor-core columns kernel the GPU holds at once.
-template <matmul_precision P> static long long thin_mma_resident(const matmul_args *p)
-{
-    const int resident =
-        cl_kernel_fit_for((const void *)thin_mma_kernel_for<P>(p), THIN_THREADS, 0).resident;
-    return resident > 0 ? resident : 1;
 }
 
 // The grid: blocks along the long side, pieces of k (each at least 2 slabs for rows, 512
@@ -651,9 +637,11 @@ template <matmul_precision P> static thin_plan plan_thin(const matmul_args *p)
     long long splits = (4LL * sm_count() + placed - 1) / placed;
     splits = splits < most ? splits : most;
     if (mma)
-        splits = matmul_wave_splits(placed, (int)slabs, (int)most, thin_mma_resident<P>(p));
+        splits = matmul_wave_splits(placed, (int)slabs, (int)most,
+                                    thin_resident((const void *)thin_mma_kernel_for<P>(p)));
     else if (!rows && p->n <= THIN_COLUMN_MAX)
-        splits = matmul_wave_splits(placed, (int)slabs, (int)most, thin_column_resident<P>(p->n));
+        splits = matmul_wave_splits(placed, (int)slabs, (int)most,
+                                    thin_resident((const void *)thin_column_kernel_for<P>(p->n)));
     t.grid = dim3(blocks, split_k_pieces((int)slabs, (int)splits), groups);
     t.accumulators =
         mma ? 4 * cl_ceil_div(p->n, 8) : thin_count(thin) * (rows ? 4 : THIN_COLS_ROWS_WARP);
@@ -696,23 +684,6 @@ extern "C" size_t matmul_thin_workspace(const matmul_args *p)
     return bytes;
 }
 
-// Calls launch with the kernels' compile-time count (1, 2, 4, 8 or 16) equal to count.
-template <typename Launch> static void with_thin_count(int count, Launch launch)
-{
-    switch (count) {
-    case 1:
-        return launch(std::integral_constant<int, 1>());
-    case 2:
-        return launch(std::integral_constant<int, 2>());
-    case 4:
-        return launch(std::integral_constant<int, 4>());
-    case 8:
-        return launch(std::integral_constant<int, 8>());
-    default:
-        return launch(std::integral_constant<int, 16>());
-    }
-}
-
 template <matmul_precision P> static void launch_thin_as(const matmul_args *p, cudaStream_t s)
 {
     const thin_plan t = plan_thin<P>(p);
@@ -725,19 +696,17 @@ template <matmul_precision P> static void launch_thin_as(const matmul_args *p, c
     const split_k_space space = split_k_carve(p->workspace, (long long)t.grid.x * t.grid.z,
                                               t.grid.y, t.fixup_threads, t.accumulators);
     if (t.path == MATMUL_THIN_ROWS)
-        with_thin_count(thin_count(p->m), [&](auto rows) {
+        with_constant<1, 2, 4, 8, 16>(thin_count(p->m), [&](auto rows) {
             matmul_thin_rows_kernel<P, rows()><<<t.grid, THIN_THREADS, 0, s>>>(
                 *p, rows_vectorize(p->b, p->n, 4), rows_vectorize(p->c, p->n, 4), space);
         });
     else if (thin_mma_taken<P>(p))
         thin_mma_kernel_for<P>(p)<<<t.grid, THIN_THREADS, 0, s>>>(*p, space);
     else if (p->n <= THIN_COLUMN_MAX)
-        with_column_count(p->n, [&](auto columns) {
-            matmul_thin_column_kernel<P, columns()><<<t.grid, THIN_THREADS, 0, s>>>(
-                *p, rows_vectorize(p->a, p->k, sizeof(thin_element<P>)), space);
-        });
+        thin_column_kernel_for<P>(p->n)<<<t.grid, THIN_THREADS, 0, s>>>(
+            *p, rows_vectorize(p->a, p->k, sizeof(thin_element<P>)), space);
     else if constexpr (sizeof(thin_element<P>) == 4) // 5 .. 16 columns: 8 or 16 a block
-        with_thin_count(thin_count(p->n), [&](auto cols) {
+        with_constant<1, 2, 4, 8, 16>(thin_count(p->n), [&](auto cols) {
             if constexpr (cols() > THIN_COLUMN_MAX)
                 matmul_thin_cols_kernel<P, cols()>
                     <<<t.grid, THIN_THREADS, 0, s>>>(*p, rows_vectorize(p->a, p->k, 4), space);
