@@ -100,8 +100,10 @@ typedef enum { MATMUL_THIN_NONE, MATMUL_THIN_ROWS, MATMUL_THIN_COLS } matmul_thi
 enum { MATMUL_THIN_GROUP = 16 }; // rows (columns) of C a thread's accumulators cover at most
 
 // Which path a shape takes, from the H200's sweep against the tiled versions. fp32 (v6):
-// m <= 32 for rows; n <= 16 with k >= 1024 for columns (below 1024 the tiles won), n = 1
-// at any k (below). Past
+// m <= 32 for rows; n <= 16 for columns at any k (2026-11-30, thin against tiled: 99999 x 8
+// x 500 76 us, 181; 29999 x 16 x 777 74, 99; 9999 x 12 x 300 19, 25; 1111 x 5 x 300 8, 14;
+// every one of 46 shapes of 5 .. 16 columns, k 300 .. 16384, ran faster thin; the rule
+// before took the tiles below k = 1024). Past
 // those v6's smaller tiles win: 64 x 4096 x 4096 86 us in 64 x 128 tiles, 152 thin; 4096 x
 // 32 x 4096 82 us in 256 x 64 tiles, 105 thin. At 32 rows they tie (32 x 4096 x 4096: 85
 // tiled, 89 thin; the tile is half padding), at 16 the thin path wins (16 x 4096 x 4096:
@@ -119,7 +121,12 @@ enum { MATMUL_THIN_GROUP = 16 }; // rows (columns) of C a thread's accumulators 
 // 20000 x 13 x 3000 fp16 47, 48). tf32's columns keep the rule the 16-bit types had
 // before (few_cols: the CUDA cores' columns kernel against the tiles, 2026-11-29, bf16 and
 // tf32 alike: 2668 x 15 x 2289 41 us, 25; 500 x 10 x 2000 23, 15; 8192 x 12 x 1024 47, 16;
-// but 300 x 14 x 300 12 thin, 19 tiled). tf32 (2026-11-29,
+// but 300 x 14 x 300 12 thin, 19 tiled); measured again with tf32's columns kernel
+// pipelined (2026-11-30), the bounds hold: rows of A on 16 bytes, 5 .. 8 columns tie
+// between 2^21 and 2^23 elements (2048 x 6 x 2048 16 us thin, 18 tiled; 4096 x 8 x 2048
+// 26, 23), the tiles win past (4096 x 8 x 4096 42, 32); 9 .. 16 columns tie at 2^18 (1111
+// x 12 x 300 13, 13) and lose past, rows on 16 bytes or not (2999 x 12 x 9001 131, 99;
+// 29999 x 12 x 777 100, 83). tf32 (2026-11-29,
 // v9's tiles of C^T): rows for m <= 16 only where B's rows are not whole 16-byte chunks
 // (n % 4 != 0), which v9's tiles would first copy (5 x 7659 x 2319: 60 us thin, 72 tiled;
 // 1 x 565 x 7040: 19, 26); with B as it lies the tiles won at every size tried (16 x 8192 x
@@ -146,7 +153,7 @@ static inline matmul_thin_side matmul_thin_rule(matmul_precision precision, long
     switch (precision) {
     case MATMUL_FP32:
         rows = m <= 2 * MATMUL_THIN_GROUP;
-        cols = n <= MATMUL_THIN_GROUP && (k >= 1024 || n == 1);
+        cols = n <= MATMUL_THIN_GROUP;
         break;
     case MATMUL_TF32:
         rows = m <= MATMUL_THIN_GROUP && n % 4 != 0;

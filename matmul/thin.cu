@@ -286,19 +286,30 @@ __device__ __forceinline__ void cols_finish(float (&acc)[R * C], const matmul_ar
 // fp32 and tf32, 5 to 16 columns. A warp takes 4 rows of A, its lanes 4 steps of k each,
 // one 16-byte load a row (a warp reads 512 contiguous bytes of a row), times B's values
 // for those steps, which the block stages in shared memory a slab (128 steps) at a time,
-// transposed ([column][step]): lane l's 4 steps at 4 l, read as a float4. A's loads for a
-// slab are issued before the barrier that waits for B's staging, so the two wait on
-// memory together. Each lane sums 4 rows x C columns over its steps; at the end the warp
-// adds its lanes' sums by shuffles.
-// Napkin math (H200, fp32 8192 x 1 x 8192, when one column ran here): 256 MB of A at ~4
-// TB/s, 64 us; cuBLAS 92 us, v6's tiles 500 us.
+// transposed ([column][step]): lane l's 4 steps at 4 l, read as a float4. Each lane sums
+// 4 rows x C columns over its steps; at the end the warp adds its lanes' sums by shuffles.
+// fp32 loads a slab's A rows and B share together, then stages B between two barriers.
+// tf32 is software pipelined: the next slab's loads are issued before this slab's
+// multiply-adds, B staged in the other of two buffers after them, one barrier a slab.
+// tf32 rounds every element of A and B, and only with its loads a slab ahead did its time
+// come near fp32's (H200, A/B against the fp32 order, cuBLAS in brackets: 666 x 7 x 5002
+// 27.2 -> 18.6 us (17.0), 4096 x 8 x 2048 38.3 -> 26.1 (18.1), 500 x 16 x 500 18.6 -> 14.7
+// (10.8)). fp32 in the same order lost on tall shapes (99999 x 16 x 500 130 -> 147 us,
+// 50000 x 11 x 1024 111 -> 124: 2 blocks an SM where 3 ran at 8 columns, spills at 16).
+// Napkin math (H200, fp32 4096 x 16 x 4096): 64 MB of A at ~4 TB/s, 16 us; 16 multiply-
+// adds an element, 268 M, 8 us on the CUDA cores; cuBLAS 45 us.
+// tf32's registers capped for 2 blocks an SM; fp32's left to ptxas (0: no minimum), which
+// takes 80 at 8 columns (3 blocks) and 128 at 16.
 template <matmul_precision P, int C>
-__global__ void __launch_bounds__(THIN_THREADS)
+__global__ void __launch_bounds__(THIN_THREADS, P == MATMUL_TF32 ? 2 : 0)
     matmul_thin_cols_kernel(matmul_args p, bool vec_a, split_k_space space)
 {
     static_assert(sizeof(thin_element<P>) == 4, "16-bit columns take the tensor cores");
     constexpr int E = THIN_COLS_STEPS, SLAB = THIN_COLS_SLAB, PITCH = SLAB + 4;
-    __shared__ __align__(16) float bt[C][PITCH]; // B's slab, [column][step, as above]
+    constexpr int STAGED = SLAB * C / THIN_THREADS; // B's values a thread stages a slab
+    constexpr bool PIPELINED = P == MATMUL_TF32;
+    constexpr int BUFFERS = PIPELINED ? 2 : 1;
+    __shared__ __align__(16) float bt[BUFFERS][C][PITCH]; // B's slabs, [column][step, as above]
     constexpr int R = THIN_COLS_ROWS_WARP;
     const thin_element<P> *a = static_cast<const thin_element<P> *>(p.a);
     const thin_element<P> *b = static_cast<const thin_element<P> *>(p.b);
@@ -306,32 +317,75 @@ __global__ void __launch_bounds__(THIN_THREADS)
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int row0 = blockIdx.x * THIN_COLS_ROWS + warp * R;
     const slab_range range = split_k_slabs(ceil_div(p.k, SLAB), blockIdx.y, gridDim.y);
-    float acc[R * C] = {};
-    for (int s = range.first; s < range.end; s++) {
+    const auto load_a = [&](int s, float4(&v)[R]) {
         const int l = s * SLAB + E * lane;
-        float av[R][E];
 #pragma unroll
-        for (int r = 0; r < R; r++) {
-            const float4 q = to_float4<P>(load_quad<P>(a + (size_t)(row0 + r) * p.k + l,
-                                                       row0 + r < p.m ? p.k - l : 0, vec_a));
-            av[r][0] = q.x, av[r][1] = q.y, av[r][2] = q.z, av[r][3] = q.w;
+        for (int r = 0; r < R; r++)
+            v[r] =
+                load_quad<P>(a + (size_t)(row0 + r) * p.k + l, row0 + r < p.m ? p.k - l : 0, vec_a);
+    };
+    const auto load_b = [&](int s, float(&v)[STAGED]) {
+#pragma unroll
+        for (int i = 0; i < STAGED; i++) {
+            const int e = threadIdx.x + i * THIN_THREADS, step = e / C, j = e % C; // coalesced
+            const int l = s * SLAB + step;
+            v[i] = l < p.k && j < cols ? to_float<P>(b[(size_t)l * p.n + col0 + j]) : 0.0f;
         }
-        const int l0 = s * SLAB;
-        __syncthreads(); // the last slab is read
-        for (int e = threadIdx.x; e < SLAB * C; e += THIN_THREADS) {
-            const int step = e / C, j = e % C; // along B's rows: coalesced
-            bt[j][step] = l0 + step < p.k && j < cols
-                              ? to_float<P>(b[(size_t)(l0 + step) * p.n + col0 + j])
-                              : 0.0f;
+    };
+    const auto store_b = [&](int buffer, const float(&v)[STAGED]) {
+#pragma unroll
+        for (int i = 0; i < STAGED; i++) {
+            const int e = threadIdx.x + i * THIN_THREADS;
+            bt[buffer][e % C][e / C] = v[i];
+        }
+    };
+    float acc[R * C] = {};
+    float4 av[R]; // A's rows, raw (rounded to tf32 as used)
+    float bv[STAGED];
+    if constexpr (PIPELINED) {
+        if (range.first < range.end) {
+            load_a(range.first, av);
+            load_b(range.first, bv);
+            store_b(0, bv);
         }
         __syncthreads();
+    }
+    for (int s = range.first; s < range.end; s++) {
+        const int buffer = PIPELINED ? (s - range.first) % 2 : 0;
+        const bool more = s + 1 < range.end;
+        float4 an[R]; // pipelined: the next slab's A
+        if constexpr (PIPELINED) {
+            if (more) {
+                load_a(s + 1, an);
+                load_b(s + 1, bv);
+            }
+        } else {
+            load_a(s, av);
+            __syncthreads(); // the last slab is read
+            for (int e = threadIdx.x; e < SLAB * C; e += THIN_THREADS) {
+                const int step = e / C, j = e % C, l = s * SLAB + step; // as load_b's
+                bt[0][j][step] =
+                    l < p.k && j < cols ? to_float<P>(b[(size_t)l * p.n + col0 + j]) : 0.0f;
+            }
+            __syncthreads();
+        }
 #pragma unroll
         for (int j = 0; j < C; j++) {
-            const float4 b4 = *reinterpret_cast<const float4 *>(&bt[j][E * lane]);
+            const float4 b4 = *reinterpret_cast<const float4 *>(&bt[buffer][j][E * lane]);
 #pragma unroll
-            for (int r = 0; r < R; r++)
-                acc[r * C + j] +=
-                    av[r][0] * b4.x + av[r][1] * b4.y + av[r][2] * b4.z + av[r][3] * b4.w;
+            for (int r = 0; r < R; r++) {
+                const float4 x = to_float4<P>(av[r]);
+                acc[r * C + j] += x.x * b4.x + x.y * b4.y + x.z * b4.z + x.w * b4.w;
+            }
+        }
+        if constexpr (PIPELINED) {
+            if (more) {
+                store_b(1 - buffer, bv);
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    av[r] = an[r];
+            }
+            __syncthreads(); // the next slab's B staged; this one's read by every warp
         }
     }
     cols_finish<R, C>(acc, p, space, row0, col0, cols, lane);

@@ -14,7 +14,7 @@ batch_gpu "matmul -k v6 --m 5 -n 3001 --k 20000 --beta 1" 0 -k v6 --m 5 -n 3001 
 batch_gpu "matmul -k v6 --m 32 -n 4096 --k 4096" 0 -k v6 --m 32 -n 4096 --k 4096 -i 1
 batch_gpu "matmul -k v6 --m 17 -n 1030 --k 1333 --alpha -2" 0 -k v6 --m 17 -n 1030 --k 1333 --alpha -2 -i 1
 batch_gpu "matmul -k v6 --m 30 -n 777 --k 1500 --beta 1 (two groups of rows)" 0 -k v6 --m 30 -n 777 --k 1500 --beta 1 -i 1
-# ... and for columns (n <= 16 with k >= 1024, m past 32 or past n): A streamed once.
+# ... and for columns (n <= 16, m past 32 or past n): A streamed once.
 batch_gpu "matmul -k v6 --m 3001 -n 5 --k 20000 --beta 1" 0 -k v6 --m 3001 -n 5 --k 20000 --beta 1 -i 1
 batch_gpu "matmul -k v6 --m 4096 -n 16 --k 4096" 0 -k v6 --m 4096 -n 16 --k 4096 -i 1
 batch_gpu "matmul -k v6 --m 1030 -n 15 --k 1333 --alpha -2" 0 -k v6 --m 1030 -n 15 --k 1333 --alpha -2 -i 1

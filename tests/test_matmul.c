@@ -474,7 +474,8 @@ static void test_thin_rule(void)
         {MATMUL_FP32, 32, 4096, 4096, MATMUL_THIN_ROWS},
         {MATMUL_FP32, 64, 4096, 4096, MATMUL_THIN_NONE},
         {MATMUL_FP32, 4096, 16, 4096, MATMUL_THIN_COLS},
-        {MATMUL_FP32, 4096, 16, 512, MATMUL_THIN_NONE},
+        {MATMUL_FP32, 9999, 12, 300, MATMUL_THIN_COLS}, // columns at any k
+        {MATMUL_FP32, 99999, 8, 500, MATMUL_THIN_COLS},
         {MATMUL_BF16, 8, 1319, 41, MATMUL_THIN_ROWS},
         {MATMUL_BF16, 9, 1968, 430, MATMUL_THIN_NONE},
         {MATMUL_BF16, 16, 4096, 4096, MATMUL_THIN_NONE},
@@ -494,7 +495,7 @@ static void test_thin_rule(void)
         {MATMUL_TF32, 8192, 1, 8192, MATMUL_THIN_COLS},  // one column: A of 2^26
         {MATMUL_TF32, 50000, 1, 7000, MATMUL_THIN_NONE}, // past 2^27
         {MATMUL_FP32, 2500, 1, 333, MATMUL_THIN_COLS},   // one column at any k
-        {MATMUL_FP32, 2500, 2, 333, MATMUL_THIN_NONE},
+        {MATMUL_FP32, 2500, 2, 333, MATMUL_THIN_COLS},
         {MATMUL_TF32, 2668, 15, 2289, MATMUL_THIN_NONE},
         // both sides thin: the longer operand streamed (B's 3 columns are shorter than
         // A's 5 rows, so the columns path reads A)
