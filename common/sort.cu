@@ -85,8 +85,12 @@ __host__ __device__ static unsigned pass_mask(int p, int bits)
 // Block level: the digits of up to PASSES passes counted over a block's keys, the piece
 // the sort's three histograms share (every pass over the whole input, one pass, the
 // lower passes of a segment). Two copies of the counts in shared memory (even and odd
-// warps: half the collisions of the atomics), four keys in flight a thread, then one
-// atomicAdd a bin a block.
+// warps: half the collisions of the atomics), then one atomicAdd a bin a block.
+// The keys come 16 bytes a load, two loads in flight a thread, and a digit costs a
+// shift, an AND and the shared atomicAdd. Napkin (H200, 512M keys, four passes): 2 GB
+// read, 0.5 ms at 4.1 TB/s; 2 G atomics over 132 SMs. One key a load with 64-bit
+// bounds checks around each ran 1.46 ms (ncu): ~60 instructions a key, the issue slots
+// 71% busy, DRAM 29%.
 template <int PASSES> struct block_digit_counts {
     unsigned copies[2][PASSES][RADIX];
 
@@ -97,10 +101,12 @@ template <int PASSES> struct block_digit_counts {
             copies[j / (PASSES * RADIX)][j / RADIX % PASSES][j % RADIX] = 0;
     }
 
-    // Passes first .. first + passes - 1 of `bits` counted over keys[i] for i = from,
-    // from + step, ... below end.
-    __device__ void add(const uint32_t *keys, size_t from, size_t end, size_t step, int first,
-                        int passes, int bits)
+    // Passes first .. first + passes - 1 of `bits` counted over keys[lo, hi), dealt to
+    // `workers` threads of which this is `worker`: the whole 16-byte words in the range
+    // round robin, a word a load; the keys before the first word and after the last one
+    // key each.
+    __device__ void add(const uint32_t *keys, size_t lo, size_t hi, size_t worker, size_t workers,
+                        int first, int passes, int bits)
     {
         int shifts[PASSES];
         unsigned masks[PASSES];
@@ -110,18 +116,30 @@ template <int PASSES> struct block_digit_counts {
             masks[p] = p < passes ? pass_mask(first + p, bits) : 0;
         }
         unsigned(*mine)[RADIX] = copies[(threadIdx.x >> 5) & 1];
-        for (size_t i = from; i < end; i += 4 * step) {
-            uint32_t key[4];
+        const auto count = [&](uint32_t key) {
 #pragma unroll
-            for (int u = 0; u < 4; u++)
-                key[u] = i + u * step < end ? keys[i + u * step] : 0;
-#pragma unroll
-            for (int u = 0; u < 4; u++)
-                if (i + u * step < end)
-#pragma unroll
-                    for (int p = 0; p < PASSES; p++)
-                        if (p < passes)
-                            atomicAdd(&mine[p][digit_of(key[u], shifts[p], masks[p])], 1u);
+            for (int p = 0; p < PASSES; p++)
+                if (p < passes)
+                    atomicAdd(&mine[p][digit_of(key, shifts[p], masks[p])], 1u);
+        };
+        if (lo >= hi)
+            return;
+        const size_t to_word = (16 - ((uintptr_t)(keys + lo) & 15)) % 16 / sizeof(uint32_t);
+        const size_t head = to_word < hi - lo ? to_word : hi - lo;
+        if (worker < head)
+            count(keys[lo + worker]);
+        lo += head;
+        const uint4 *words = reinterpret_cast<const uint4 *>(keys + lo);
+        const size_t nwords = (hi - lo) / 4;
+        if (worker < (hi - lo) % 4)
+            count(keys[lo + 4 * nwords + worker]);
+        for (size_t w = worker; w < nwords; w += 2 * workers) {
+            const bool second = w + workers < nwords;
+            const uint4 x = words[w];
+            const uint4 y = second ? words[w + workers] : make_uint4(0, 0, 0, 0);
+            count(x.x), count(x.y), count(x.z), count(x.w);
+            if (second)
+                count(y.x), count(y.y), count(y.z), count(y.w);
         }
     }
 
@@ -148,7 +166,7 @@ __global__ void __launch_bounds__(SORT_THREADS)
     block.clear();
     __syncthreads();
     const size_t stride = (size_t)gridDim.x * SORT_THREADS;
-    block.add(keys, (size_t)blockIdx.x * SORT_THREADS + threadIdx.x, n, stride, 0, passes, bits);
+    block.add(keys, 0, n, (size_t)blockIdx.x * SORT_THREADS + threadIdx.x, stride, 0, passes, bits);
     __syncthreads();
     block.flush(counts, RADIX, passes);
 }
@@ -829,7 +847,7 @@ __global__ void __launch_bounds__(SORT_THREADS)
     __syncthreads();
     const size_t stride = (size_t)gridDim.x * SORT_THREADS, first = blockIdx.y * chunk,
                  end = n - first < chunk ? n : first + chunk;
-    block.add(keys, first + (size_t)blockIdx.x * SORT_THREADS + threadIdx.x, end, stride, pass, 1,
+    block.add(keys, first, end, (size_t)blockIdx.x * SORT_THREADS + threadIdx.x, stride, pass, 1,
               bits);
     __syncthreads();
     block.flush(counts + (size_t)blockIdx.y * RADIX, RADIX, 1);
@@ -848,7 +866,7 @@ __global__ void __launch_bounds__(SORT_THREADS)
     block.clear();
     const tile_span span = tiles.span(blockIdx.x);
     __syncthreads();
-    block.add(keys, span.first + threadIdx.x, span.end, SORT_THREADS, 0, passes, bits);
+    block.add(keys, span.first, span.end, threadIdx.x, SORT_THREADS, 0, passes, bits);
     __syncthreads();
     block.flush(counts + (size_t)span.row * RADIX, (size_t)RADIX * RADIX, passes);
 }
