@@ -39,6 +39,16 @@ enum {
     THIN_COLS_SLAB = 32 * THIN_COLS_STEPS,
 };
 
+// The columns kernel's rows a warp: 4, but 2 for tf32's 16 columns, whose pipelined form
+// then fits 128 registers without spilling and a small A has twice the blocks (H200,
+// against 4 rows: 300 x 14 x 300 12.5 -> 8.3 us, cuBLAS 10.1; 500 x 16 x 500 14.8 -> 10.5,
+// 12.2; 333 x 10 x 777 21.6 -> 14.3, 12.9). fp32 at 2 rows lost (8192 x 16 x 8192 174 ->
+// 257 us: twice B's shared-memory reads a multiply-add).
+__host__ __device__ constexpr int thin_cols_rows_warp(matmul_precision precision, int columns)
+{
+    return precision == MATMUL_TF32 && columns > 8 ? 2 : THIN_COLS_ROWS_WARP;
+}
+
 // --- elements: what the operands hold in memory, read as floats --------------------------
 
 template <matmul_precision P>
@@ -310,12 +320,12 @@ __global__ void __launch_bounds__(THIN_THREADS, P == MATMUL_TF32 ? 2 : 0)
     constexpr bool PIPELINED = P == MATMUL_TF32;
     constexpr int BUFFERS = PIPELINED ? 2 : 1;
     __shared__ __align__(16) float bt[BUFFERS][C][PITCH]; // B's slabs, [column][step, as above]
-    constexpr int R = THIN_COLS_ROWS_WARP;
+    constexpr int R = thin_cols_rows_warp(P, C);
     const thin_element<P> *a = static_cast<const thin_element<P> *>(p.a);
     const thin_element<P> *b = static_cast<const thin_element<P> *>(p.b);
     const int col0 = blockIdx.z * THIN_GROUP, cols = min(C, p.n - col0);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int row0 = blockIdx.x * THIN_COLS_ROWS + warp * R;
+    const int row0 = blockIdx.x * (R * THIN_THREADS / 32) + warp * R;
     const slab_range range = split_k_slabs(ceil_div(p.k, SLAB), blockIdx.y, gridDim.y);
     const auto load_a = [&](int s, float4(&v)[R]) {
         const int l = s * SLAB + E * lane;
@@ -677,10 +687,14 @@ template <matmul_precision P> static thin_plan plan_thin(const matmul_args *p)
     const bool rows = t.path == MATMUL_THIN_ROWS;
     const int thin = rows ? p->m : p->n;
     const bool mma = !rows && thin_mma_taken<P>(p);
+    // the columns kernel's rows a warp (the column kernel's, to 4 columns: 4)
+    const int cols_rows_warp = !rows && p->n > THIN_COLUMN_MAX
+                                   ? thin_cols_rows_warp(P, thin_count(p->n))
+                                   : THIN_COLS_ROWS_WARP;
     const unsigned blocks =
-        rows
-            ? cl_grid_blocks(p->n, THIN_ROWS_COLS, "the thin path")
-            : cl_grid_blocks(p->m, mma ? (int)THIN_MMA_ROWS : (int)THIN_COLS_ROWS, "the thin path");
+        rows ? cl_grid_blocks(p->n, THIN_ROWS_COLS, "the thin path")
+             : cl_grid_blocks(p->m, mma ? (int)THIN_MMA_ROWS : cols_rows_warp * THIN_THREADS / 32,
+                              "the thin path");
     const unsigned groups = cl_ceil_div(thin, THIN_GROUP);
     const long long slabs = cl_ceil_div(p->k, rows  ? (int)THIN_ROWS_SLAB
                                               : mma ? (int)THIN_MMA_SLAB
@@ -698,7 +712,7 @@ template <matmul_precision P> static thin_plan plan_thin(const matmul_args *p)
                                     thin_resident((const void *)thin_column_kernel_for<P>(p->n)));
     t.grid = dim3(blocks, split_k_pieces((int)slabs, (int)splits), groups);
     t.accumulators =
-        mma ? 4 * cl_ceil_div(p->n, 8) : thin_count(thin) * (rows ? 4 : THIN_COLS_ROWS_WARP);
+        mma ? 4 * cl_ceil_div(p->n, 8) : thin_count(thin) * (rows ? 4 : cols_rows_warp);
     t.fixup_threads = rows ? 32 : THIN_THREADS;
     return t;
 }
