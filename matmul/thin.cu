@@ -293,11 +293,12 @@ __device__ __forceinline__ void cols_finish(float (&acc)[R * C], const matmul_ar
     }
 }
 
-// fp32 and tf32, 5 to 16 columns. A warp takes 4 rows of A, its lanes 4 steps of k each,
-// one 16-byte load a row (a warp reads 512 contiguous bytes of a row), times B's values
-// for those steps, which the block stages in shared memory a slab (128 steps) at a time,
-// transposed ([column][step]): lane l's 4 steps at 4 l, read as a float4. Each lane sums
-// 4 rows x C columns over its steps; at the end the warp adds its lanes' sums by shuffles.
+// fp32 and tf32, 5 to 16 columns. A warp takes R rows of A (4; tf32's 16 columns 2:
+// thin_cols_rows_warp), its lanes 4 steps of k each, one 16-byte load a row (a warp reads
+// 512 contiguous bytes of a row), times B's values for those steps, which the block stages
+// in shared memory a slab (128 steps) at a time, transposed ([column][step]): lane l's 4
+// steps at 4 l, read as a float4. Each lane sums R rows x C columns over its steps; at the
+// end the warp adds its lanes' sums by shuffles.
 // fp32 loads a slab's A rows and B share together, then stages B between two barriers.
 // tf32 is software pipelined: the next slab's loads are issued before this slab's
 // multiply-adds, B staged in the other of two buffers after them, one barrier a slab.
@@ -334,13 +335,15 @@ __global__ void __launch_bounds__(THIN_THREADS, P == MATMUL_TF32 ? 2 : 0)
             v[r] =
                 load_quad<P>(a + (size_t)(row0 + r) * p.k + l, row0 + r < p.m ? p.k - l : 0, vec_a);
     };
+    // Value e of slab s's B as staged: step e / C, column e % C (along B's rows: coalesced).
+    const auto b_value = [&](int s, int e) {
+        const int l = s * SLAB + e / C, j = e % C;
+        return l < p.k && j < cols ? to_float<P>(b[(size_t)l * p.n + col0 + j]) : 0.0f;
+    };
     const auto load_b = [&](int s, float(&v)[STAGED]) {
 #pragma unroll
-        for (int i = 0; i < STAGED; i++) {
-            const int e = threadIdx.x + i * THIN_THREADS, step = e / C, j = e % C; // coalesced
-            const int l = s * SLAB + step;
-            v[i] = l < p.k && j < cols ? to_float<P>(b[(size_t)l * p.n + col0 + j]) : 0.0f;
-        }
+        for (int i = 0; i < STAGED; i++)
+            v[i] = b_value(s, threadIdx.x + i * THIN_THREADS);
     };
     const auto store_b = [&](int buffer, const float(&v)[STAGED]) {
 #pragma unroll
@@ -372,11 +375,8 @@ __global__ void __launch_bounds__(THIN_THREADS, P == MATMUL_TF32 ? 2 : 0)
         } else {
             load_a(s, av);
             __syncthreads(); // the last slab is read
-            for (int e = threadIdx.x; e < SLAB * C; e += THIN_THREADS) {
-                const int step = e / C, j = e % C, l = s * SLAB + step; // as load_b's
-                bt[0][j][step] =
-                    l < p.k && j < cols ? to_float<P>(b[(size_t)l * p.n + col0 + j]) : 0.0f;
-            }
+            for (int e = threadIdx.x; e < SLAB * C; e += THIN_THREADS)
+                bt[0][e % C][e / C] = b_value(s, e);
             __syncthreads();
         }
 #pragma unroll
