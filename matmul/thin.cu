@@ -774,10 +774,9 @@ template <matmul_precision P> static void launch_thin_as(const matmul_args *p, c
         thin_column_kernel_for<P>(p->n)<<<t.grid, THIN_THREADS, 0, s>>>(
             *p, rows_vectorize(p->a, p->k, sizeof(thin_element<P>)), space);
     else if constexpr (sizeof(thin_element<P>) == 4) // 5 .. 16 columns: 8 or 16 a block
-        with_constant<1, 2, 4, 8, 16>(thin_count(p->n), [&](auto cols) {
-            if constexpr (cols() > THIN_COLUMN_MAX)
-                matmul_thin_cols_kernel<P, cols()>
-                    <<<t.grid, THIN_THREADS, 0, s>>>(*p, rows_vectorize(p->a, p->k, 4), space);
+        with_constant<8, 16>(thin_count(p->n), [&](auto cols) {
+            matmul_thin_cols_kernel<P, cols()>
+                <<<t.grid, THIN_THREADS, 0, s>>>(*p, rows_vectorize(p->a, p->k, 4), space);
         });
     CL_LAUNCH_CHECK();
 }
