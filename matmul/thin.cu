@@ -1,22 +1,23 @@
 // matmul's thin paths: a C of few rows or few columns, where a tile of 128 or 256 sides is
 // mostly padding (m = 1: 1/256 of a v6 tile's multiply-adds count) and the work is reading
 // the long operand once. v6 takes them in fp32, v9 in tf32, bf16 and fp16: the CUDA cores
-// keep up with the memory there (the tensor cores with 16-bit columns past 4), and the
-// tensor cores' tiles would copy and pad the operands of odd sides first.
+// keep up with the memory there (the tensor cores with columns past 4 in tf32, bf16 and
+// fp16), and the tensor cores' tiles would copy and pad the operands of odd sides first.
 //
 //   rows      m few: each thread 4 columns of up to 16 rows of C, B streamed once a group
 //             of 16 rows, A's slab staged in shared memory
-//   columns   n few, fp32 and tf32: each warp 4 rows of C, its lanes 4 steps of k each,
-//             B's slab staged transposed in shared memory
+//   columns   n = 5 .. 16 in fp32 (tf32 at a short k and a small A): each warp 4 rows of
+//             C, its lanes 4 steps of k each, B's slab staged transposed in shared memory
 //   column    n <= 4 (n = 1: a matrix-vector product): a warp 4 rows, B read straight
 //             from memory
-//   mma       n = 5 .. 16, bf16 and fp16: a warp 16 rows, mma.sync on A's loads as they
-//             lie, B staged once a block in the order they give k
+//   mma       n = 5 .. 16 in tf32, bf16 and fp16: a warp 16 rows, mma.sync on A's loads
+//             as they lie, B staged once a block in the order they give k
 //
 // All split k into pieces (split-K, the fixup of tiles.cuh): rows and columns until the
 // grid holds ~4 blocks an SM, column and mma into the pieces that fill whole waves
-// (matmul_wave_splits). The CUDA cores read each element as a float (bf16 and fp16
-// exactly, tf32 rounded to nearest as cuBLAS and v7 round it); every sum is an fp32 one.
+// (matmul_wave_splits). Every element is read as a float or handed to the tensor cores as
+// it lies (bf16 and fp16 exactly, tf32 rounded to nearest as cuBLAS and v7 round it);
+// every sum is an fp32 one.
 #include <stdint.h>
 
 #include <cuda_bf16.h>
@@ -293,7 +294,8 @@ __device__ __forceinline__ void cols_finish(float (&acc)[R * C], const matmul_ar
     }
 }
 
-// fp32 and tf32, 5 to 16 columns. A warp takes R rows of A (4; tf32's 16 columns 2:
+// fp32, 5 to 16 columns, and tf32's at a short k and a small A (thin_mma_taken: the
+// tensor cores take the rest). A warp takes R rows of A (4; tf32's 16 columns 2:
 // thin_cols_rows_warp), its lanes 4 steps of k each, one 16-byte load a row (a warp reads
 // 512 contiguous bytes of a row), times B's values for those steps, which the block stages
 // in shared memory a slab (128 steps) at a time, transposed ([column][step]): lane l's 4
@@ -489,15 +491,15 @@ __global__ void __launch_bounds__(THIN_THREADS, thin_column_blocks(N))
     cols_finish<R, N>(acc, p, space, row0, 0, N, lane);
 }
 
-// --- 5 to 16 columns in 16-bit: the tensor cores ------------------------------------------
+// --- 5 to 16 columns in tf32, bf16 and fp16: the tensor cores ----------------------------
 
 // A warp takes 16 rows of A (mma's m), a block 128; k goes in slabs of 256 (split-K's
-// unit: a piece may be one slab), each 8 chunks of 32 (two mma of k = 16), 4 chunks' loads
-// issued at once; B is staged a window of chunks at a time (32 KB: 64 chunks of one group
-// of 8 columns, 32 of two).
+// unit: a piece may be one slab), each of chunks of 64 bytes a row (32 16-bit elements:
+// two mma of k = 16; 16 tf32 ones: two of k = 8), 4 chunks' loads issued at once; B is
+// staged a window of chunks at a time (32 KB: 64 chunks of one group of 8 columns, 32 of
+// two).
 enum {
     THIN_MMA_ROWS = 16 * THIN_THREADS / 32,
-    THIN_MMA_CHUNK = 32,
     THIN_MMA_SLAB = 256,
     THIN_MMA_WINDOW = 64,
     THIN_MMA_UNROLL = 4,
@@ -520,50 +522,90 @@ __host__ __device__ constexpr int thin_mma_blocks(bool aligned) { return aligned
 // the chunk's first mma (8 t + 4 .. 8 t + 7 in its second), and stages B in that order:
 // lane (g, t)'s 16 bytes of a chunk are B's column g at k = 8 t .. 8 t + 7, gathered once a
 // block (B is k rows of n elements: the column's values lie n apart).
+// tf32 the same with 4 elements in 16 bytes: mma.sync m16n8k8 wants k = t and t + 4,
+// which stand for 4 t and 4 t + 1 in the chunk's first mma (4 t + 2, 4 t + 3 in its
+// second); B's 16 bytes of a chunk are its column g at k = 4 t .. 4 t + 3. Both operands
+// are rounded to tf32 as the CUDA cores' kernels round them (4 instructions an element).
 // Napkin math (H200, bf16 16384 x 8 x 16384): 537 MB of A at ~4.2 TB/s, 128 us; measured
 // 149 (3.6 TB/s; cuBLAS 136, v9's tiles 159). The loads of 4 chunks go out before their
-// first mma: one chunk at a time (two loads in flight a lane) ran at 2.2 TB/s.
-// A row's 8 elements for the tensor-core kernel: rows on 16 bytes (V) one load each,
-// others two shifted together.
-template <bool V>
-__device__ __forceinline__ uint4 load_row_octet(const unsigned short *at, int valid)
+// first mma: one chunk at a time (two loads in flight a lane) ran at 2.2 TB/s. tf32 16384 x
+// 8 x 16384: 1074 MB, 259 us (4.1 TB/s; cuBLAS 335, v9's tiles 257); 99999 x 16 x 3001,
+// 1200 MB: 406 us (3.0 TB/s; cuBLAS 459, tiles 872; the CUDA cores' columns kernel 970).
+// The k of a chunk: 64 bytes of a row, 16 of them a lane.
+template <matmul_precision P> __host__ __device__ constexpr int thin_mma_chunk()
 {
-    if constexpr (V)
+    return 64 / sizeof(thin_element<P>);
+}
+
+// A row's 16 bytes for the tensor-core kernel: rows on 16 bytes (V) one load; 16-bit
+// elements otherwise two loads shifted together, floats one load each. A row of floats on
+// 16 bytes holds whole chunks of 4, so `valid` is 4 or more, or none: one predicated load,
+// no branch to a scalar tail (behind which the compiler rounded each chunk as it came,
+// waiting for its load before the next went out: 4096 x 8 x 4096 50.2 us against 26.0).
+template <matmul_precision P, bool V>
+__device__ __forceinline__ uint4 load_row_chunk(const thin_element<P> *at, int valid)
+{
+    if constexpr (sizeof(thin_element<P>) == 4 && V)
+        return valid > 0 ? __ldcs(reinterpret_cast<const uint4 *>(at)) : make_uint4(0, 0, 0, 0);
+    else if constexpr (sizeof(thin_element<P>) == 4) {
+        const float4 q = load_quad<P>(at, valid, false);
+        return make_uint4(__float_as_uint(q.x), __float_as_uint(q.y), __float_as_uint(q.z),
+                          __float_as_uint(q.w));
+    } else if constexpr (V)
         return load_octet<THIN_STREAM>(at, valid, true);
     else
         return load_octet_shifted<THIN_STREAM>(at, valid);
+}
+
+// An mma operand as the tensor cores take it: tf32 rounded to nearest, 16-bit as it lies.
+template <matmul_precision P> __device__ __forceinline__ unsigned mma_operand(unsigned raw)
+{
+    if constexpr (P == MATMUL_TF32)
+        return __float_as_uint(round_to_tf32(__uint_as_float(raw)));
+    else
+        return raw;
 }
 
 template <matmul_precision P, int G, bool V>
 __global__ void __launch_bounds__(THIN_THREADS, thin_mma_blocks(V))
     matmul_thin_mma_kernel(matmul_args p, split_k_space space)
 {
-    constexpr int W = THIN_MMA_WINDOW / G, CHUNKS = THIN_MMA_SLAB / THIN_MMA_CHUNK,
-                  U = THIN_MMA_UNROLL;
+    constexpr int CHUNK = thin_mma_chunk<P>(), E = CHUNK / 4, W = THIN_MMA_WINDOW / G,
+                  CHUNKS = THIN_MMA_SLAB / CHUNK, U = THIN_MMA_UNROLL;
     __shared__ uint4 bw[W][G][32]; // B's window, a chunk's fragments by lane
-    const unsigned short *a = static_cast<const unsigned short *>(p.a);
-    const unsigned short *b = static_cast<const unsigned short *>(p.b);
+    const thin_element<P> *a = static_cast<const thin_element<P> *>(p.a);
+    const thin_element<P> *b = static_cast<const thin_element<P> *>(p.b);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     const int row = blockIdx.x * THIN_MMA_ROWS + warp * 16 + g;
-    const unsigned short *a_lo = a + (size_t)row * p.k, *a_hi = a_lo + (size_t)8 * p.k;
+    const thin_element<P> *a_lo = a + (size_t)row * p.k, *a_hi = a_lo + (size_t)8 * p.k;
     const int k_lo = row < p.m ? p.k : 0, k_hi = row + 8 < p.m ? p.k : 0;
     const slab_range range = split_k_slabs(ceil_div(p.k, THIN_MMA_SLAB), blockIdx.y, gridDim.y);
-    const int last = min(range.end * CHUNKS, ceil_div(p.k, THIN_MMA_CHUNK));
+    const int last = min(range.end * CHUNKS, ceil_div(p.k, CHUNK));
     float acc[G][4] = {};
     for (int w0 = range.first * CHUNKS; w0 < last; w0 += W) {
         const int chunks = min(W, last - w0);
         __syncthreads(); // every warp is done with the last window
         for (int e = threadIdx.x; e < chunks * G * 32; e += THIN_THREADS) {
+            // lane l's 16 bytes of B for group h: column col at k0 .. k0 + 3 (tf32) or k0 ..
+            // k0 + 7 (16-bit, two a word, the lower k in the low half), zeros outside B
             const int l = e % 32, h = e / 32 % G, col = 8 * h + l / 4;
-            const int k0 = (w0 + e / (32 * G)) * THIN_MMA_CHUNK + 8 * (l % 4);
+            const int k0 = (w0 + e / (32 * G)) * CHUNK + E * (l % 4);
             unsigned w[4];
 #pragma unroll
             for (int i = 0; i < 4; i++) {
-                const int k = k0 + 2 * i;
-                const unsigned lo = col < p.n && k < p.k ? __ldg(b + (size_t)k * p.n + col) : 0u;
-                const unsigned hi =
-                    col < p.n && k + 1 < p.k ? __ldg(b + (size_t)(k + 1) * p.n + col) : 0u;
-                w[i] = lo | hi << 16;
+                if constexpr (P == MATMUL_TF32) {
+                    const int k = k0 + i;
+                    w[i] = col < p.n && k < p.k
+                               ? mma_operand<P>(__float_as_uint(__ldg(b + (size_t)k * p.n + col)))
+                               : 0u;
+                } else {
+                    const int k = k0 + 2 * i;
+                    const unsigned lo =
+                        col < p.n && k < p.k ? __ldg(b + (size_t)k * p.n + col) : 0u;
+                    const unsigned hi =
+                        col < p.n && k + 1 < p.k ? __ldg(b + (size_t)(k + 1) * p.n + col) : 0u;
+                    w[i] = lo | hi << 16;
+                }
             }
             bw[e / (32 * G)][h][l] = make_uint4(w[0], w[1], w[2], w[3]);
         }
@@ -573,10 +615,10 @@ __global__ void __launch_bounds__(THIN_THREADS, thin_mma_blocks(V))
             uint4 lo[U], hi[U];
 #pragma unroll
             for (int u = 0; u < U; u++) {
-                const int k = (w0 + c0 + u) * THIN_MMA_CHUNK + 8 * t;
+                const int k = (w0 + c0 + u) * CHUNK + E * t;
                 const bool in = c0 + u < chunks;
-                lo[u] = load_row_octet<V>(a_lo + k, in ? k_lo - k : 0);
-                hi[u] = load_row_octet<V>(a_hi + k, in ? k_hi - k : 0);
+                lo[u] = load_row_chunk<P, V>(a_lo + k, in ? k_lo - k : 0);
+                hi[u] = load_row_chunk<P, V>(a_hi + k, in ? k_hi - k : 0);
             }
 #pragma unroll
             for (int u = 0; u < U; u++)
@@ -584,8 +626,14 @@ __global__ void __launch_bounds__(THIN_THREADS, thin_mma_blocks(V))
 #pragma unroll
                     for (int h = 0; h < G; h++) {
                         const uint4 bv = bw[c0 + u][h][lane];
-                        mma_16x8<P>(acc[h], {lo[u].x, hi[u].x, lo[u].y, hi[u].y}, {bv.x, bv.y});
-                        mma_16x8<P>(acc[h], {lo[u].z, hi[u].z, lo[u].w, hi[u].w}, {bv.z, bv.w});
+                        mma_16x8<P>(acc[h],
+                                    {mma_operand<P>(lo[u].x), mma_operand<P>(hi[u].x),
+                                     mma_operand<P>(lo[u].y), mma_operand<P>(hi[u].y)},
+                                    {bv.x, bv.y});
+                        mma_16x8<P>(acc[h],
+                                    {mma_operand<P>(lo[u].z), mma_operand<P>(hi[u].z),
+                                     mma_operand<P>(lo[u].w), mma_operand<P>(hi[u].w)},
+                                    {bv.z, bv.w});
                     }
         }
     }
@@ -618,10 +666,9 @@ static int thin_count(int side)
     return count;
 }
 
-// The columns kernel's columns a block (fp32, tf32; 5 .. 16): n rounded up to a multiple of
-// 4, so 9 .. 12 columns do 12 columns' work, not 16's (H200, against 16: fp32 99999 x 12 x
-// 500 129.5 -> 109.1 us, 29999 x 12 x 777 73.9 -> 64.8, 9999 x 9 x 999 38.1 -> 40.8; tf32
-// 333 x 10 x 777 14.2 -> 12.8).
+// The columns kernel's columns a block (5 .. 16): n rounded up to a multiple of 4, so 9 ..
+// 12 columns do 12 columns' work, not 16's (H200, against 16: 99999 x 12 x 500 129.5 ->
+// 109.1 us, 29999 x 12 x 777 73.9 -> 64.8, but 9999 x 9 x 999 38.1 -> 40.8).
 static int thin_cols_count(int n)
 {
     const int count = cl_ceil_div(n, 4) * 4;
@@ -647,10 +694,18 @@ struct thin_plan {
     int fixup_threads; // a block's threads that take part in split-K's fixup
 };
 
-// The shapes the tensor-core columns kernel takes: 5 to 16 columns in 16-bit.
+// The shapes the tensor-core columns kernel takes: 5 to 16 columns in bf16 and fp16, and
+// in tf32 but where k is under 2 of its slabs and A small. There its grid has few blocks,
+// each a chain of waits (B staged, then A's loads 4 chunks at a time, then split-K's
+// fixup), and the CUDA cores' columns kernel, whose blocks take 16 or 32 rows and k
+// whole, ran ahead (H200, tf32, tensor cores against CUDA cores: 300 x 12 x 300 11.7 us,
+// 7.6; 2999 x 16 x 300 11.9, 10.8; but 9999 x 16 x 300 13.2, 21.1; 300 x 16 x 777 13.2,
+// 14.2; 2999 x 16 x 2000 15.4, 36.9).
 template <matmul_precision P> static bool thin_mma_taken(const matmul_args *p)
 {
-    return sizeof(thin_element<P>) == 2 && p->n > THIN_COLUMN_MAX && p->n <= THIN_GROUP;
+    const bool tensor_cores =
+        P != MATMUL_TF32 || p->k >= 2 * THIN_MMA_SLAB || (long long)p->m * p->k > 1LL << 20;
+    return P != MATMUL_FP32 && tensor_cores && p->n > THIN_COLUMN_MAX && p->n <= THIN_GROUP;
 }
 
 // The blocks of a thin kernel the GPU holds at once.
@@ -676,8 +731,8 @@ typedef void (*thin_mma_kernel)(matmul_args, split_k_space);
 template <matmul_precision P> static thin_mma_kernel thin_mma_kernel_for(const matmul_args *p)
 {
     thin_mma_kernel kernel = nullptr;
-    if constexpr (sizeof(thin_element<P>) == 2) {
-        const bool aligned = rows_vectorize(p->a, p->k, 2);
+    if constexpr (P != MATMUL_FP32) {
+        const bool aligned = rows_vectorize(p->a, p->k, sizeof(thin_element<P>));
         with_constant<1, 2>(cl_ceil_div(p->n, 8), [&](auto groups) {
             kernel = aligned ? matmul_thin_mma_kernel<P, groups(), true>
                              : matmul_thin_mma_kernel<P, groups(), false>;

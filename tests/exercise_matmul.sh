@@ -45,9 +45,9 @@ for p in fp32 tf32 bf16 fp16; do
     batch_gpu "matmul -k all --m 1500 -n 701 --k 1100 --precision $p (B padded)" 0 -k all --m 1500 -n 701 --k 1100 -i 2 --precision "$p"
     batch_gpu "matmul -k all --m 17 -n 4100 --k 16001 --precision $p (A padded, then thin)" 0 -k all --m 17 -n 4100 --k 16001 -i 2 --precision "$p"
     batch_gpu "matmul -k all --m 1000 -n 1 --k 300 --precision $p" 0 -k all --m 1000 -n 1 --k 300 -i 2 --precision "$p"
-    # The column kernel's 2 .. 4 columns and the columns kernels' 5 .. 16 (16-bit: the
-    # tensor cores, one group of 8 columns or two; tf32 pipelined), rows whole 16-byte
-    # chunks and not, k in pieces; fp32's at a k under 1024 too.
+    # The column kernel's 2 .. 4 columns and the columns kernels' 5 .. 16 (tf32 and 16-bit:
+    # the tensor cores, one group of 8 columns or two), rows whole 16-byte chunks and not, k
+    # in pieces; fp32's at a k under 1024 too.
     for c in 2 3 4 5 8 9 16; do
         batch_gpu "matmul -k all --m 300 -n $c --k 2048 --beta 1 --precision $p" 0 -k all --m 300 -n "$c" --k 2048 --beta 1 -i 2 --precision "$p"
         batch_gpu "matmul -k all --m 301 -n $c --k 1029 --alpha -2 --precision $p" 0 -k all --m 301 -n "$c" --k 1029 --alpha -2 -i 2 --precision "$p"

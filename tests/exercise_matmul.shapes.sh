@@ -26,6 +26,10 @@ batch_gpu "matmul -k v9 --m 7 -n 1030 --k 333 --beta 1 --precision bf16" 0 -k v9
 batch_gpu "matmul -k v9 --m 301 -n 9 --k 777 --alpha -2 --precision fp16 (thin, 16 columns)" 0 -k v9 --m 301 -n 9 --k 777 --alpha -2 --precision fp16 -i 1
 batch_gpu "matmul -k v9 --m 1001 -n 9 --k 777 --alpha -2 --precision fp16 (tiles)" 0 -k v9 --m 1001 -n 9 --k 777 --alpha -2 --precision fp16 -i 1
 batch_gpu "matmul -k v9 --m 16 -n 16 --k 5000 --precision tf32" 0 -k v9 --m 16 -n 16 --k 5000 --precision tf32 -i 1
+# tf32's columns on the tensor cores at a size the tiles took before (A of 2^22.6 elements),
+# rows on 16 bytes and not.
+batch_gpu "matmul -k v9 --m 4099 -n 13 --k 1600 --beta 1 --precision tf32" 0 -k v9 --m 4099 -n 13 --k 1600 --beta 1 --precision tf32 -i 1
+batch_gpu "matmul -k v9 --m 4099 -n 6 --k 1601 --alpha -2 --precision tf32" 0 -k v9 --m 4099 -n 6 --k 1601 --alpha -2 --precision tf32 -i 1
 # tf32's rows where B's rows are not whole 16-byte chunks (thin), and where they are (v9's
 # tiles of C^T, m the tile's 64 columns; odd m, beta).
 batch_gpu "matmul -k v9 --m 5 -n 1031 --k 2000 --precision tf32 (rows thin)" 0 -k v9 --m 5 -n 1031 --k 2000 --precision tf32 -i 1

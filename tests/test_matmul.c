@@ -496,7 +496,14 @@ static void test_thin_rule(void)
         {MATMUL_TF32, 50000, 1, 7000, MATMUL_THIN_NONE}, // past 2^27
         {MATMUL_FP32, 2500, 1, 333, MATMUL_THIN_COLS},   // one column at any k
         {MATMUL_FP32, 2500, 2, 333, MATMUL_THIN_COLS},
-        {MATMUL_TF32, 2668, 15, 2289, MATMUL_THIN_NONE},
+        {MATMUL_TF32, 2668, 15, 2289, MATMUL_THIN_COLS}, // tf32's 5 .. 16: the tensor cores
+        {MATMUL_TF32, 99999, 16, 3001, MATMUL_THIN_COLS},
+        {MATMUL_TF32, 16384, 8, 16384, MATMUL_THIN_COLS},
+        {MATMUL_TF32, 4096, 16, 4096, MATMUL_THIN_COLS},
+        {MATMUL_TF32, 8192, 16, 8192, MATMUL_THIN_NONE},   // 9 .. 16 past 2^25, rows on 16 bytes
+        {MATMUL_TF32, 16384, 16, 16383, MATMUL_THIN_COLS}, // and not
+        {MATMUL_TF32, 16384, 4, 16384, MATMUL_THIN_NONE},  // to 4: 2^23 elements of A
+        {MATMUL_TF32, 2048, 4, 2048, MATMUL_THIN_COLS},
         // both sides thin: the longer operand streamed (B's 3 columns are shorter than
         // A's 5 rows, so the columns path reads A)
         {MATMUL_TF32, 5, 3, 100, MATMUL_THIN_COLS},
