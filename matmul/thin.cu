@@ -11,7 +11,8 @@
 //   column    n <= 4 (n = 1: a matrix-vector product): a warp 4 rows, B read straight
 //             from memory
 //   mma       n = 5 .. 16 in tf32, bf16 and fp16: a warp 16 rows, mma.sync on A's loads
-//             as they lie, B staged once a block in the order they give k
+//             as they lie, B staged once a block in the order they give k; for a small A
+//             a block 16 rows, its warps along k, each reading its B straight
 //
 // All split k into pieces (split-K, the fixup of tiles.cuh): rows and columns until the
 // grid holds ~4 blocks an SM, column and mma into the pieces that fill whole waves
@@ -566,6 +567,49 @@ template <matmul_precision P> __device__ __forceinline__ unsigned mma_operand(un
         return raw;
 }
 
+// Lane (g, t)'s 16 bytes of B for a chunk and group of 8 columns: column col (8 h + g) at
+// k0 .. k0 + 3 (tf32, rounded) or k0 .. k0 + 7 (16-bit, two a word, the lower k in the low
+// half), k0 the chunk's k + E t; zeros outside B. B is k rows of n elements: a column's
+// values lie n apart.
+template <matmul_precision P>
+__device__ __forceinline__ uint4 b_chunk(const thin_element<P> *b, int n, int k_end, int k0,
+                                         int col)
+{
+    unsigned w[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        if constexpr (P == MATMUL_TF32) {
+            const int k = k0 + i;
+            w[i] = col < n && k < k_end
+                       ? mma_operand<P>(__float_as_uint(__ldg(b + (size_t)k * n + col)))
+                       : 0u;
+        } else {
+            const int k = k0 + 2 * i;
+            const unsigned lo = col < n && k < k_end ? __ldg(b + (size_t)k * n + col) : 0u;
+            const unsigned hi =
+                col < n && k + 1 < k_end ? __ldg(b + (size_t)(k + 1) * n + col) : 0u;
+            w[i] = lo | hi << 16;
+        }
+    }
+    return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
+// A lane's mma sums into C: acc[h] holds rows row and row + 8, columns 8 h + 2 t and 8 h +
+// 2 t + 1.
+template <int G>
+__device__ __forceinline__ void mma_store(const float (&acc)[G][4], const matmul_args &p, int row,
+                                          int t)
+{
+#pragma unroll
+    for (int h = 0; h < G; h++)
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            const int r = row + 8 * (i / 2), col = 8 * h + 2 * t + i % 2;
+            if (r < p.m && col < p.n)
+                store_result(p.c, (size_t)r * p.n + col, acc[h][i], p.alpha, p.beta);
+        }
+}
+
 template <matmul_precision P, int G, bool V>
 __global__ void __launch_bounds__(THIN_THREADS, thin_mma_blocks(V))
     matmul_thin_mma_kernel(matmul_args p, split_k_space space)
@@ -586,28 +630,9 @@ __global__ void __launch_bounds__(THIN_THREADS, thin_mma_blocks(V))
         const int chunks = min(W, last - w0);
         __syncthreads(); // every warp is done with the last window
         for (int e = threadIdx.x; e < chunks * G * 32; e += THIN_THREADS) {
-            // lane l's 16 bytes of B for group h: column col at k0 .. k0 + 3 (tf32) or k0 ..
-            // k0 + 7 (16-bit, two a word, the lower k in the low half), zeros outside B
             const int l = e % 32, h = e / 32 % G, col = 8 * h + l / 4;
             const int k0 = (w0 + e / (32 * G)) * CHUNK + E * (l % 4);
-            unsigned w[4];
-#pragma unroll
-            for (int i = 0; i < 4; i++) {
-                if constexpr (P == MATMUL_TF32) {
-                    const int k = k0 + i;
-                    w[i] = col < p.n && k < p.k
-                               ? mma_operand<P>(__float_as_uint(__ldg(b + (size_t)k * p.n + col)))
-                               : 0u;
-                } else {
-                    const int k = k0 + 2 * i;
-                    const unsigned lo =
-                        col < p.n && k < p.k ? __ldg(b + (size_t)k * p.n + col) : 0u;
-                    const unsigned hi =
-                        col < p.n && k + 1 < p.k ? __ldg(b + (size_t)(k + 1) * p.n + col) : 0u;
-                    w[i] = lo | hi << 16;
-                }
-            }
-            bw[e / (32 * G)][h][l] = make_uint4(w[0], w[1], w[2], w[3]);
+            bw[e / (32 * G)][h][l] = b_chunk<P>(b, p.n, p.k, k0, col);
         }
         __syncthreads();
         // U chunks' loads issued before their first multiply: 4 KB of A in flight a warp
@@ -637,21 +662,82 @@ __global__ void __launch_bounds__(THIN_THREADS, thin_mma_blocks(V))
                     }
         }
     }
-    // The pieces of k added up (split-K's fixup), then acc[h] stored: rows g and g + 8,
-    // columns 8 h + 2 t and 8 h + 2 t + 1.
+    // The pieces of k added up (split-K's fixup), then stored.
     if (gridDim.y > 1 &&
         !split_k_fixup(reinterpret_cast<float(&)[4 * G]>(acc), space,
                        (long long)blockIdx.z * gridDim.x + blockIdx.x, blockIdx.y, gridDim.y,
                        THIN_THREADS, threadIdx.x, [] { __syncthreads(); }))
         return;
+    mma_store<G>(acc, p, row, t);
+}
+
+// The same multiply-adds for a small A, whose 128-row blocks would leave most SMs idle
+// and each warp a chain of waits (B staged, A's chunks 4 at a time, split-K's fixup): a
+// block takes 16 rows, its 8 warps divide k (warp w chunks w, w + 8, ... of its piece),
+// each reads B's fragments for its chunks straight from memory (small, so L1 and L2 hold
+// it: no staging, no barrier), and warp 0 adds the warps' sums through shared memory.
+template <matmul_precision P, int G, bool V>
+__global__ void __launch_bounds__(THIN_THREADS, 2)
+    matmul_thin_mma_split_kernel(matmul_args p, split_k_space space)
+{
+    constexpr int CHUNK = thin_mma_chunk<P>(), E = CHUNK / 4, CHUNKS = THIN_MMA_SLAB / CHUNK,
+                  WARPS = THIN_THREADS / 32, U = 2;
+    __shared__ float4 partial[WARPS - 1][G][32];
+    const thin_element<P> *a = static_cast<const thin_element<P> *>(p.a);
+    const thin_element<P> *b = static_cast<const thin_element<P> *>(p.b);
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    const int row = blockIdx.x * 16 + g;
+    const thin_element<P> *a_lo = a + (size_t)row * p.k, *a_hi = a_lo + (size_t)8 * p.k;
+    const int k_lo = row < p.m ? p.k : 0, k_hi = row + 8 < p.m ? p.k : 0;
+    const slab_range range = split_k_slabs(ceil_div(p.k, THIN_MMA_SLAB), blockIdx.y, gridDim.y);
+    const int last = min(range.end * CHUNKS, ceil_div(p.k, CHUNK));
+    float acc[G][4] = {};
+    for (int c0 = range.first * CHUNKS + warp; c0 < last; c0 += U * WARPS) {
+        uint4 lo[U], hi[U], bv[U][G];
 #pragma unroll
-    for (int h = 0; h < G; h++)
+        for (int u = 0; u < U; u++) {
+            const int c = c0 + u * WARPS, k = c * CHUNK + E * t;
+            const bool in = c < last;
+            lo[u] = load_row_chunk<P, V>(a_lo + k, in ? k_lo - k : 0);
+            hi[u] = load_row_chunk<P, V>(a_hi + k, in ? k_hi - k : 0);
 #pragma unroll
-        for (int i = 0; i < 4; i++) {
-            const int r = row + 8 * (i / 2), col = 8 * h + 2 * t + i % 2;
-            if (r < p.m && col < p.n)
-                store_result(p.c, (size_t)r * p.n + col, acc[h][i], p.alpha, p.beta);
+            for (int h = 0; h < G; h++)
+                bv[u][h] = b_chunk<P>(b, p.n, in ? p.k : 0, k, 8 * h + g);
         }
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            if (c0 + u * WARPS < last)
+#pragma unroll
+                for (int h = 0; h < G; h++) {
+                    mma_16x8<P>(acc[h],
+                                {mma_operand<P>(lo[u].x), mma_operand<P>(hi[u].x),
+                                 mma_operand<P>(lo[u].y), mma_operand<P>(hi[u].y)},
+                                {bv[u][h].x, bv[u][h].y});
+                    mma_16x8<P>(acc[h],
+                                {mma_operand<P>(lo[u].z), mma_operand<P>(hi[u].z),
+                                 mma_operand<P>(lo[u].w), mma_operand<P>(hi[u].w)},
+                                {bv[u][h].z, bv[u][h].w});
+                }
+    }
+    if (warp > 0)
+#pragma unroll
+        for (int h = 0; h < G; h++)
+            partial[warp - 1][h][lane] = make_float4(acc[h][0], acc[h][1], acc[h][2], acc[h][3]);
+    __syncthreads();
+    if (warp > 0)
+        return;
+#pragma unroll
+    for (int w = 0; w < WARPS - 1; w++)
+#pragma unroll
+        for (int h = 0; h < G; h++) {
+            const float4 q = partial[w][h][lane];
+            acc[h][0] += q.x, acc[h][1] += q.y, acc[h][2] += q.z, acc[h][3] += q.w;
+        }
+    if (gridDim.y > 1 && !split_k_fixup(reinterpret_cast<float(&)[4 * G]>(acc), space,
+                                        (long long)blockIdx.z * gridDim.x + blockIdx.x, blockIdx.y,
+                                        gridDim.y, 32, lane, [] { __syncwarp(); }))
+        return;
+    mma_store<G>(acc, p, row, t);
 }
 
 // --- the planner ---------------------------------------------------------------------------
@@ -725,17 +811,36 @@ template <matmul_precision P> static thin_column_kernel thin_column_kernel_for(i
     return kernel;
 }
 
-// The tensor-core columns kernel for a shape: its groups of 8 columns, and whether A's
-// rows lie on 16 bytes.
+// The tensor-core kernel's form for a small A: warps along k (matmul_thin_mma_split_kernel)
+// for at most 4 MiB of A in at most 4096 rows, where the 128-row form's blocks are a
+// quarter of the SMs or fewer (H200, tensor cores, warps along k against along rows:
+// 300 x 14 x 300 fp16 7.7 us, 15.0, cuBLAS 7.3; 1895 x 5 x 326 fp16 8.1, 14.4; 4000 x 8 x
+// 500 bf16 7.3, 15.3; 300 x 16 x 777 tf32 9.0, 13.2). Past it B's loads, which the split
+// form makes a lane a chunk where the row form stages B once a window for 128 rows, cost
+// more than the idle SMs (1100 x 16 x 1900 tf32, 8.4 MB: 16.7 against 12.7; 16000 x 16 x
+// 128 fp16 11.9, 6.7; 1000 x 16 x 30000 tf32 107, 45).
+template <matmul_precision P> static bool thin_mma_split_taken(const matmul_args *p)
+{
+    return p->m <= 4096 && (long long)p->m * p->k * (long long)sizeof(thin_element<P>) <= 1LL << 22;
+}
+
+// The tensor-core columns kernel for a shape: its form, its groups of 8 columns, and
+// whether A's rows lie on 16 bytes.
+
 typedef void (*thin_mma_kernel)(matmul_args, split_k_space);
 template <matmul_precision P> static thin_mma_kernel thin_mma_kernel_for(const matmul_args *p)
 {
     thin_mma_kernel kernel = nullptr;
     if constexpr (P != MATMUL_FP32) {
         const bool aligned = rows_vectorize(p->a, p->k, sizeof(thin_element<P>));
+        const bool split = thin_mma_split_taken<P>(p);
         with_constant<1, 2>(cl_ceil_div(p->n, 8), [&](auto groups) {
-            kernel = aligned ? matmul_thin_mma_kernel<P, groups(), true>
-                             : matmul_thin_mma_kernel<P, groups(), false>;
+            if (split)
+                kernel = aligned ? matmul_thin_mma_split_kernel<P, groups(), true>
+                                 : matmul_thin_mma_split_kernel<P, groups(), false>;
+            else
+                kernel = aligned ? matmul_thin_mma_kernel<P, groups(), true>
+                                 : matmul_thin_mma_kernel<P, groups(), false>;
         });
     }
     return kernel;
@@ -752,14 +857,17 @@ template <matmul_precision P> static thin_plan plan_thin(const matmul_args *p)
     const bool rows = t.path == MATMUL_THIN_ROWS;
     const int thin = rows ? p->m : p->n;
     const bool mma = !rows && thin_mma_taken<P>(p);
+    const bool mma_split = mma && thin_mma_split_taken<P>(p);
     // the columns kernel's rows a warp (the column kernel's, to 4 columns: 4)
     const bool columns_kernel = !rows && !mma && p->n > THIN_COLUMN_MAX;
     const int cols_rows_warp =
         columns_kernel ? thin_cols_rows_warp(P, thin_cols_count(p->n)) : THIN_COLS_ROWS_WARP;
-    const unsigned blocks =
-        rows ? cl_grid_blocks(p->n, THIN_ROWS_COLS, "the thin path")
-             : cl_grid_blocks(p->m, mma ? (int)THIN_MMA_ROWS : cols_rows_warp * THIN_THREADS / 32,
-                              "the thin path");
+    const unsigned blocks = rows ? cl_grid_blocks(p->n, THIN_ROWS_COLS, "the thin path")
+                                 : cl_grid_blocks(p->m,
+                                                  mma_split ? 16
+                                                  : mma     ? (int)THIN_MMA_ROWS
+                                                            : cols_rows_warp * THIN_THREADS / 32,
+                                                  "the thin path");
     const unsigned groups = cl_ceil_div(thin, THIN_GROUP);
     const long long slabs = cl_ceil_div(p->k, rows  ? (int)THIN_ROWS_SLAB
                                               : mma ? (int)THIN_MMA_SLAB
@@ -779,7 +887,7 @@ template <matmul_precision P> static thin_plan plan_thin(const matmul_args *p)
     t.accumulators = mma              ? 4 * cl_ceil_div(p->n, 8)
                      : columns_kernel ? thin_cols_count(p->n) * cols_rows_warp
                                       : thin_count(thin) * (rows ? 4 : THIN_COLS_ROWS_WARP);
-    t.fixup_threads = rows ? 32 : THIN_THREADS;
+    t.fixup_threads = rows || mma_split ? 32 : THIN_THREADS;
     return t;
 }
 
