@@ -30,6 +30,10 @@ batch_gpu "matmul -k v9 --m 16 -n 16 --k 5000 --precision tf32" 0 -k v9 --m 16 -
 # rows on 16 bytes and not.
 batch_gpu "matmul -k v9 --m 4099 -n 13 --k 1600 --beta 1 --precision tf32" 0 -k v9 --m 4099 -n 13 --k 1600 --beta 1 --precision tf32 -i 1
 batch_gpu "matmul -k v9 --m 4099 -n 6 --k 1601 --alpha -2 --precision tf32" 0 -k v9 --m 4099 -n 6 --k 1601 --alpha -2 --precision tf32 -i 1
+# The tensor-core columns kernel's form for a small A (warps along k, 16 rows a block):
+# beta, and k in pieces across blocks (split-K's fixup by warp 0).
+batch_gpu "matmul -k v9 --m 300 -n 14 --k 300 --beta 1 --precision bf16 (warps along k)" 0 -k v9 --m 300 -n 14 --k 300 --beta 1 --precision bf16 -i 1
+batch_gpu "matmul -k v9 --m 33 -n 5 --k 20001 --precision fp16 (warps along k, k in pieces)" 0 -k v9 --m 33 -n 5 --k 20001 --precision fp16 -i 1
 # tf32's rows where B's rows are not whole 16-byte chunks (thin), and where they are (v9's
 # tiles of C^T, m the tile's 64 columns; odd m, beta).
 batch_gpu "matmul -k v9 --m 5 -n 1031 --k 2000 --precision tf32 (rows thin)" 0 -k v9 --m 5 -n 1031 --k 2000 --precision tf32 -i 1
