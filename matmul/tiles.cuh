@@ -1,7 +1,7 @@
-// matmul's pieces that its kernel files (matmul.cu, wgmma.cu, thin.cu) share: the tile a
-// block computes, how a result is written with alpha and beta, split-K's fixup, the
-// tensor-core launchers' choice of kernel by precision, and mma.sync (v8 and the thin
-// path's 16-bit columns).
+// matmul's pieces that its kernel files (matmul.cu, wgmma.cu, thin_kernels.cuh) share:
+// the tile a block computes, how a result is written with alpha and beta, split-K's
+// fixup, the tensor-core launchers' choice of kernel by precision, and mma.sync (v8 and
+// the thin path's columns in tf32, bf16 and fp16).
 #ifndef MATMUL_TILES_CUH
 #define MATMUL_TILES_CUH
 
