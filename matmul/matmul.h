@@ -154,8 +154,8 @@ static inline matmul_thin_side matmul_thin_rule(matmul_precision precision, long
     case MATMUL_TF32:
         rows = m <= MATMUL_THIN_GROUP && n % 4 != 0;
         cols = n <= MATMUL_THIN_GROUP &&
-               (n > 4 ? n <= 8 || k % 4 != 0 || a_size <= 1LL << 25
-                      : a_size <= 1LL << 23 || k % 4 != 0 || (n == 1 && a_size <= 1LL << 27));
+               (k % 4 != 0 || (n > 4 ? n <= 8 || a_size <= 1LL << 25
+                                     : a_size <= 1LL << 23 || (n == 1 && a_size <= 1LL << 27)));
         break;
     default:
         rows = m <= MATMUL_THIN_GROUP / 2 && b_size <= 1LL << 23;

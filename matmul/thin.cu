@@ -115,7 +115,6 @@ template <matmul_precision P> static bool thin_mma_split_taken(const matmul_args
 
 // The tensor-core columns kernel for a shape: its form, its groups of 8 columns, and
 // whether A's rows lie on 16 bytes.
-
 typedef void (*thin_mma_kernel)(matmul_args, split_k_space);
 template <matmul_precision P> static thin_mma_kernel thin_mma_kernel_for(const matmul_args *p)
 {
@@ -153,7 +152,7 @@ template <matmul_precision P> static thin_plan plan_thin(const matmul_args *p)
         columns_kernel ? thin_cols_rows_warp(P, thin_cols_count(p->n)) : THIN_COLS_ROWS_WARP;
     const unsigned blocks = rows ? cl_grid_blocks(p->n, THIN_ROWS_COLS, "the thin path")
                                  : cl_grid_blocks(p->m,
-                                                  mma_split ? 16
+                                                  mma_split ? (int)THIN_MMA_SPLIT_ROWS
                                                   : mma     ? (int)THIN_MMA_ROWS
                                                             : cols_rows_warp * THIN_THREADS / 32,
                                                   "the thin path");

@@ -483,6 +483,7 @@ __global__ void __launch_bounds__(THIN_THREADS, thin_column_blocks(N))
 // two).
 enum {
     THIN_MMA_ROWS = 16 * THIN_THREADS / 32,
+    THIN_MMA_SPLIT_ROWS = 16, // the form with warps along k: one mma's m a block
     THIN_MMA_SLAB = 256,
     THIN_MMA_WINDOW = 64,
     THIN_MMA_UNROLL = 4,
@@ -576,6 +577,21 @@ __device__ __forceinline__ uint4 b_chunk(const thin_element<P> *b, int n, int k_
     return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
+// One chunk's multiply-adds for a group of 8 columns: rows g and g + 8's 16 bytes (lo, hi)
+// against B's 16 bytes for the lane, two mma.sync in the k order described above.
+template <matmul_precision P>
+__device__ __forceinline__ void mma_chunk(float (&acc)[4], uint4 lo, uint4 hi, uint4 b)
+{
+    mma_16x8<P>(
+        acc,
+        {mma_operand<P>(lo.x), mma_operand<P>(hi.x), mma_operand<P>(lo.y), mma_operand<P>(hi.y)},
+        {b.x, b.y});
+    mma_16x8<P>(
+        acc,
+        {mma_operand<P>(lo.z), mma_operand<P>(hi.z), mma_operand<P>(lo.w), mma_operand<P>(hi.w)},
+        {b.z, b.w});
+}
+
 // A lane's mma sums into C: acc[h] holds rows row and row + 8, columns 8 h + 2 t and 8 h +
 // 2 t + 1.
 template <int G>
@@ -631,17 +647,8 @@ __global__ void __launch_bounds__(THIN_THREADS, thin_mma_blocks(V))
             for (int u = 0; u < U; u++)
                 if (c0 + u < chunks)
 #pragma unroll
-                    for (int h = 0; h < G; h++) {
-                        const uint4 bv = bw[c0 + u][h][lane];
-                        mma_16x8<P>(acc[h],
-                                    {mma_operand<P>(lo[u].x), mma_operand<P>(hi[u].x),
-                                     mma_operand<P>(lo[u].y), mma_operand<P>(hi[u].y)},
-                                    {bv.x, bv.y});
-                        mma_16x8<P>(acc[h],
-                                    {mma_operand<P>(lo[u].z), mma_operand<P>(hi[u].z),
-                                     mma_operand<P>(lo[u].w), mma_operand<P>(hi[u].w)},
-                                    {bv.z, bv.w});
-                    }
+                    for (int h = 0; h < G; h++)
+                        mma_chunk<P>(acc[h], lo[u], hi[u], bw[c0 + u][h][lane]);
         }
     }
     // The pieces of k added up (split-K's fixup), then stored.
@@ -668,7 +675,7 @@ __global__ void __launch_bounds__(THIN_THREADS, 2)
     const thin_element<P> *a = static_cast<const thin_element<P> *>(p.a);
     const thin_element<P> *b = static_cast<const thin_element<P> *>(p.b);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-    const int row = blockIdx.x * 16 + g;
+    const int row = blockIdx.x * THIN_MMA_SPLIT_ROWS + g;
     const thin_element<P> *a_lo = a + (size_t)row * p.k, *a_hi = a_lo + (size_t)8 * p.k;
     const int k_lo = row < p.m ? p.k : 0, k_hi = row + 8 < p.m ? p.k : 0;
     const slab_range range = split_k_slabs(ceil_div(p.k, THIN_MMA_SLAB), blockIdx.y, gridDim.y);
@@ -690,16 +697,8 @@ __global__ void __launch_bounds__(THIN_THREADS, 2)
         for (int u = 0; u < U; u++)
             if (c0 + u * WARPS < last)
 #pragma unroll
-                for (int h = 0; h < G; h++) {
-                    mma_16x8<P>(acc[h],
-                                {mma_operand<P>(lo[u].x), mma_operand<P>(hi[u].x),
-                                 mma_operand<P>(lo[u].y), mma_operand<P>(hi[u].y)},
-                                {bv[u][h].x, bv[u][h].y});
-                    mma_16x8<P>(acc[h],
-                                {mma_operand<P>(lo[u].z), mma_operand<P>(hi[u].z),
-                                 mma_operand<P>(lo[u].w), mma_operand<P>(hi[u].w)},
-                                {bv[u][h].z, bv[u][h].w});
-                }
+                for (int h = 0; h < G; h++)
+                    mma_chunk<P>(acc[h], lo[u], hi[u], bv[u][h]);
     }
     if (warp > 0)
 #pragma unroll
