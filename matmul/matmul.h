@@ -120,26 +120,23 @@ enum { MATMUL_THIN_GROUP = 16 }; // rows (columns) of C a thread's accumulators 
 // 2668 x 15 x 2289 19, 24; but 8192 x 16 x 8192 49, 43; 16384 x 16 x 16384 fp16 152, 137;
 // 20000 x 13 x 3000 fp16 47, 48). tf32's columns 5 .. 16 take the thin path
 // (2026-11-30, H200, 134 shapes of 5 .. 16 columns, m 100 .. 99999, k 300 .. 16384;
-// thin.cu's tensor-core kernel, or at a short k and a small A its CUDA cores' columns
-// kernel; thin against tiled: 99999 x 16 x 3001 406 us, 872; 16384 x 16 x 16383 344, 762;
-// 9999 x 10 x 777 19, 40; 4096 x 16 x 4096 26, 32; 300 x 12 x 300 7.6, 12.2; 16384 x 8 x
-// 16384 259, 257) but at 9 .. 16 columns past 2^25 elements of A whose rows lie on 16
-// bytes, where the tiles read A as it lies at its full rate (8192 x 16 x 8192 84, 78; 16384
-// x 12 x 16384 271, 262). Elsewhere the tiles won only at k = 300 and m of 3000 to 10000, by
-// up to 1.6 us (2999 x 16 x 300 10.8, 9.2; 9999 x 16 x 300 13.2, 11.7).
-// tf32 (2026-11-29,
-// v9's tiles of C^T): rows for m <= 16 only where B's rows are not whole 16-byte chunks
-// (n % 4 != 0), which v9's tiles would first copy (5 x 7659 x 2319: 60 us thin, 72 tiled;
-// 1 x 565 x 7040: 19, 26); with B as it lies the tiles won at every size tried (16 x 8192 x
-// 8192: 229 thin, 73 tiled; 9 x 1968 x 430: 19, 13; 1 x 4096 x 4096: 29, 25). Up to 4
-// columns (the CUDA cores) for an A of at most 2^23 elements, and where A's rows are not
-// whole chunks (k % 4 != 0: 5566 x 1 x 1166 19 thin, 35 tiled); past that the tiles won
-// (16384 x 1 x 16384: 342, 279; 8192 x 1 x 8192: 113, 84). Where both sides are thin the longer
-// operand is the one streamed. Up to 4 columns have a kernel of their own (thin.cu); for one column
-// it changed the count (2026-11-30, H200, thin against tiled): fp32 takes it at every k (2500 x 1 x
-// 333 6.2 us, 20.6; 50000 x 1 x 333 22.6, 84.9; 961 x 1 x 55 5.0, 10.0); tf32 for an A of at most
-// 2^27 elements (3000 x 1 x 3000 19.8, 31.4; 4096 x 1 x 4096 26.3, 36.6; 8192 x 1 x 8192 80.4,
-// 84.8; 2500 x 1 x 25000 90.3, 100.1), past which tf32's rounding of every element cost
+// thin.cu's tensor-core kernel; thin against tiled: 99999 x 16 x 3001 406 us, 872; 16384 x 16 x
+// 16383 344, 762; 9999 x 10 x 777 19, 40; 4096 x 16 x 4096 26, 32; 300 x 12 x 300 7.6, 12.2; 16384
+// x 8 x 16384 259, 257) but at 9 .. 16 columns past 2^25 elements of A whose rows lie on 16 bytes,
+// where the tiles read A as it lies at its full rate (8192 x 16 x 8192 84, 78; 16384 x 12 x 16384
+// 271, 262). Elsewhere the tiles won only at k = 300 and m of 3000 to 10000, by up to 1.6 us (2999
+// x 16 x 300 10.8, 9.2; 9999 x 16 x 300 13.2, 11.7). tf32 (2026-11-29, v9's tiles of C^T): rows for
+// m <= 16 only where B's rows are not whole 16-byte chunks (n % 4 != 0), which v9's tiles would
+// first copy (5 x 7659 x 2319: 60 us thin, 72 tiled; 1 x 565 x 7040: 19, 26); with B as it lies the
+// tiles won at every size tried (16 x 8192 x 8192: 229 thin, 73 tiled; 9 x 1968 x 430: 19, 13; 1 x
+// 4096 x 4096: 29, 25). Up to 4 columns (the CUDA cores) for an A of at most 2^23 elements, and
+// where A's rows are not whole chunks (k % 4 != 0: 5566 x 1 x 1166 19 thin, 35 tiled); past that
+// the tiles won (16384 x 1 x 16384: 342, 279; 8192 x 1 x 8192: 113, 84). Where both sides are thin
+// the longer operand is the one streamed. Up to 4 columns have a kernel of their own (thin.cu); for
+// one column it changed the count (2026-11-30, H200, thin against tiled): fp32 takes it at every k
+// (2500 x 1 x 333 6.2 us, 20.6; 50000 x 1 x 333 22.6, 84.9; 961 x 1 x 55 5.0, 10.0); tf32 for an A
+// of at most 2^27 elements (3000 x 1 x 3000 19.8, 31.4; 4096 x 1 x 4096 26.3, 36.6; 8192 x 1 x
+// 8192 80.4, 84.8; 2500 x 1 x 25000 90.3, 100.1), past which tf32's rounding of every element cost
 // more than the tiles (16384 x 1 x 16384 293, 273; 50000 x 1 x 7000 398, 362).
 static inline matmul_thin_side matmul_thin_rule(matmul_precision precision, long long m,
                                                 long long n, long long k)

@@ -6,8 +6,8 @@
 //
 //   rows      m few: each thread 4 columns of up to 16 rows of C, B streamed once a group
 //             of 16 rows, A's slab staged in shared memory
-//   columns   n = 5 .. 16 in fp32 (tf32 at a short k and a small A): each warp 4 rows of
-//             C, its lanes 4 steps of k each, B's slab staged transposed in shared memory
+//   columns   n = 5 .. 16 in fp32: each warp 4 rows of C, its lanes 4 steps of k each,
+//             B's slab staged transposed in shared memory
 //   column    n <= 4 (n = 1: a matrix-vector product): a warp 4 rows, B read straight
 //             from memory
 //   mma       n = 5 .. 16 in tf32, bf16 and fp16: a warp 16 rows, mma.sync on A's loads
@@ -69,18 +69,16 @@ struct thin_plan {
     int fixup_threads; // a block's threads that take part in split-K's fixup
 };
 
-// The shapes the tensor-core columns kernel takes: 5 to 16 columns in bf16 and fp16, and
-// in tf32 but where k is under 2 of its slabs and A small. There its grid has few blocks,
-// each a chain of waits (B staged, then A's loads 4 chunks at a time, then split-K's
-// fixup), and the CUDA cores' columns kernel, whose blocks take 16 or 32 rows and k
-// whole, ran ahead (H200, tf32, tensor cores against CUDA cores: 300 x 12 x 300 11.7 us,
-// 7.6; 2999 x 16 x 300 11.9, 10.8; but 9999 x 16 x 300 13.2, 21.1; 300 x 16 x 777 13.2,
-// 14.2; 2999 x 16 x 2000 15.4, 36.9).
+// The shapes the tensor-core columns kernel takes: 5 to 16 columns in tf32, bf16 and
+// fp16. tf32 once kept a short k and a small A on the CUDA cores' columns kernel, whose
+// blocks took k whole; the tensor cores' form with warps along k now runs them as fast or
+// faster (H200, 64 tf32 shapes of 5 .. 16 columns, m 64 .. 2999, k 64 .. 500: geometric
+// mean of time over cuBLAS's 0.77 -> 0.73; 64 x 5 x 500 9.4 -> 6.8 us, 300 x 16 x 500
+// 10.4 -> 8.7, 1111 x 8 x 300 8.4 -> 7.3; slower by up to 1 us at 12 and 16 columns of
+// k 64 .. 300: 300 x 12 x 64 5.4 -> 6.2, 64 x 12 x 300 8.2 -> 9.2).
 template <matmul_precision P> static bool thin_mma_taken(const matmul_args *p)
 {
-    const bool tensor_cores =
-        P != MATMUL_TF32 || p->k >= 2 * THIN_MMA_SLAB || (long long)p->m * p->k > 1LL << 20;
-    return P != MATMUL_FP32 && tensor_cores && p->n > THIN_COLUMN_MAX && p->n <= THIN_GROUP;
+    return P != MATMUL_FP32 && p->n > THIN_COLUMN_MAX && p->n <= THIN_GROUP;
 }
 
 // The blocks of a thin kernel the GPU holds at once.
@@ -146,15 +144,12 @@ template <matmul_precision P> static thin_plan plan_thin(const matmul_args *p)
     const int thin = rows ? p->m : p->n;
     const bool mma = !rows && thin_mma_taken<P>(p);
     const bool mma_split = mma && thin_mma_split_taken<P>(p);
-    // the columns kernel's rows a warp (the column kernel's, to 4 columns: 4)
     const bool columns_kernel = !rows && !mma && p->n > THIN_COLUMN_MAX;
-    const int cols_rows_warp =
-        columns_kernel ? thin_cols_rows_warp(P, thin_cols_count(p->n)) : THIN_COLS_ROWS_WARP;
     const unsigned blocks = rows ? cl_grid_blocks(p->n, THIN_ROWS_COLS, "the thin path")
                                  : cl_grid_blocks(p->m,
                                                   mma_split ? (int)THIN_MMA_SPLIT_ROWS
                                                   : mma     ? (int)THIN_MMA_ROWS
-                                                            : cols_rows_warp * THIN_THREADS / 32,
+                                                            : (int)THIN_COLS_ROWS,
                                                   "the thin path");
     const unsigned groups = cl_ceil_div(thin, THIN_GROUP);
     const long long slabs = cl_ceil_div(p->k, rows  ? (int)THIN_ROWS_SLAB
@@ -172,9 +167,8 @@ template <matmul_precision P> static thin_plan plan_thin(const matmul_args *p)
         splits = matmul_wave_splits(placed, (int)slabs, (int)most,
                                     thin_resident((const void *)thin_column_kernel_for<P>(p->n)));
     t.grid = dim3(blocks, split_k_pieces((int)slabs, (int)splits), groups);
-    t.accumulators = mma              ? 4 * cl_ceil_div(p->n, 8)
-                     : columns_kernel ? thin_cols_count(p->n) * cols_rows_warp
-                                      : thin_count(thin) * (rows ? 4 : THIN_COLS_ROWS_WARP);
+    t.accumulators = mma ? 4 * cl_ceil_div(p->n, 8)
+                         : (columns_kernel ? thin_cols_count(p->n) : thin_count(thin)) * 4;
     t.fixup_threads = rows || mma_split ? 32 : THIN_THREADS;
     return t;
 }
@@ -235,9 +229,9 @@ template <matmul_precision P> static void launch_thin_as(const matmul_args *p, c
     else if (p->n <= THIN_COLUMN_MAX)
         thin_column_kernel_for<P>(p->n)<<<t.grid, THIN_THREADS, 0, s>>>(
             *p, rows_vectorize(p->a, p->k, sizeof(thin_element<P>)), space);
-    else if constexpr (sizeof(thin_element<P>) == 4) // 5 .. 16 columns: 8, 12 or 16 a block
+    else if constexpr (P == MATMUL_FP32) // 5 .. 16 columns: 8, 12 or 16 a block
         with_constant<8, 12, 16>(thin_cols_count(p->n), [&](auto cols) {
-            matmul_thin_cols_kernel<P, cols()>
+            matmul_thin_cols_kernel<cols()>
                 <<<t.grid, THIN_THREADS, 0, s>>>(*p, rows_vectorize(p->a, p->k, 4), space);
         });
     CL_LAUNCH_CHECK();

@@ -23,16 +23,6 @@ enum {
     THIN_COLS_SLAB = 32 * THIN_COLS_STEPS,
 };
 
-// The columns kernel's rows a warp: 4, but 2 for tf32's 16 columns, whose pipelined form
-// then fits 128 registers without spilling and a small A has twice the blocks (H200,
-// against 4 rows: 300 x 14 x 300 12.5 -> 8.3 us, cuBLAS 10.1; 500 x 16 x 500 14.8 -> 10.5,
-// 12.2; 333 x 10 x 777 21.6 -> 14.3, 12.9). fp32 at 2 rows lost (8192 x 16 x 8192 174 ->
-// 257 us: twice B's shared-memory reads a multiply-add).
-__host__ __device__ constexpr int thin_cols_rows_warp(matmul_precision precision, int columns)
-{
-    return precision == MATMUL_TF32 && columns > 8 ? 2 : THIN_COLS_ROWS_WARP;
-}
-
 // --- elements: what the operands hold in memory, read as floats --------------------------
 
 template <matmul_precision P>
@@ -277,110 +267,53 @@ __device__ __forceinline__ void cols_finish(float (&acc)[R * C], const matmul_ar
     }
 }
 
-// fp32, 5 to 16 columns, and tf32's at a short k and a small A (thin_mma_taken: the
-// tensor cores take the rest). A warp takes R rows of A (4; tf32's 16 columns 2:
-// thin_cols_rows_warp), its lanes 4 steps of k each, one 16-byte load a row (a warp reads
-// 512 contiguous bytes of a row), times B's values for those steps, which the block stages
-// in shared memory a slab (128 steps) at a time, transposed ([column][step]): lane l's 4
-// steps at 4 l, read as a float4. Each lane sums R rows x C columns over its steps; at the
-// end the warp adds its lanes' sums by shuffles.
-// fp32 loads a slab's A rows and B share together, then stages B between two barriers.
-// tf32 is software pipelined: the next slab's loads are issued before this slab's
-// multiply-adds, B staged in the other of two buffers after them, one barrier a slab.
-// tf32 rounds every element of A and B, and only with its loads a slab ahead did its time
-// come near fp32's (H200, A/B against the fp32 order, cuBLAS in brackets: 666 x 7 x 5002
-// 27.2 -> 18.6 us (17.0), 4096 x 8 x 2048 38.3 -> 26.1 (18.1), 500 x 16 x 500 18.6 -> 14.7
-// (10.8)). fp32 in the same order lost on tall shapes (99999 x 16 x 500 130 -> 147 us,
-// 50000 x 11 x 1024 111 -> 124: 2 blocks an SM where 3 ran at 8 columns, spills at 16).
-// Napkin math (H200, fp32 4096 x 16 x 4096): 64 MB of A at ~4 TB/s, 16 us; 16 multiply-
-// adds an element, 268 M, 8 us on the CUDA cores; cuBLAS 45 us.
-// tf32's registers capped for 2 blocks an SM; fp32's left to ptxas (0: no minimum), which
-// takes 80 at 8 columns (3 blocks) and 128 at 16.
-template <matmul_precision P, int C>
-__global__ void __launch_bounds__(THIN_THREADS, P == MATMUL_TF32 ? 2 : 0)
+// fp32, 5 to 16 columns (tf32 takes the tensor cores, below). A warp takes 4 rows of A,
+// its lanes 4 steps of k each, one 16-byte load a row (a warp reads 512 contiguous bytes
+// of a row), times B's values for those steps, which the block stages in shared memory a
+// slab (128 steps) at a time, transposed ([column][step]): lane l's 4 steps at 4 l, read
+// as a float4. Each lane sums 4 rows x C columns over its steps; at the end the warp adds
+// its lanes' sums by shuffles. A slab's A rows are loaded before the barrier that lets B's
+// staging begin, so they wait on memory together with it. (Software pipelined, the next
+// slab's loads issued before this slab's multiply-adds, it lost on tall shapes: 99999 x 16
+// x 500 130 -> 147 us, 50000 x 11 x 1024 111 -> 124: 2 blocks an SM where 3 ran at 8
+// columns, spills at 16.)
+// Napkin math (H200, 4096 x 16 x 4096): 64 MB of A at ~4 TB/s, 16 us; 16 multiply-adds an
+// element, 268 M, 8 us on the CUDA cores; cuBLAS 45 us. The registers are left to ptxas,
+// which takes 80 at 8 columns (3 blocks an SM), 100 at 12 and 128 at 16 (2).
+template <int C>
+__global__ void __launch_bounds__(THIN_THREADS)
     matmul_thin_cols_kernel(matmul_args p, bool vec_a, split_k_space space)
 {
-    static_assert(sizeof(thin_element<P>) == 4, "16-bit columns take the tensor cores");
-    constexpr int E = THIN_COLS_STEPS, SLAB = THIN_COLS_SLAB, PITCH = SLAB + 4;
-    constexpr int STAGED = SLAB * C / THIN_THREADS; // B's values a thread stages a slab
-    constexpr bool PIPELINED = P == MATMUL_TF32;
-    constexpr int BUFFERS = PIPELINED ? 2 : 1;
-    __shared__ __align__(16) float bt[BUFFERS][C][PITCH]; // B's slabs, [column][step, as above]
-    constexpr int R = thin_cols_rows_warp(P, C);
-    const thin_element<P> *a = static_cast<const thin_element<P> *>(p.a);
-    const thin_element<P> *b = static_cast<const thin_element<P> *>(p.b);
+    constexpr int E = THIN_COLS_STEPS, SLAB = THIN_COLS_SLAB, PITCH = SLAB + 4,
+                  R = THIN_COLS_ROWS_WARP;
+    __shared__ __align__(16) float bt[C][PITCH]; // B's slab, [column][step, as above]
+    const float *a = static_cast<const float *>(p.a);
+    const float *b = static_cast<const float *>(p.b);
     const int col0 = blockIdx.z * THIN_GROUP, cols = min(C, p.n - col0);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int row0 = blockIdx.x * (R * THIN_THREADS / 32) + warp * R;
+    const int row0 = blockIdx.x * THIN_COLS_ROWS + warp * R;
     const slab_range range = split_k_slabs(ceil_div(p.k, SLAB), blockIdx.y, gridDim.y);
-    const auto load_a = [&](int s, float4(&v)[R]) {
+    float acc[R * C] = {};
+    for (int s = range.first; s < range.end; s++) {
         const int l = s * SLAB + E * lane;
+        float4 av[R];
 #pragma unroll
         for (int r = 0; r < R; r++)
-            v[r] =
-                load_quad<P>(a + (size_t)(row0 + r) * p.k + l, row0 + r < p.m ? p.k - l : 0, vec_a);
-    };
-    // Value e of slab s's B as staged: step e / C, column e % C (along B's rows: coalesced).
-    const auto b_value = [&](int s, int e) {
-        const int l = s * SLAB + e / C, j = e % C;
-        return l < p.k && j < cols ? to_float<P>(b[(size_t)l * p.n + col0 + j]) : 0.0f;
-    };
-    const auto load_b = [&](int s, float(&v)[STAGED]) {
-#pragma unroll
-        for (int i = 0; i < STAGED; i++)
-            v[i] = b_value(s, threadIdx.x + i * THIN_THREADS);
-    };
-    const auto store_b = [&](int buffer, const float(&v)[STAGED]) {
-#pragma unroll
-        for (int i = 0; i < STAGED; i++) {
-            const int e = threadIdx.x + i * THIN_THREADS;
-            bt[buffer][e % C][e / C] = v[i];
-        }
-    };
-    float acc[R * C] = {};
-    float4 av[R]; // A's rows, raw (rounded to tf32 as used)
-    float bv[STAGED];
-    if constexpr (PIPELINED) {
-        if (range.first < range.end) {
-            load_a(range.first, av);
-            load_b(range.first, bv);
-            store_b(0, bv);
+            av[r] = load_quad<MATMUL_FP32>(a + (size_t)(row0 + r) * p.k + l,
+                                           row0 + r < p.m ? p.k - l : 0, vec_a);
+        __syncthreads(); // the last slab is read
+        // value e of the slab: step e / C, column e % C (along B's rows: coalesced)
+        for (int e = threadIdx.x; e < SLAB * C; e += THIN_THREADS) {
+            const int step = s * SLAB + e / C, j = e % C;
+            bt[j][e / C] = step < p.k && j < cols ? b[(size_t)step * p.n + col0 + j] : 0.0f;
         }
         __syncthreads();
-    }
-    for (int s = range.first; s < range.end; s++) {
-        const int buffer = PIPELINED ? (s - range.first) % 2 : 0;
-        const bool more = s + 1 < range.end;
-        float4 an[R]; // pipelined: the next slab's A
-        if constexpr (PIPELINED) {
-            if (more) {
-                load_a(s + 1, an);
-                load_b(s + 1, bv);
-            }
-        } else {
-            load_a(s, av);
-            __syncthreads(); // the last slab is read
-            for (int e = threadIdx.x; e < SLAB * C; e += THIN_THREADS)
-                bt[0][e % C][e / C] = b_value(s, e);
-            __syncthreads();
-        }
 #pragma unroll
         for (int j = 0; j < C; j++) {
-            const float4 b4 = *reinterpret_cast<const float4 *>(&bt[buffer][j][E * lane]);
+            const float4 b4 = *reinterpret_cast<const float4 *>(&bt[j][E * lane]);
 #pragma unroll
-            for (int r = 0; r < R; r++) {
-                const float4 x = to_float4<P>(av[r]);
-                acc[r * C + j] += x.x * b4.x + x.y * b4.y + x.z * b4.z + x.w * b4.w;
-            }
-        }
-        if constexpr (PIPELINED) {
-            if (more) {
-                store_b(1 - buffer, bv);
-#pragma unroll
-                for (int r = 0; r < R; r++)
-                    av[r] = an[r];
-            }
-            __syncthreads(); // the next slab's B staged; this one's read by every warp
+            for (int r = 0; r < R; r++)
+                acc[r * C + j] += av[r].x * b4.x + av[r].y * b4.y + av[r].z * b4.z + av[r].w * b4.w;
         }
     }
     cols_finish<R, C>(acc, p, space, row0, col0, cols, lane);
