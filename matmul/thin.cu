@@ -99,16 +99,33 @@ template <matmul_precision P> static thin_column_kernel thin_column_kernel_for(i
 }
 
 // The tensor-core kernel's form for a small A: warps along k (matmul_thin_mma_split_kernel)
-// for at most 4 MiB of A in at most 4096 rows, where the 128-row form's blocks are a
-// quarter of the SMs or fewer (H200, tensor cores, warps along k against along rows:
-// 300 x 14 x 300 fp16 7.7 us, 15.0, cuBLAS 7.3; 1895 x 5 x 326 fp16 8.1, 14.4; 4000 x 8 x
-// 500 bf16 7.3, 15.3; 300 x 16 x 777 tf32 9.0, 13.2). Past it B's loads, which the split
-// form makes a lane a chunk where the row form stages B once a window for 128 rows, cost
-// more than the idle SMs (1100 x 16 x 1900 tf32, 8.4 MB: 16.7 against 12.7; 16000 x 16 x
-// 128 fp16 11.9, 6.7; 1000 x 16 x 30000 tf32 107, 45).
+// in at most 4096 rows, for at most 4 MiB of A, and at up to 8 columns where the 128-row
+// form's grid, even with k cut into the most pieces, is under two blocks an SM (16-bit)
+// or one (tf32, in at most 1024 rows: its lanes round each B fragment they load, which
+// the 128-row form rounds once as it stages B). H200, us, warps along k against along
+// rows: 300 x 14 x 300 fp16 7.7, 15.0 (cuBLAS 7.3); 4000 x 8 x 500 bf16 7.3, 15.3; 300 x
+// 16 x 777 tf32 9.0, 13.2; past 4 MiB: 96 x 8 x 77777 fp16 21.5, 57.2; 64 x 5 x 131072
+// bf16 16.6, 28.1; 3000 x 8 x 900 fp16 10.9, 15.5; 1777 x 6 x 2500 fp16 14.5, 18.1;
+// 128 x 8 x 100000 tf32 37.8, 44.9; 900 x 7 x 2600 tf32 13.0, 14.5. Elsewhere B's loads,
+// which the split form makes a lane a chunk where the row form stages B once a window for
+// 128 rows, cost more than the idle SMs: at 9 .. 16 columns (1100 x 16 x 1900 tf32 16.7,
+// 12.7; 16000 x 16 x 128 fp16 11.9, 6.7; 1000 x 16 x 30000 tf32 107, 45; past 4 MiB
+// neither won consistently: 2000 x 14 x 1500 bf16 12.9, 17.1 but 2048 x 12 x 2048 fp16
+// 12.1, 10.5), at 8 columns and a fuller grid (3000 x 8 x 5000 fp16 23.6, 18.1; 2800 x 7
+// x 2600 fp16 15.0, 14.0), tf32 in more rows (2600 x 7 x 1400 16.2, 13.2; 1100 x 8 x
+// 3000 16.0, 15.1).
 template <matmul_precision P> static bool thin_mma_split_taken(const matmul_args *p)
 {
-    return p->m <= 4096 && (long long)p->m * p->k * (long long)sizeof(thin_element<P>) <= 1LL << 22;
+    if (p->m > 4096)
+        return false;
+    if ((long long)p->m * p->k * (long long)sizeof(thin_element<P>) <= 1LL << 22)
+        return true;
+    const long long slabs = cl_ceil_div(p->k, (int)THIN_MMA_SLAB);
+    const long long row_form_blocks = cl_ceil_div(p->m, (int)THIN_MMA_ROWS) *
+                                      (slabs < SPLIT_K_MAX ? slabs : (long long)SPLIT_K_MAX);
+    if (P == MATMUL_TF32)
+        return p->n <= 8 && p->m <= 1024 && row_form_blocks < sm_count();
+    return p->n <= 8 && row_form_blocks < 2LL * sm_count();
 }
 
 // The tensor-core columns kernel for a shape: its form, its groups of 8 columns, and
