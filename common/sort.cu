@@ -18,6 +18,7 @@
 // rate, v5 at about 65% (H100; the v5 section below says what bounds it).
 #include "bulk_copy.cuh"
 #include "check.h"
+#include "dependent_launch.cuh"
 #include "device.h"
 #include "launch.h"
 #include "scan.cuh"
@@ -53,26 +54,6 @@ template <bool PAIRS> struct v4_shape {
 // output base), and the digits' exclusive scan is a block scan of one digit a thread.
 static_assert(SORT_THREADS == RADIX, "onesweep_pass: thread t owns digit t");
 #define MAX_PASSES 4
-
-// Programmatic dependent launch (sm_90): a kernel launched with it may start before the
-// one before it in the stream has finished, and waits for that grid here, before it
-// reads anything the grid wrote; a kernel lets the next one launch once all its blocks
-// run. Both do nothing in a plain launch, and are compiled out of code for older GPUs,
-// so launch() asks for a dependent launch only where the kernel's code has the wait.
-#define DEPENDENT_LAUNCH_ARCH 90
-__device__ __forceinline__ void wait_for_previous_grid()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= DEPENDENT_LAUNCH_ARCH * 10
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
-__device__ __forceinline__ void let_next_grid_launch()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= DEPENDENT_LAUNCH_ARCH * 10
-    asm volatile("griddepcontrol.launch_dependents;");
-#endif
-}
 
 // Pass p of `bits`: the digit's shift and mask.
 __host__ __device__ static int pass_shift(int p) { return 8 * p; }
@@ -718,28 +699,6 @@ __global__ void __launch_bounds__(SORT_THREADS, V5_MIN_BLOCKS)
         onesweep_tile<PAIRS, false>(sm, tile, span, keys_in, values_in, out, shift, mask, st);
 }
 
-// A launch of `kernel`; with `dependent`, as a programmatic dependent launch where the
-// kernel's code waits for the grid before it (wait_for_previous_grid: code for sm_90
-// and up): it may start while the kernel before it in the stream finishes. Raises the
-// kernel's shared-memory allowance first where shared_bytes needs it.
-template <typename... Params, typename... Args>
-static void launch(bool dependent, void (*kernel)(Params...), dim3 blocks, unsigned threads,
-                   size_t shared_bytes, cudaStream_t stream, Args... args)
-{
-    const cl_kernel_fit fit = cl_kernel_fit_for((const void *)kernel, (int)threads, shared_bytes);
-    cudaLaunchAttribute attribute = {};
-    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attribute.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t config = {};
-    config.gridDim = blocks;
-    config.blockDim = dim3(threads);
-    config.dynamicSmemBytes = shared_bytes;
-    config.stream = stream;
-    config.attrs = &attribute;
-    config.numAttrs = dependent && fit.code_arch >= DEPENDENT_LAUNCH_ARCH ? 1 : 0;
-    CL_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args...));
-}
-
 // A sort's size checked against its workspace; its tiles.
 static unsigned sort_tiles(size_t n, bool pairs, bool v5, const cl_sort_workspace *ws)
 {
@@ -753,8 +712,8 @@ static unsigned sort_tiles(size_t n, bool pairs, bool v5, const cl_sort_workspac
 static void count_digits(const uint32_t *keys, size_t n, int bits, unsigned tiles,
                          cl_sort_workspace *ws, cudaStream_t stream)
 {
-    launch(false, count_all_digits, tiles < 1024 ? tiles : 1024, SORT_THREADS, 0, stream, keys, n,
-           bits, ws->digit_counts);
+    cl_launch(false, count_all_digits, tiles < 1024 ? tiles : 1024, SORT_THREADS, 0, stream, keys,
+              n, bits, ws->digit_counts);
 }
 
 // One v5 pass (a programmatic dependent launch) over `tiles` (a launch of `grid` of
@@ -766,13 +725,13 @@ static void v5_pass(const uint32_t *keys, const uint32_t *values, const Out &out
 {
     const scan_tile_state st = cl_scan_tile_state(ws->lookback, (size_t)grid * RADIX);
     if (values)
-        launch(true, onesweep_pass_v5<true, Out, Tiles>, grid, SORT_THREADS,
-               sizeof(v5_shared<true, Out>), stream, keys, values, out, tiles, pass_shift(p),
-               pass_mask(p, bits), st, grid);
+        cl_launch(true, onesweep_pass_v5<true, Out, Tiles>, grid, SORT_THREADS,
+                  sizeof(v5_shared<true, Out>), stream, keys, values, out, tiles, pass_shift(p),
+                  pass_mask(p, bits), st, grid);
     else
-        launch(true, onesweep_pass_v5<false, Out, Tiles>, grid, SORT_THREADS,
-               sizeof(v5_shared<false, Out>), stream, keys, values, out, tiles, pass_shift(p),
-               pass_mask(p, bits), st, grid);
+        cl_launch(true, onesweep_pass_v5<false, Out, Tiles>, grid, SORT_THREADS,
+                  sizeof(v5_shared<false, Out>), stream, keys, values, out, tiles, pass_shift(p),
+                  pass_mask(p, bits), st, grid);
 }
 
 // One sort: the histogram of every pass, its scan, one launch a pass. `v5` picks the
@@ -790,8 +749,8 @@ static void radix_sort(const uint32_t *keys_in, const uint32_t *values_in, uint3
     const unsigned tiles = sort_tiles(n, pairs, v5, ws);
     const int passes = (bits + 7) / 8;
     count_digits(keys_in, n, bits, tiles, ws, stream);
-    launch(v5, digit_starts_from_counts, (unsigned)passes, RADIX, 0, stream, ws->digit_counts,
-           ws->digit_starts);
+    cl_launch(v5, digit_starts_from_counts, (unsigned)passes, RADIX, 0, stream, ws->digit_counts,
+              ws->digit_starts);
     for (int p = 0; p < passes; p++) {
         const uint32_t *src_keys, *src_values = NULL;
         uint32_t *dst_keys, *dst_values = NULL;
@@ -804,9 +763,9 @@ static void radix_sort(const uint32_t *keys_in, const uint32_t *values_in, uint3
                     tiles, p, bits, ws, stream);
         } else {
             const scan_tile_state st = cl_scan_tile_state(ws->lookback, (size_t)tiles * RADIX);
-            launch(false, pairs ? onesweep_pass<true> : onesweep_pass<false>, tiles, SORT_THREADS,
-                   0, stream, src_keys, src_values, dst_keys, dst_values, n, pass_shift(p),
-                   pass_mask(p, bits), starts, st, tiles);
+            cl_launch(false, pairs ? onesweep_pass<true> : onesweep_pass<false>, tiles,
+                      SORT_THREADS, 0, stream, src_keys, src_values, dst_keys, dst_values, n,
+                      pass_shift(p), pass_mask(p, bits), starts, st, tiles);
         }
     }
 }
@@ -898,9 +857,9 @@ extern "C" void cl_sort_count_pass(const uint32_t *keys, size_t n, size_t chunk,
     if (rows > (size_t)chunks)
         cl_die(CL_EXIT_CUDA, "a count of %zu keys in chunks of %zu: more than %d", n, chunk,
                chunks);
-    launch(false, count_pass_digits,
-           dim3((unsigned)(tiles < per_row ? tiles : per_row), (unsigned)rows), SORT_THREADS, 0,
-           stream, keys, n, chunk, pass, bits, counts);
+    cl_launch(false, count_pass_digits,
+              dim3((unsigned)(tiles < per_row ? tiles : per_row), (unsigned)rows), SORT_THREADS, 0,
+              stream, keys, n, chunk, pass, bits, counts);
 }
 
 extern "C" uint32_t *cl_sort_spread_inbox(cl_sort_workspace *ws, uint32_t *out, int values,
@@ -966,10 +925,10 @@ extern "C" void cl_sort_spread_finish(uint32_t *keys_out, uint32_t *values_out, 
     const struct segments tiles = {ws->segments};
     uint32_t *keys = cl_sort_spread_inbox(ws, keys_out, 0, bits),
              *values = pairs ? cl_sort_spread_inbox(ws, values_out, 1, bits) : NULL;
-    launch(false, count_segment_digits, grid, SORT_THREADS, 0, stream, (const uint32_t *)keys,
-           tiles, passes, bits, ws->segment_counts);
-    launch(true, segment_digit_starts, (unsigned)passes * RADIX, RADIX, 0, stream,
-           ws->segment_counts, (const cl_sort_segments *)ws->segments, ws->segment_starts);
+    cl_launch(false, count_segment_digits, grid, SORT_THREADS, 0, stream, (const uint32_t *)keys,
+              tiles, passes, bits, ws->segment_counts);
+    cl_launch(true, segment_digit_starts, (unsigned)passes * RADIX, RADIX, 0, stream,
+              ws->segment_counts, (const cl_sort_segments *)ws->segments, ws->segment_starts);
     uint32_t *other_keys = keys == keys_out ? ws->keys : keys_out,
              *other_values = !pairs                 ? NULL
                              : values == values_out ? ws->values

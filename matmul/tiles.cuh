@@ -9,6 +9,7 @@
 
 #include "bulk_copy.cuh"
 #include "check.h"
+#include "dependent_launch.cuh"
 #include "device.h"
 #include "matmul.h"
 
@@ -265,51 +266,77 @@ inline size_t padded_row(int cols, size_t elem, size_t chunk = 16)
     return ((size_t)cols * elem + chunk - 1) / chunk * chunk;
 }
 
-// The rows x cols matrix `src` (packed) into rows `pitch_bytes` apart (a multiple of 16),
-// each row's tail past cols zeroed. A thread writes one 16-byte chunk of a row, one store,
-// from 16 / sizeof(T) loads; a warp's loads cover 512 contiguous bytes of the source row,
-// so both sides coalesce: 2 rows cols sizeof(T) bytes of traffic. (A thread an element,
-// as this copy first was, spent 0.16 ms on 4095^3 bf16's 134 MB: ~0.8 TB/s.)
+// A matrix of rows x cols elements (packed) to copy into rows pitch_bytes apart (a
+// multiple of 16), each row's tail past cols zeroed.
+struct pad_job {
+    const void *src;
+    int rows, cols;
+    void *dst;
+    size_t pitch_bytes;
+};
+
+// Row `row` of a pad_job, a thread a 16-byte chunk of it (chunk), one store from 16 /
+// sizeof(T) loads; a warp's loads cover 512 contiguous bytes of the source row, so both
+// sides coalesce: 2 rows cols sizeof(T) bytes of traffic. (A thread an element, as this
+// copy first was, spent 0.16 ms on 4095^3 bf16's 134 MB: ~0.8 TB/s.) T is uint4 where the
+// source's rows are whole chunks (cols then counts chunks).
 template <class T>
-__global__ void pad_rows_kernel(const T *src, int rows, int cols, uint4 *dst, int chunks)
+__device__ __forceinline__ void pad_chunk(const T *src, int cols, uint4 *dst, int chunks, int row,
+                                          int chunk)
 {
     constexpr int per_chunk = 16 / sizeof(T);
+    const int col0 = chunk * per_chunk;
+    union {
+        T e[per_chunk];
+        uint4 v;
+    } out;
+    const T *from = src + (size_t)row * cols + col0;
+#pragma unroll
+    for (int e = 0; e < per_chunk; e++)
+        out.e[e] = col0 + e < cols ? from[e] : T{};
+    dst[(size_t)row * chunks + chunk] = out.v;
+}
+
+// Both operands' copies in one launch (blockIdx.z: which), elements of type T: a launch
+// costs ~2.5 us where the copies are small (H200, two launches against one: 500 x 500 x
+// 500 fp16 12.9 -> 10.4 us, 250 x 250 x 250 13.5 -> 9.8, 301 x 301 x 301 tf32 13.9 ->
+// 11.6). v9 launches its product as a dependent of this kernel (dependent_launch.cuh).
+template <class T> __global__ void pad_rows_kernel(pad_job first, pad_job second)
+{
+    let_next_grid_launch();
+    const pad_job job = blockIdx.z == 0 ? first : second;
+    const int chunks = (int)(job.pitch_bytes / 16);
     const int chunk = blockIdx.x * blockDim.x + threadIdx.x;
     if (chunk >= chunks)
         return;
-    const int col0 = chunk * per_chunk;
-    for (int row = blockIdx.y; row < rows; row += gridDim.y) {
-        union {
-            T e[per_chunk];
-            uint4 v;
-        } out;
-        const T *from = src + (size_t)row * cols + col0;
-#pragma unroll
-        for (int e = 0; e < per_chunk; e++)
-            out.e[e] = col0 + e < cols ? from[e] : T{};
-        dst[(size_t)row * chunks + chunk] = out.v;
+    const bool whole_chunks = (size_t)job.cols * sizeof(T) % 16 == 0;
+    for (int row = blockIdx.y; row < job.rows; row += gridDim.y) {
+        if (whole_chunks)
+            pad_chunk((const uint4 *)job.src, (int)((size_t)job.cols * sizeof(T) / 16),
+                      (uint4 *)job.dst, chunks, row, chunk);
+        else
+            pad_chunk((const T *)job.src, job.cols, (uint4 *)job.dst, chunks, row, chunk);
     }
 }
 
-// pad_rows_kernel for elements of `elem` bytes (4: fp32 and tf32; 2: bf16 and fp16); rows
-// already whole 16-byte chunks (a copy that moves them onto 128 bytes, wgmma.cu) a chunk a
-// load.
-inline void pad_rows(const void *src, int rows, int cols, size_t elem, void *dst,
-                     size_t pitch_bytes, cudaStream_t s)
+// The copies of `count` (1 or 2) pad_jobs of elements of `elem` bytes (4: fp32 and tf32;
+// 2: bf16 and fp16), one launch.
+inline void pad_rows(const pad_job *jobs, int count, size_t elem, cudaStream_t s)
 {
     enum { THREADS = 256 };
-    const int chunks = (int)(pitch_bytes / 16);
+    size_t chunks = 0;
+    int rows = 0;
+    for (int i = 0; i < count; i++) {
+        chunks = jobs[i].pitch_bytes / 16 > chunks ? jobs[i].pitch_bytes / 16 : chunks;
+        rows = jobs[i].rows > rows ? jobs[i].rows : rows;
+    }
     const dim3 grid(cl_grid_blocks(chunks, THREADS, "the copy into padded rows"),
-                    rows < (int)MAX_GRID_Y ? (unsigned)rows : MAX_GRID_Y);
-    if ((size_t)cols * elem % 16 == 0)
-        pad_rows_kernel<uint4><<<grid, THREADS, 0, s>>>(
-            (const uint4 *)src, rows, (int)((size_t)cols * elem / 16), (uint4 *)dst, chunks);
-    else if (elem == 4)
-        pad_rows_kernel<float>
-            <<<grid, THREADS, 0, s>>>((const float *)src, rows, cols, (uint4 *)dst, chunks);
+                    rows < (int)MAX_GRID_Y ? (unsigned)rows : MAX_GRID_Y, count);
+    const pad_job second = count > 1 ? jobs[1] : jobs[0];
+    if (elem == 4)
+        pad_rows_kernel<float><<<grid, THREADS, 0, s>>>(jobs[0], second);
     else
-        pad_rows_kernel<unsigned short><<<grid, THREADS, 0, s>>>((const unsigned short *)src, rows,
-                                                                 cols, (uint4 *)dst, chunks);
+        pad_rows_kernel<unsigned short><<<grid, THREADS, 0, s>>>(jobs[0], second);
     CL_LAUNCH_CHECK();
 }
 
@@ -362,14 +389,18 @@ inline tiled_operands place_operands(const matmul_args *p, size_t elem, bool a_i
                "the copy into padded rows needs %zu bytes of workspace, was given %zu", o.bytes(),
                p->workspace_bytes);
     unsigned char *w = (unsigned char *)p->workspace;
+    pad_job jobs[2];
+    int count = 0;
     if (o.a_bytes) {
         o.a.base = w;
-        pad_rows(p->a, p->m, p->k, elem, w, (size_t)o.a.pitch * elem, s);
+        jobs[count++] = {p->a, p->m, p->k, w, (size_t)o.a.pitch * elem};
     }
     if (o.b_bytes) {
         o.b.base = w + o.a_bytes;
-        pad_rows(p->b, p->k, p->n, elem, w + o.a_bytes, (size_t)o.b.pitch * elem, s);
+        jobs[count++] = {p->b, p->k, p->n, w + o.a_bytes, (size_t)o.b.pitch * elem};
     }
+    if (count)
+        pad_rows(jobs, count, elem, s);
     return o;
 }
 

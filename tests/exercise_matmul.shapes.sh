@@ -34,6 +34,14 @@ batch_gpu "matmul -k v9 --m 4099 -n 6 --k 1601 --alpha -2 --precision tf32" 0 -k
 # beta, and k in pieces across blocks (split-K's fixup by warp 0).
 batch_gpu "matmul -k v9 --m 300 -n 14 --k 300 --beta 1 --precision bf16 (warps along k)" 0 -k v9 --m 300 -n 14 --k 300 --beta 1 --precision bf16 -i 1
 batch_gpu "matmul -k v9 --m 33 -n 5 --k 20001 --precision fp16 (warps along k, k in pieces)" 0 -k v9 --m 33 -n 5 --k 20001 --precision fp16 -i 1
+# ... past 4 MiB of A at up to 8 columns, where 128-row blocks would leave SMs idle: 64
+# pieces of k, rows not on 16 bytes (fp16), and tf32.
+batch_gpu "matmul -k v9 --m 96 -n 8 --k 77777 --beta -1 --precision fp16 (warps along k, 15 MB)" 0 -k v9 --m 96 -n 8 --k 77777 --beta -1 --precision fp16 -i 1
+batch_gpu "matmul -k v9 --m 700 -n 6 --k 2000 --precision tf32 (warps along k, 5.6 MB)" 0 -k v9 --m 700 -n 6 --k 2000 --precision tf32 -i 1
+# v9's product launched behind its copies into padded rows (a dependent launch: fewer
+# tiles than SMs), repeated back to back with C read each time.
+batch_gpu "matmul -k v9 --m 500 -n 500 --k 500 --beta 1 --precision fp16 (dependent launch, 30 repeats)" 0 -k v9 --m 500 -n 500 --k 500 --beta 1 --precision fp16 -i 30
+batch_gpu "matmul -k v9 --m 301 -n 299 --k 303 --alpha -1 --precision tf32 (dependent launch, 30 repeats)" 0 -k v9 --m 301 -n 299 --k 303 --alpha -1 --precision tf32 -i 30
 # tf32's rows where B's rows are not whole 16-byte chunks (thin), and where they are (v9's
 # tiles of C^T, m the tile's 64 columns; odd m, beta).
 batch_gpu "matmul -k v9 --m 5 -n 1031 --k 2000 --precision tf32 (rows thin)" 0 -k v9 --m 5 -n 1031 --k 2000 --precision tf32 -i 1
