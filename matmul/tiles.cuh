@@ -297,6 +297,14 @@ __device__ __forceinline__ void pad_chunk(const T *src, int cols, uint4 *dst, in
     dst[(size_t)row * chunks + chunk] = out.v;
 }
 
+// The rows of a pad_job a block copies together: one where a row has as many chunks as the
+// block has threads or more, else as many whole rows as its threads cover (500 fp16
+// elements: 63 chunks, 4 rows), so short rows do not leave most threads idle.
+__host__ __device__ inline int pad_rows_a_block(int chunks, int threads)
+{
+    return chunks >= threads ? 1 : threads / chunks;
+}
+
 // Both operands' copies in one launch (blockIdx.z: which), elements of type T: a launch
 // costs ~2.5 us where the copies are small (H200, two launches against one: 500 x 500 x
 // 500 fp16 12.9 -> 10.4 us, 250 x 250 x 250 13.5 -> 9.8, 301 x 301 x 301 tf32 13.9 ->
@@ -306,11 +314,15 @@ template <class T> __global__ void pad_rows_kernel(pad_job first, pad_job second
     let_next_grid_launch();
     const pad_job job = blockIdx.z == 0 ? first : second;
     const int chunks = (int)(job.pitch_bytes / 16);
-    const int chunk = blockIdx.x * blockDim.x + threadIdx.x;
-    if (chunk >= chunks)
+    const int rows_a_block = pad_rows_a_block(chunks, blockDim.x);
+    const int chunk =
+        rows_a_block == 1 ? blockIdx.x * blockDim.x + threadIdx.x : threadIdx.x % chunks;
+    const int row0 = rows_a_block == 1 ? 0 : threadIdx.x / chunks;
+    if (chunk >= chunks || row0 >= rows_a_block || (rows_a_block > 1 && blockIdx.x > 0))
         return;
     const bool whole_chunks = (size_t)job.cols * sizeof(T) % 16 == 0;
-    for (int row = blockIdx.y; row < job.rows; row += gridDim.y) {
+    for (int row = blockIdx.y * rows_a_block + row0; row < job.rows;
+         row += gridDim.y * rows_a_block) {
         if (whole_chunks)
             pad_chunk((const uint4 *)job.src, (int)((size_t)job.cols * sizeof(T) / 16),
                       (uint4 *)job.dst, chunks, row, chunk);
@@ -324,14 +336,17 @@ template <class T> __global__ void pad_rows_kernel(pad_job first, pad_job second
 inline void pad_rows(const pad_job *jobs, int count, size_t elem, cudaStream_t s)
 {
     enum { THREADS = 256 };
-    size_t chunks = 0;
-    int rows = 0;
+    size_t blocks_x = 0, blocks_y = 0;
     for (int i = 0; i < count; i++) {
-        chunks = jobs[i].pitch_bytes / 16 > chunks ? jobs[i].pitch_bytes / 16 : chunks;
-        rows = jobs[i].rows > rows ? jobs[i].rows : rows;
+        const size_t chunks = jobs[i].pitch_bytes / 16;
+        const int rows_a_block = pad_rows_a_block((int)chunks, THREADS);
+        const size_t x = rows_a_block == 1 ? cl_ceil_div(chunks, THREADS) : 1;
+        const size_t y = cl_ceil_div(jobs[i].rows, rows_a_block);
+        blocks_x = x > blocks_x ? x : blocks_x;
+        blocks_y = y > blocks_y ? y : blocks_y;
     }
-    const dim3 grid(cl_grid_blocks(chunks, THREADS, "the copy into padded rows"),
-                    rows < (int)MAX_GRID_Y ? (unsigned)rows : MAX_GRID_Y, count);
+    const dim3 grid(cl_grid_blocks(blocks_x * THREADS, THREADS, "the copy into padded rows"),
+                    blocks_y < MAX_GRID_Y ? (unsigned)blocks_y : MAX_GRID_Y, count);
     const pad_job second = count > 1 ? jobs[1] : jobs[0];
     if (elem == 4)
         pad_rows_kernel<float><<<grid, THREADS, 0, s>>>(jobs[0], second);
