@@ -355,6 +355,21 @@ inline void pad_rows(const pad_job *jobs, int count, size_t elem, cudaStream_t s
     CL_LAUNCH_CHECK();
 }
 
+// A and B, each where its destination is given (NULL: read in place), into rows a_pitch
+// and b_pitch bytes apart: one launch for both.
+inline void pad_operands(const matmul_args *p, size_t elem, void *a_dst, size_t a_pitch,
+                         void *b_dst, size_t b_pitch, cudaStream_t s)
+{
+    pad_job jobs[2];
+    int count = 0;
+    if (a_dst)
+        jobs[count++] = {p->a, p->m, p->k, a_dst, a_pitch};
+    if (b_dst)
+        jobs[count++] = {p->b, p->k, p->n, b_dst, b_pitch};
+    if (count)
+        pad_rows(jobs, count, elem, s);
+}
+
 // v5 to v8 read an operand whose rows are not whole 16-byte chunks (A when k is not a
 // multiple of 4 floats or 8 halves, B when n is not) an element at a time: 4x the copy
 // instructions, 8x for 16-bit elements (synchronous: cp.async moves 4 bytes at least),
@@ -404,18 +419,12 @@ inline tiled_operands place_operands(const matmul_args *p, size_t elem, bool a_i
                "the copy into padded rows needs %zu bytes of workspace, was given %zu", o.bytes(),
                p->workspace_bytes);
     unsigned char *w = (unsigned char *)p->workspace;
-    pad_job jobs[2];
-    int count = 0;
-    if (o.a_bytes) {
+    if (o.a_bytes)
         o.a.base = w;
-        jobs[count++] = {p->a, p->m, p->k, w, (size_t)o.a.pitch * elem};
-    }
-    if (o.b_bytes) {
+    if (o.b_bytes)
         o.b.base = w + o.a_bytes;
-        jobs[count++] = {p->b, p->k, p->n, w + o.a_bytes, (size_t)o.b.pitch * elem};
-    }
-    if (count)
-        pad_rows(jobs, count, elem, s);
+    pad_operands(p, elem, o.a_bytes ? w : NULL, (size_t)o.a.pitch * elem,
+                 o.b_bytes ? w + o.a_bytes : NULL, (size_t)o.b.pitch * elem, s);
     return o;
 }
 

@@ -795,19 +795,10 @@ template <matmul_precision P> static void launch_v9_as(const matmul_args *p, cud
         cl_die(CL_EXIT_CUDA, "v9: needs %zu bytes of workspace, was given %zu", needed,
                p->workspace_bytes);
     unsigned char *workspace = (unsigned char *)p->workspace;
-    const void *a = p->a, *b = p->b;
-    pad_job jobs[2];
-    int count = 0;
-    if (o.a_copied) {
-        a = workspace;
-        jobs[count++] = {p->a, p->m, p->k, workspace, o.a_pitch};
-    }
-    if (o.b_copied) {
-        b = workspace + o.a_bytes;
-        jobs[count++] = {p->b, p->k, p->n, workspace + o.a_bytes, o.b_pitch};
-    }
-    if (count)
-        pad_rows(jobs, count, elem, s);
+    void *a_copy = o.a_copied ? workspace : NULL;
+    void *b_copy = o.b_copied ? workspace + o.a_bytes : NULL;
+    pad_operands(p, elem, a_copy, o.a_pitch, b_copy, o.b_pitch, s);
+    const void *a = a_copy ? a_copy : p->a, *b = b_copy ? b_copy : p->b;
     void *split_workspace = workspace + o.a_bytes + o.b_bytes;
     const matmul_tile_shape &shape = matmul_v9_shapes[o.plan.shape];
 #define V9_SHAPE_CASE(tm, tn, time, tf32_time)                                                     \
