@@ -121,7 +121,7 @@ enum { MATMUL_THIN_GROUP = 16 }; // rows (columns) of C a thread's accumulators 
 // 20000 x 13 x 3000 fp16 47, 48). tf32's columns 5 .. 16 take the thin path
 // (2026-11-30, H200, 134 shapes of 5 .. 16 columns, m 100 .. 99999, k 300 .. 16384;
 // thin.cu's tensor-core kernel; thin against tiled: 99999 x 16 x 3001 406 us, 872; 16384 x 16 x
-// 16383 344, 762; 9999 x 10 x 777 19, 40; 4096 x 16 x 4096 26, 32; 300 x 12 x 300 7.6, 12.2; 16384
+// 16383 344, 762; 9999 x 10 x 777 19, 40; 4096 x 16 x 4096 26, 32; 300 x 12 x 300 7.9, 12.2; 16384
 // x 8 x 16384 259, 257) but at 9 .. 16 columns past 2^25 elements of A whose rows lie on 16 bytes,
 // where the tiles read A as it lies at its full rate (8192 x 16 x 8192 84, 78; 16384 x 12 x 16384
 // 271, 262). Elsewhere the tiles won only at k = 300 and m of 3000 to 10000, by up to 1.6 us (2999
